@@ -1,0 +1,76 @@
+# fpm-cpu: fpm-record and fpm-analyze.
+#   make            build bin/fpm-analyze (and bin/fpm-record once it exists)
+#   make run        build, then analyze the bundled fixture log (LOG=... for another)
+#   make test       install what is missing, build, run every test (also under ASan+UBSan)
+#   make bench      speed and memory of a long replay
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+WARN    := -std=c11 -Wall -Wextra -Werror
+CPPFLAGS += -Iformats -Ianalyzer -D_DEFAULT_SOURCE
+LDLIBS  := -lzstd -lz -lm
+SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+LOG     ?= fixtures/logs/realistic.fpmlog.zst
+
+FORMATS  := formats/fpmlog.c formats/status.c formats/procfs.c
+ANALYZER := analyzer/hist.c analyzer/fit.c analyzer/pidmap.c analyzer/readings.c \
+            analyzer/pipeline.c analyzer/replay.c analyzer/report.c
+UNITS    := fpmlog status procfs hist fit readings pipeline report
+
+.PHONY: all run test unit unit-asan cli fixtures integration deps deps-test bench clean
+all: bin/fpm-analyze
+
+deps:
+	@scripts/deps.sh build
+deps-test:
+	@scripts/deps.sh test
+
+# Objects: build/<variant>/<path>.o, variant "rel" or "san"
+build/rel/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -MMD -MP -c $< -o $@
+build/san/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) -O1 -g $(SAN) $(CPPFLAGS) -MMD -MP -c $< -o $@
+
+LIB_SRC := $(FORMATS) $(ANALYZER)
+REL_LIB := $(LIB_SRC:%.c=build/rel/%.o)
+SAN_LIB := $(LIB_SRC:%.c=build/san/%.o)
+
+bin/fpm-analyze: build/rel/analyzer/main.o $(REL_LIB)
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+bin/tests/%: build/rel/tests/%.o $(REL_LIB)
+	@mkdir -p bin/tests
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+bin/tests-san/%: build/san/tests/%.o $(SAN_LIB)
+	@mkdir -p bin/tests-san
+	$(CC) $(SAN) -o $@ $^ $(LDLIBS) -lcmocka
+
+run: deps
+	@$(MAKE) -s bin/fpm-analyze
+	bin/fpm-analyze $(LOG)
+
+unit: $(UNITS:%=bin/tests/test_%)
+	@set -e; for t in $^; do $$t; done
+unit-asan: $(UNITS:%=bin/tests-san/test_%)
+	@set -e; for t in $^; do ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $$t; done
+
+cli: bin/fpm-analyze
+	@tests/cli/run.sh
+
+integration: bin/fpm-analyze bin/tests/status_dump
+	@tests/integration/status_pages.sh
+
+test: deps-test
+	@$(MAKE) -s all unit unit-asan cli integration
+	@echo "make test: all passed"
+
+bench: bin/fpm-analyze
+	@tests/bench.sh
+
+clean:
+	rm -rf build bin
+
+-include $(shell find build -name '*.d' 2>/dev/null)

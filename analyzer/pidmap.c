@@ -1,0 +1,77 @@
+/* A sorted pid map. */
+#include "pidmap.h"
+
+#include <stdlib.h>
+
+int pidmap_put(pidmap *m, int64_t pid, int64_t val)
+{
+    if (m->n == m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 32;
+        pidmap_entry *e = realloc(m->e, cap * sizeof *e);
+        if (!e)
+            return -1;
+        m->e = e;
+        m->cap = cap;
+    }
+    m->e[m->n] = (pidmap_entry){pid, val, m->n};
+    m->n++;
+    return 0;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    const pidmap_entry *x = a, *y = b;
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+void pidmap_seal(pidmap *m)
+{
+    if (m->n < 2)
+        return;
+    qsort(m->e, m->n, sizeof *m->e, cmp);
+    size_t o = 0;
+    for (size_t i = 0; i < m->n; i++) {
+        if (o > 0 && m->e[o - 1].pid == m->e[i].pid)
+            o--;
+        m->e[o++] = m->e[i];
+    }
+    m->n = o;
+}
+
+int pidmap_get(const pidmap *m, int64_t pid, int64_t *val)
+{
+    size_t lo = 0, hi = m->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->e[mid].pid < pid)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < m->n && m->e[lo].pid == pid) {
+        *val = m->e[lo].val;
+        return 1;
+    }
+    return 0;
+}
+
+void pidmap_clear(pidmap *m)
+{
+    m->n = 0;
+}
+
+void pidmap_swap(pidmap *a, pidmap *b)
+{
+    pidmap t = *a;
+    *a = *b;
+    *b = t;
+}
+
+void pidmap_free(pidmap *m)
+{
+    free(m->e);
+    m->e = NULL;
+    m->n = m->cap = 0;
+}

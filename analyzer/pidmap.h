@@ -1,0 +1,34 @@
+/*
+ * pidmap: pid -> 64-bit value, a sorted array.  Built by appending (the
+ * later of two entries for one pid wins) and sealing; then looked up.
+ */
+#ifndef PIDMAP_H
+#define PIDMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    int64_t pid, val;
+    size_t  seq;
+} pidmap_entry;
+
+typedef struct {
+    pidmap_entry *e;
+    size_t n, cap;
+} pidmap;
+
+/* Appends; the map must be sealed before lookups.  0 ok, -1 ENOMEM. */
+int pidmap_put(pidmap *m, int64_t pid, int64_t val);
+
+/* Sorts and keeps the last entry put for each pid. */
+void pidmap_seal(pidmap *m);
+
+/* 1 and *val when pid is in the sealed map, else 0. */
+int pidmap_get(const pidmap *m, int64_t pid, int64_t *val);
+
+void pidmap_clear(pidmap *m);                 /* empties, keeps the memory */
+void pidmap_swap(pidmap *a, pidmap *b);
+void pidmap_free(pidmap *m);
+
+#endif

@@ -1,0 +1,449 @@
+/* The analysis pipeline of pipeline.md sections 1, 2, 5 and 6. */
+#include "pipeline.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fpmlog.h"
+#include "procfs.h"
+
+struct pipeline {
+    pl_options     opt;
+    pl_host      **hosts;
+    size_t         nhosts;
+    pl_host       *cur;
+    pl_reading_fn  fn;
+    void          *fn_arg;
+    status_page    page;
+    pidmap         scratch;
+    /* per-round work arrays, kept to save allocations */
+    size_t         work_cap;
+    pl_pool      **rp_pool;
+    const pl_pool_round **rp_sorted;
+    double        *rp_cores;
+    unsigned char *rp_ok;       /* status page read this round */
+};
+
+static int name_cmp(const char *a, size_t al, const char *b, size_t bl)
+{
+    int c = memcmp(a, b, al < bl ? al : bl);
+    if (c)
+        return c;
+    return al < bl ? -1 : al > bl;
+}
+
+static char *dup_bytes(const char *s, size_t n)
+{
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, s, n);
+        d[n] = '\0';
+    }
+    return d;
+}
+
+pipeline *pipeline_new(const pl_options *opt)
+{
+    pipeline *pl = calloc(1, sizeof *pl);
+    if (pl && opt)
+        pl->opt = *opt;
+    return pl;
+}
+
+void pipeline_on_reading(pipeline *pl, pl_reading_fn fn, void *arg)
+{
+    pl->fn = fn;
+    pl->fn_arg = arg;
+}
+
+static void pool_free(pl_pool *p)
+{
+    if (!p)
+        return;
+    free(p->name);
+    rd_prefixes_free(&p->own);
+    pidmap_free(&p->remembered);
+    pidmap_free(&p->ticks);
+    free(p);
+}
+
+static void host_free(pl_host *h)
+{
+    if (!h)
+        return;
+    for (size_t i = 0; i < h->npools; i++)
+        pool_free(h->pools[i]);
+    free(h->pools);
+    free(h->prev_seen);
+    free(h->prev_had_pids);
+    free(h->hostname);
+    free(h->boot_id);
+    free(h);
+}
+
+void pipeline_free(pipeline *pl)
+{
+    if (!pl)
+        return;
+    for (size_t i = 0; i < pl->nhosts; i++)
+        host_free(pl->hosts[i]);
+    free(pl->hosts);
+    status_page_free(&pl->page);
+    pidmap_free(&pl->scratch);
+    free(pl->rp_pool);
+    free(pl->rp_sorted);
+    free(pl->rp_cores);
+    free(pl->rp_ok);
+    free(pl);
+}
+
+size_t pipeline_hosts(const pipeline *pl, pl_host *const **hosts)
+{
+    *hosts = pl->hosts;
+    return pl->nhosts;
+}
+
+static int insert_ptr(void ***arr, size_t *n, size_t at, void *item)
+{
+    void **a = realloc(*arr, (*n + 1) * sizeof *a);
+    if (!a)
+        return -1;
+    memmove(a + at + 1, a + at, (*n - at) * sizeof *a);
+    a[at] = item;
+    *arr = a;
+    (*n)++;
+    return 0;
+}
+
+static pl_pool *get_pool(pipeline *pl, pl_host *h, const char *name, size_t len)
+{
+    size_t lo = 0, hi = h->npools;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = name_cmp(h->pools[mid]->name, h->pools[mid]->name_len, name, len);
+        if (c == 0)
+            return h->pools[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    pl_pool *p = calloc(1, sizeof *p);
+    if (!p || !(p->name = dup_bytes(name, len)))
+        goto err;
+    p->name_len = len;
+    if (rd_prefixes_add(&p->own, RD_FPM_TUNE_PREFIX, strlen(RD_FPM_TUNE_PREFIX)))
+        goto err;
+    for (size_t i = 0; pl->opt.own_uri && i < pl->opt.own_uri->n; i++)
+        if (rd_prefixes_add(&p->own, pl->opt.own_uri->v[i], pl->opt.own_uri->len[i]))
+            goto err;
+    if (insert_ptr((void ***)&h->pools, &h->npools, lo, p))
+        goto err;
+    return p;
+err:
+    pool_free(p);
+    return NULL;
+}
+
+static uint64_t kv_u64(const unsigned char *pl, size_t len, const char *key, uint64_t dflt)
+{
+    size_t vl;
+    const char *v = fpmlog_kv(pl, len, key, 0, &vl);
+    if (!v || vl == 0 || vl > 19)
+        return dflt;
+    uint64_t x = 0;
+    for (size_t i = 0; i < vl; i++) {
+        if (v[i] < '0' || v[i] > '9')
+            return dflt;
+        x = x * 10 + (uint64_t)(v[i] - '0');
+    }
+    return x;
+}
+
+/* A reboot: what was measured under the old boot's pids means nothing now. */
+static void forget_boot(pl_host *h)
+{
+    for (size_t i = 0; i < h->npools; i++) {
+        pidmap_clear(&h->pools[i]->remembered);
+        pidmap_clear(&h->pools[i]->ticks);
+    }
+    h->has_prev = 0;
+}
+
+int pipeline_host(pipeline *pl, const unsigned char *payload, size_t len)
+{
+    size_t nl, bl = 0;
+    const char *name = fpmlog_kv(payload, len, "hostname", 0, &nl);
+    const char *boot = fpmlog_kv(payload, len, "boot_id", 0, &bl);
+    if (!name || nl == 0)
+        return -1;
+    size_t lo = 0, hi = pl->nhosts;
+    pl_host *h = NULL;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = name_cmp(pl->hosts[mid]->hostname, pl->hosts[mid]->hostname_len, name, nl);
+        if (c == 0) {
+            h = pl->hosts[mid];
+            break;
+        }
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (!h) {
+        h = calloc(1, sizeof *h);
+        if (!h || !(h->hostname = dup_bytes(name, nl)) ||
+            insert_ptr((void ***)&pl->hosts, &pl->nhosts, lo, h)) {
+            host_free(h);
+            return -2;
+        }
+        h->hostname_len = nl;
+    }
+    char *b = dup_bytes(boot ? boot : "", boot ? bl : 0);
+    if (!b)
+        return -2;
+    if (h->boot_id && strcmp(h->boot_id, b) != 0)
+        forget_boot(h);
+    free(h->boot_id);
+    h->boot_id = b;
+    h->nproc = kv_u64(payload, len, "nproc", 0);
+    h->clk_tck = kv_u64(payload, len, "clk_tck", 100);
+    if (h->clk_tck == 0)
+        h->clk_tck = 100;
+    h->quota_millicores = kv_u64(payload, len, "cpu_quota_millicores", 0);
+    h->host_millicores = h->quota_millicores > 0 ? h->quota_millicores : h->nproc * 1000;
+    pl->cur = h;
+    return 0;
+}
+
+int pipeline_pool(pipeline *pl, const char *name, size_t name_len,
+                  const unsigned char *payload, size_t len)
+{
+    if (!pl->cur)
+        return -1;
+    pl_pool *p = get_pool(pl, pl->cur, name, name_len);
+    if (!p)
+        return -2;
+    size_t vl;
+    const char *v;
+    for (unsigned i = 0; (v = fpmlog_kv(payload, len, "own_uri", i, &vl)); i++)
+        if (rd_prefixes_add(&p->own, v, vl))
+            return -2;
+    p->max_children = (int64_t)kv_u64(payload, len, "max_children", 0);
+    return 0;
+}
+
+static int grow_work(pipeline *pl, size_t n)
+{
+    if (n <= pl->work_cap)
+        return 0;
+    size_t cap = n * 2;
+    void *a = realloc(pl->rp_pool, cap * sizeof *pl->rp_pool);
+    if (a) pl->rp_pool = a;
+    void *b = realloc(pl->rp_sorted, cap * sizeof *pl->rp_sorted);
+    if (b) pl->rp_sorted = b;
+    void *c = realloc(pl->rp_cores, cap * sizeof *pl->rp_cores);
+    if (c) pl->rp_cores = c;
+    void *d = realloc(pl->rp_ok, cap);
+    if (d) pl->rp_ok = d;
+    if (!a || !b || !c || !d)
+        return -1;
+    pl->work_cap = cap;
+    return 0;
+}
+
+static int cmp_round_pool(const void *a, const void *b)
+{
+    const pl_pool_round *x = *(const pl_pool_round *const *)a;
+    const pl_pool_round *y = *(const pl_pool_round *const *)b;
+    return name_cmp(x->name, x->name_len, y->name, y->name_len);
+}
+
+typedef struct {
+    pipeline       *pl;
+    pl_host        *h;
+    pl_pool        *p;
+    const pl_round *r;
+    int             in;
+} reading_ctx;
+
+static void on_reading(void *arg, const status_worker *w, rd_verdict v, int64_t share)
+{
+    reading_ctx *c = arg;
+    if (!c->in)
+        return;
+    if (v == RD_ACCEPTED)
+        hist_add(&c->p->h, share);
+    else
+        c->p->filtered[v]++;
+    if (c->pl->fn)
+        c->pl->fn(c->pl->fn_arg, c->h, c->p, c->r, w, v, share);
+}
+
+static void collect_tick(void *arg, int64_t pid, uint64_t ticks)
+{
+    pidmap_put(arg, pid, (int64_t)ticks);
+}
+
+/* The pool's CPU ticks spent since its previous PIDS; replaces its map. */
+static uint64_t pool_ticks(pipeline *pl, pl_pool *p, const pl_pool_round *rp)
+{
+    pidmap_clear(&pl->scratch);
+    procfs_each_pid((const char *)rp->pids, rp->pids_len, collect_tick, &pl->scratch);
+    pidmap_seal(&pl->scratch);
+    uint64_t sum = 0;
+    for (size_t i = 0; i < pl->scratch.n; i++) {
+        int64_t now = pl->scratch.e[i].val, before;
+        if (pidmap_get(&p->ticks, pl->scratch.e[i].pid, &before) && before <= now)
+            sum += (uint64_t)(now - before);
+        else
+            sum += (uint64_t)now;
+    }
+    pidmap_swap(&p->ticks, &pl->scratch);
+    return sum;
+}
+
+/* The host's cumulative busy CPU of a round: usage_usec on a quota host with
+ * cgroup cpu.stat, else STAT ticks.  0 ok, -1 unknown. */
+static int host_busy(const pl_host *h, const pl_round *r, uint64_t *busy, int *usec)
+{
+    if (h->quota_millicores > 0 && r->has_cpu_stat &&
+        procfs_cgroup_usage((const char *)r->cpu_stat, r->cpu_stat_len, busy) == 0) {
+        *usec = 1;
+        return 0;
+    }
+    *usec = 0;
+    if (r->has_stat && procfs_stat_busy((const char *)r->stat, r->stat_len, busy) == 0)
+        return 0;
+    return -1;
+}
+
+int pipeline_round(pipeline *pl, const pl_round *r)
+{
+    pl_host *h = pl->cur;
+    if (!h)
+        return -1;
+    int in = (!pl->opt.has_from || r->real >= pl->opt.from_ns) &&
+             (!pl->opt.has_until || r->real < pl->opt.until_ns);
+    size_t n = r->npools;
+    if (grow_work(pl, n + h->prev_nseen + 1))
+        return -2;
+    for (size_t i = 0; i < n; i++)
+        pl->rp_sorted[i] = &r->pools[i];
+    qsort(pl->rp_sorted, n, sizeof *pl->rp_sorted, cmp_round_pool);
+
+    /* section 2: readings */
+    for (size_t i = 0; i < n; i++) {
+        const pl_pool_round *rp = pl->rp_sorted[i];
+        pl_pool *p = get_pool(pl, h, rp->name, rp->name_len);
+        if (!p)
+            return -2;
+        pl->rp_pool[i] = p;
+        pl->rp_ok[i] = 0;
+        if (!rp->has_status || rp->is_error)
+            continue;
+        int rc = status_parse(&pl->page, (const char *)rp->status, rp->status_len);
+        if (rc == -2)
+            return -2;
+        if (rc != 0)
+            continue; /* no status page: an ERROR for this pool */
+        pl->rp_ok[i] = 1;
+        reading_ctx ctx = {pl, h, p, r, in};
+        if (rd_page(&pl->page, &p->remembered, &pl->scratch, &p->own, on_reading, &ctx))
+            return -2;
+        if (pl->page.has_listen_queue && pl->page.listen_queue > 0)
+            pl->rp_ok[i] = 2; /* requests were queued */
+    }
+
+    /* sections 5 and 6: the pair of this round and the one before */
+    uint64_t busy = 0;
+    int usec = 0;
+    int busy_ok = host_busy(h, r, &busy, &usec) == 0;
+    int usable = h->has_prev && h->prev_has_stat && r->has_stat && busy_ok &&
+                 h->prev_busy_ok && h->prev_busy_usec == usec && busy >= h->prev_busy &&
+                 r->stat_mono >= h->prev_mono &&
+                 r->stat_mono - h->prev_mono >= PL_MIN_INTERVAL_NS &&
+                 r->stat_mono - h->prev_mono <= PL_MAX_INTERVAL_NS;
+    double interval = usable ? (double)(r->stat_mono - h->prev_mono) / 1e9 : 0;
+    double host_cores = 0;
+    if (usable)
+        host_cores = usec ? (double)(busy - h->prev_busy) / 1e6 / interval
+                          : (double)(busy - h->prev_busy) / (double)h->clk_tck / interval;
+    int saturated = 0;
+    if (usable && h->host_millicores > 0) {
+        double ratio = host_cores / ((double)h->host_millicores / 1000.0);
+        saturated = (ratio > 1 ? 1 : ratio) >= PL_SATURATED;
+    }
+    for (size_t i = 0; i < n; i++) {
+        pl->rp_cores[i] = 0;
+        if (pl->rp_sorted[i]->has_pids) {
+            uint64_t t = pool_ticks(pl, pl->rp_pool[i], pl->rp_sorted[i]);
+            if (usable)
+                pl->rp_cores[i] = (double)t / (double)h->clk_tck / interval;
+        }
+    }
+
+    if (usable && in && !saturated) {
+        /* every pool of either round must have PIDS in both */
+        size_t a = 0, b = 0;
+        int all = 1;
+        double total = 0;
+        while (a < h->prev_nseen || b < n) {
+            int c = a == h->prev_nseen ? 1 : b == n ? -1
+                  : name_cmp(h->prev_seen[a]->name, h->prev_seen[a]->name_len,
+                             pl->rp_pool[b]->name, pl->rp_pool[b]->name_len);
+            if (c < 0) {
+                all = 0;
+                a++;
+                continue;
+            }
+            if (c > 0) {
+                all = 0;
+                b++;
+                continue;
+            }
+            if (!h->prev_had_pids[a] || !pl->rp_sorted[b]->has_pids)
+                all = 0;
+            total += pl->rp_cores[b];
+            a++;
+            b++;
+        }
+        if (all) {
+            for (size_t i = 0; i < n; i++) {
+                if (total < PL_IDLE_CORES)
+                    fit_add(&pl->rp_pool[i]->f, 0, host_cores);
+                else if (pl->rp_cores[i] >= PL_DOMINANT * total)
+                    fit_add(&pl->rp_pool[i]->f, pl->rp_cores[i], host_cores);
+            }
+        }
+    }
+    if (usable && in && saturated)
+        for (size_t i = 0; i < n; i++)
+            if (pl->rp_ok[i] == 2)
+                pl->rp_pool[i]->starved++;
+    if (in)
+        h->rounds++;
+
+    /* this round becomes the previous one */
+    pl_pool **seen = realloc(h->prev_seen, (n ? n : 1) * sizeof *seen);
+    unsigned char *had = realloc(h->prev_had_pids, n ? n : 1);
+    if (seen)
+        h->prev_seen = seen;
+    if (had)
+        h->prev_had_pids = had;
+    if (!seen || !had)
+        return -2;
+    for (size_t i = 0; i < n; i++) {
+        h->prev_seen[i] = pl->rp_pool[i];
+        h->prev_had_pids[i] = (unsigned char)pl->rp_sorted[i]->has_pids;
+    }
+    h->prev_nseen = n;
+    h->has_prev = 1;
+    h->prev_has_stat = r->has_stat;
+    h->prev_mono = r->stat_mono;
+    h->prev_busy_ok = busy_ok;
+    h->prev_busy = busy;
+    h->prev_busy_usec = usec;
+    return 0;
+}

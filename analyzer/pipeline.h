@@ -1,0 +1,107 @@
+/*
+ * pipeline: replayed records in, per-pool state out (pipeline.md sections
+ * 1, 2, 5 and 6).  HOST and POOL records take effect when given; a complete
+ * round is given whole.  It never prints and never reads files: replay.c
+ * feeds it, report.c reads the state it leaves.
+ */
+#ifndef PIPELINE_H
+#define PIPELINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fit.h"
+#include "hist.h"
+#include "pidmap.h"
+#include "readings.h"
+#include "status.h"
+
+#define PL_MIN_INTERVAL_NS  5000000000ull   /* 5 s */
+#define PL_MAX_INTERVAL_NS  300000000000ull /* 5 min */
+#define PL_SATURATED        0.95            /* busy ratio of a full CPU */
+#define PL_IDLE_CORES       0.02            /* below this the pools are idle */
+#define PL_DOMINANT         0.7             /* a pool's share of the pools' CPU */
+
+typedef struct {
+    char          *name;
+    size_t         name_len;
+    rd_prefixes    own;           /* own_uri of POOL records, fpm-tune's, the user's */
+    int64_t        max_children;  /* latest POOL record; 0 unknown */
+    hist           h;
+    fit            f;
+    uint64_t       filtered[RD_NREASONS];
+    uint64_t       starved;
+    pidmap         remembered;    /* pid -> request counter */
+    pidmap         ticks;         /* pid -> CPU ticks at the last PIDS */
+} pl_pool;
+
+typedef struct {
+    char      *hostname;
+    size_t     hostname_len;
+    char      *boot_id;
+    uint64_t   nproc, clk_tck, quota_millicores;
+    uint64_t   host_millicores;   /* quota, else nproc x 1000, of the latest HOST */
+    uint64_t   rounds;            /* complete rounds (in the window) */
+    pl_pool  **pools;             /* sorted by name */
+    size_t     npools;
+    /* the previous round, for pairs */
+    int        has_prev, prev_has_stat, prev_busy_ok, prev_busy_usec;
+    uint64_t   prev_mono, prev_busy;
+    pl_pool  **prev_seen;         /* pools that appeared in it, and which had PIDS */
+    unsigned char *prev_had_pids;
+    size_t     prev_nseen;
+} pl_host;
+
+/* One pool's records in a round, as read. */
+typedef struct {
+    const char          *name;
+    size_t               name_len;
+    int                  has_status, is_error, has_pids;
+    const unsigned char *status, *pids;
+    size_t               status_len, pids_len;
+} pl_pool_round;
+
+/* A complete round. */
+typedef struct {
+    uint64_t             real;      /* REAL of its ROUND record */
+    int                  has_stat, has_cpu_stat;
+    uint64_t             stat_mono;
+    const unsigned char *stat, *cpu_stat;  /* STAT; CGROUP cpu.stat */
+    size_t               stat_len, cpu_stat_len;
+    pl_pool_round       *pools;
+    size_t               npools;
+} pl_round;
+
+typedef struct {
+    const rd_prefixes *own_uri;    /* --own-uri, added to every pool */
+    int      has_from, has_until;
+    uint64_t from_ns, until_ns;    /* REAL window [from, until) */
+} pl_options;
+
+typedef struct pipeline pipeline;
+
+/* Optional per-worker hook (CSV of readings, tests). */
+typedef void (*pl_reading_fn)(void *arg, const pl_host *h, const pl_pool *p,
+                              const pl_round *r, const status_worker *w,
+                              rd_verdict v, int64_t share);
+
+/* NULL on ENOMEM.  opt is copied; what it points to must outlive pl. */
+pipeline *pipeline_new(const pl_options *opt);
+void pipeline_free(pipeline *pl);
+void pipeline_on_reading(pipeline *pl, pl_reading_fn fn, void *arg);
+
+/* A HOST record: it becomes the host in force.  0 ok, -1 when the payload
+ * has no hostname (ignored), -2 ENOMEM. */
+int pipeline_host(pipeline *pl, const unsigned char *payload, size_t len);
+
+/* A POOL record of the host in force.  0 ok, -1 no host yet, -2 ENOMEM. */
+int pipeline_pool(pipeline *pl, const char *name, size_t name_len,
+                  const unsigned char *payload, size_t len);
+
+/* A complete round.  0 ok, -1 no host yet (ignored), -2 ENOMEM. */
+int pipeline_round(pipeline *pl, const pl_round *r);
+
+/* The hosts seen, sorted by hostname. */
+size_t pipeline_hosts(const pipeline *pl, pl_host *const **hosts);
+
+#endif

@@ -1,0 +1,123 @@
+/* The reading rules of pipeline.md section 2. */
+#include "readings.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *rd_name(rd_verdict v)
+{
+    static const char *const names[] = {"no_request", "running", "repeat", "own",
+                                        "short", "invalid", "accepted"};
+    return v <= RD_ACCEPTED ? names[v] : "?";
+}
+
+int rd_prefixes_add(rd_prefixes *p, const char *s, size_t len)
+{
+    if (len == 0)
+        return 0;
+    for (size_t i = 0; i < p->n; i++)
+        if (p->len[i] == len && memcmp(p->v[i], s, len) == 0)
+            return 0;
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 4;
+        char **v = realloc(p->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        p->v = v;
+        size_t *l = realloc(p->len, cap * sizeof *l);
+        if (!l)
+            return -1;
+        p->len = l;
+        p->cap = cap;
+    }
+    char *c = malloc(len + 1);
+    if (!c)
+        return -1;
+    memcpy(c, s, len);
+    c[len] = '\0';
+    p->v[p->n] = c;
+    p->len[p->n++] = len;
+    return 0;
+}
+
+void rd_prefixes_free(rd_prefixes *p)
+{
+    for (size_t i = 0; i < p->n; i++)
+        free(p->v[i]);
+    free(p->v);
+    free(p->len);
+    memset(p, 0, sizeof *p);
+}
+
+static int is_idle(const status_worker *w)
+{
+    static const char idle[] = "idle";
+    if (!w->has_state || w->state_len != 4)
+        return 0;
+    for (size_t i = 0; i < 4; i++) {
+        char c = w->state[i];
+        if (c >= 'A' && c <= 'Z')
+            c = (char)(c - 'A' + 'a');
+        if (c != idle[i])
+            return 0;
+    }
+    return 1;
+}
+
+static int is_own(const status_worker *w, const rd_prefixes *own)
+{
+    if (!w->has_uri || !own)
+        return 0;
+    for (size_t i = 0; i < own->n; i++)
+        if (w->uri_len >= own->len[i] && memcmp(w->uri, own->v[i], own->len[i]) == 0)
+            return 1;
+    return 0;
+}
+
+rd_verdict rd_judge(const status_worker *w, const pidmap *before,
+                    const rd_prefixes *own, int64_t *share)
+{
+    int64_t old;
+    if (!w->has_pid || !w->has_requests || w->requests <= 0)
+        return RD_NO_REQUEST;
+    if (!is_idle(w))
+        return RD_RUNNING;
+    if (pidmap_get(before, w->pid, &old) && old == w->requests)
+        return RD_REPEAT;
+    if (is_own(w, own))
+        return RD_OWN;
+    if (!w->has_duration)
+        return RD_INVALID;
+    if (w->duration < RD_MIN_DURATION_US)
+        return RD_SHORT;
+    if (!w->has_cpu || status_cpu_hundredths(w->cpu, w->cpu_len, share) != 0)
+        return RD_INVALID;
+    return RD_ACCEPTED;
+}
+
+int rd_page(const status_page *pg, pidmap *remembered, pidmap *scratch,
+            const rd_prefixes *own,
+            void (*fn)(void *arg, const status_worker *w, rd_verdict v, int64_t share),
+            void *arg)
+{
+    pidmap_clear(scratch);
+    for (size_t i = 0; i < pg->nworkers; i++) {
+        const status_worker *w = &pg->workers[i];
+        int64_t share = 0, old;
+        rd_verdict v = rd_judge(w, remembered, own, &share);
+        int rc = 0;
+        if (v == RD_RUNNING) {
+            if (pidmap_get(remembered, w->pid, &old))
+                rc = pidmap_put(scratch, w->pid, old);
+        } else if (v != RD_NO_REQUEST) {
+            rc = pidmap_put(scratch, w->pid, w->requests);
+        }
+        if (rc != 0)
+            return -1;
+        if (fn)
+            fn(arg, w, v, share);
+    }
+    pidmap_seal(scratch);
+    pidmap_swap(remembered, scratch);
+    return 0;
+}

@@ -1,0 +1,239 @@
+/* Replay: records into rounds into the pipeline. */
+#include "replay.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fpmlog.h"
+
+typedef struct {
+    char          *name;
+    size_t         name_len;
+    int            has_status, is_error, has_pids;
+    unsigned char *status, *pids;
+    size_t         status_len, pids_len;
+} pend_pool;
+
+typedef struct {
+    int            any;          /* a record was gathered */
+    int            has_stat, has_cpu_stat;
+    uint64_t       stat_mono;
+    unsigned char *stat, *cpu_stat;
+    size_t         stat_len, cpu_stat_len;
+    pend_pool     *pools;
+    size_t         n, cap;
+    pl_pool_round *rp;
+} pending;
+
+static void pend_drop(pending *p)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        free(p->pools[i].name);
+        free(p->pools[i].status);
+        free(p->pools[i].pids);
+    }
+    free(p->stat);
+    free(p->cpu_stat);
+    p->stat = p->cpu_stat = NULL;
+    p->n = 0;
+    p->any = p->has_stat = p->has_cpu_stat = 0;
+}
+
+static void pend_free(pending *p)
+{
+    pend_drop(p);
+    free(p->pools);
+    free(p->rp);
+}
+
+/* Replaces *dst by a copy of the payload: the later record stands. */
+static int keep(unsigned char **dst, size_t *dlen, const fpmlog_record *rec)
+{
+    unsigned char *c = malloc(rec->len ? rec->len : 1);
+    if (!c)
+        return -1;
+    memcpy(c, rec->payload, rec->len);
+    free(*dst);
+    *dst = c;
+    *dlen = rec->len;
+    return 0;
+}
+
+static pend_pool *pend_pool_get(pending *p, const fpmlog_record *rec)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (p->pools[i].name_len == rec->source_len &&
+            memcmp(p->pools[i].name, rec->source, rec->source_len) == 0)
+            return &p->pools[i];
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 8;
+        pend_pool *np = realloc(p->pools, cap * sizeof *np);
+        if (!np)
+            return NULL;
+        p->pools = np;
+        pl_pool_round *nr = realloc(p->rp, cap * sizeof *nr);
+        if (!nr)
+            return NULL;
+        p->rp = nr;
+        p->cap = cap;
+    }
+    pend_pool *pp = &p->pools[p->n];
+    memset(pp, 0, sizeof *pp);
+    pp->name = malloc(rec->source_len + 1);
+    if (!pp->name)
+        return NULL;
+    memcpy(pp->name, rec->source, rec->source_len + 1);
+    pp->name_len = rec->source_len;
+    p->n++;
+    return pp;
+}
+
+/* Gathers a round record; 0 ok, -1 ENOMEM. */
+static int gather(pending *p, const fpmlog_record *rec)
+{
+    const char *t = rec->type;
+    if (strcmp(t, "STAT") == 0) {
+        p->any = p->has_stat = 1;
+        p->stat_mono = rec->mono;
+        return keep(&p->stat, &p->stat_len, rec);
+    }
+    if (strcmp(t, "CGROUP") == 0) {
+        if (strcmp(rec->source, "cpu.stat") != 0)
+            return 0;
+        p->any = p->has_cpu_stat = 1;
+        return keep(&p->cpu_stat, &p->cpu_stat_len, rec);
+    }
+    int status = strcmp(t, "STATUS") == 0, error = strcmp(t, "ERROR") == 0;
+    int pids = strcmp(t, "PIDS") == 0;
+    if (!(status || error || pids) || !rec->has_source)
+        return 0;
+    pend_pool *pp = pend_pool_get(p, rec);
+    if (!pp)
+        return -1;
+    p->any = 1;
+    if (pids) {
+        pp->has_pids = 1;
+        return keep(&pp->pids, &pp->pids_len, rec);
+    }
+    pp->has_status = 1;
+    pp->is_error = error;
+    return keep(&pp->status, &pp->status_len, rec);
+}
+
+static int finish_round(pipeline *pl, pending *p, const fpmlog_record *rec,
+                        replay_stats *st)
+{
+    pl_round r = {0};
+    r.real = rec->real;
+    r.has_stat = p->has_stat;
+    r.stat_mono = p->stat_mono;
+    r.stat = p->stat;
+    r.stat_len = p->stat_len;
+    r.has_cpu_stat = p->has_cpu_stat;
+    r.cpu_stat = p->cpu_stat;
+    r.cpu_stat_len = p->cpu_stat_len;
+    for (size_t i = 0; i < p->n; i++) {
+        pend_pool *pp = &p->pools[i];
+        p->rp[i] = (pl_pool_round){pp->name, pp->name_len, pp->has_status, pp->is_error,
+                                   pp->has_pids, pp->status, pp->pids,
+                                   pp->status_len, pp->pids_len};
+    }
+    r.pools = p->rp;
+    r.npools = p->n;
+    int rc = pipeline_round(pl, &r);
+    pend_drop(p);
+    if (rc == -2)
+        return -1;
+    if (rc == -1)
+        st->hostless_rounds++;
+    else
+        st->rounds++;
+    return 0;
+}
+
+static void say_pos(FILE *err, const char *prog, const char *path, const fpmlog_pos *pos,
+                    const char *what, const char *tail)
+{
+    if (pos->compressed)
+        fprintf(err, "%s: %s: offset %llu: in the zstd frame there, decoded byte %llu: %s%s\n",
+                prog, path, (unsigned long long)pos->offset,
+                (unsigned long long)pos->in_frame, what, tail);
+    else
+        fprintf(err, "%s: %s: offset %llu: %s%s\n", prog, path,
+                (unsigned long long)pos->offset, what, tail);
+}
+
+int replay_file(pipeline *pl, const char *path, const char *prog, FILE *err,
+                replay_stats *st)
+{
+    char why[256];
+    fpmlog_reader *r = fpmlog_reader_open(path, why, sizeof why);
+    if (!r) {
+        fprintf(err, "%s: %s: could not open: %s\n", prog, path, why);
+        st->unreadable++;
+        return -1;
+    }
+    pending p = {0};
+    fpmlog_record rec;
+    fpmlog_damage dmg;
+    uint64_t hostless_before = st->hostless_rounds, damaged_before = st->damaged;
+    int rc = 0, ret;
+    while ((ret = fpmlog_reader_next(r, &rec, &dmg)) != 0) {
+        if (ret == -2) {
+            say_pos(err, prog, path, &dmg.pos, dmg.what, "");
+            st->unreadable++;
+            rc = -1;
+            break;
+        }
+        if (ret == -1) {
+            st->damaged++;
+            int lose = dmg.breaks_round && p.any;
+            say_pos(err, prog, path, &dmg.pos, dmg.what,
+                    lose ? "; the round it was in is dropped" : "");
+            if (lose) {
+                st->dropped_rounds++;
+                pend_drop(&p);
+            }
+            continue;
+        }
+        st->records++;
+        int e = 0;
+        if (strcmp(rec.type, "ROUND") == 0) {
+            e = finish_round(pl, &p, &rec, st);
+        } else if (strcmp(rec.type, "HOST") == 0) {
+            if (p.any) {
+                st->dropped_rounds++;
+                pend_drop(&p); /* a new recorder: the old one died mid-round */
+            }
+            int hr = pipeline_host(pl, rec.payload, rec.len);
+            if (hr == -1)
+                say_pos(err, prog, path, &rec.pos, "HOST record without hostname, ignored", "");
+            e = hr == -2;
+        } else if (strcmp(rec.type, "POOL") == 0) {
+            if (rec.has_source && pipeline_pool(pl, rec.source, rec.source_len,
+                                                rec.payload, rec.len) == -2)
+                e = -1;
+        } else {
+            e = gather(&p, &rec);
+        }
+        if (e) {
+            fprintf(err, "%s: %s: out of memory\n", prog, path);
+            rc = -2;
+            break;
+        }
+    }
+    if (p.any && rc == 0) {
+        st->dropped_rounds++;
+        fprintf(err, "%s: %s: the file ends inside a round (no ROUND record): that round is dropped\n",
+                prog, path);
+    }
+    if (st->hostless_rounds > hostless_before)
+        fprintf(err, "%s: %s: %llu round(s) before any HOST record belong to no host: ignored\n",
+                prog, path, (unsigned long long)(st->hostless_rounds - hostless_before));
+    if (st->damaged > damaged_before)
+        fprintf(err, "%s: %s: %llu damaged record(s) skipped; every complete round around them was used\n",
+                prog, path, (unsigned long long)(st->damaged - damaged_before));
+    pend_free(&p);
+    fpmlog_reader_free(r);
+    return rc;
+}

@@ -1,0 +1,25 @@
+/*
+ * replay: reads logs with the fpmlog reader, forms rounds as fpmlog.md says
+ * and feeds them to the pipeline.  Damage is reported on the given stream
+ * as "PROG: LOG: offset N: what" and skipped.
+ */
+#ifndef REPLAY_H
+#define REPLAY_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pipeline.h"
+
+typedef struct {
+    uint64_t records, rounds, damaged, dropped_rounds, hostless_rounds;
+    int      unreadable;       /* files that could not be opened or read */
+} replay_stats;
+
+/* Replays one file into pl (state carries over between calls).  Messages
+ * go to err prefixed with prog.  Returns 0, -1 when the file could not be
+ * opened or read to its end (stats->unreadable counts it), -2 ENOMEM. */
+int replay_file(pipeline *pl, const char *path, const char *prog, FILE *err,
+                replay_stats *stats);
+
+#endif

@@ -1,0 +1,63 @@
+/*
+ * report: the what-if arithmetic of pipeline.md section 7 (pure functions of
+ * a pool's state and a scenario) and the output formats, a table of
+ * {name, print} entries.  Output goes to the given stream, numbers in the C
+ * locale (the program never calls setlocale).
+ */
+#ifndef REPORT_H
+#define REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "fit.h"
+#include "pipeline.h"
+
+#define RP_DEFAULT_HEADROOM 200 /* hundredths */
+
+typedef struct {
+    int      has_host_millicores;   /* --host-millicores / --cores */
+    uint64_t host_millicores;
+    int      headroom;              /* hundredths: 2 is 200, 1.1 is 110 */
+    int      explain;               /* text: print the filter counts */
+} rp_scenario;
+
+typedef enum { RP_LIMIT_UNKNOWN, RP_LIMIT_CPU, RP_LIMIT_WORKERS } rp_limit;
+
+typedef struct {
+    int         has_typical;        /* any readings */
+    int         typical_pct, p90_pct;
+    const char *shape;              /* NULL under 20 readings */
+    int64_t     php_millicores;     /* valid with a shape */
+    fit_line    line;
+    int64_t     host_millicores_per_worker; /* valid with a shape */
+    int         has_fill;           /* shape, cost > 0, host size known */
+    int64_t     fill, ceiling;
+    int64_t     now;                /* pm.max_children, 0 unknown */
+    rp_limit    limit;
+} rp_pool_view;
+
+#define RP_MIN_READINGS 20
+
+/* Section 7 for one pool on a host of host_millicores (0 unknown). */
+rp_pool_view report_pool_view(const pl_pool *p, uint64_t host_millicores, int headroom);
+
+/* The host line: the sums of section 7 over the pool views. */
+void report_host_needs(const rp_pool_view *v, size_t n, int64_t *needed_now,
+                       int64_t *needed_at_ceiling);
+
+/* The host size the scenario judges against. */
+uint64_t report_host_millicores(const pl_host *h, const rp_scenario *sc);
+
+typedef struct {
+    const char *name;
+    int (*print)(FILE *out, const pipeline *pl, const rp_scenario *sc);
+} rp_format;
+
+/* The format called name ("text", "json"), or NULL. */
+const rp_format *report_format(const char *name);
+
+/* Writes s[0..n) as a JSON string, invalid UTF-8 bytes as U+FFFD. */
+void report_json_string(FILE *out, const char *s, size_t n);
+
+#endif

@@ -1,0 +1,107 @@
+/*
+ * fpmlog: the log format shared by fpm-record and fpm-analyze (version 1).
+ *
+ * The whole layout, as ../shared/spec/fpmlog.md defines it:
+ *
+ *   file    := (zstd frame | skippable frame)* plain-tail?
+ *   stream  := record*          (frames decode into one continuous stream)
+ *   record  := "#fpmlog1 " TYPE " " MONO " " REAL " " SOURCE " " LEN " " CRC "\n"
+ *              <LEN bytes of payload> "\n"
+ *
+ * TYPE [A-Z][A-Z0-9_]*; MONO, REAL, LEN decimal u64 (LEN <= 64 MiB); SOURCE
+ * percent-encoded, "-" for none; CRC the zlib CRC-32 of the payload as 8
+ * lower-case hex digits.  The magic "#fpmlog1 " never changes; a new version
+ * gets a new magic.  Strict when writing, tolerant when reading.
+ *
+ * Reader: open, call fpmlog_reader_next() until it returns 0, free.  It never
+ * prints and never exits; damage comes back as -1 with its byte offset.
+ */
+#ifndef FPMLOG_H
+#define FPMLOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define FPMLOG_MAGIC     "#fpmlog1 "
+#define FPMLOG_MAGIC_LEN 9
+#define FPMLOG_MAX_LEN   67108864u /* 64 MiB */
+#define FPMLOG_HDR_MAX   4096      /* longest header line accepted */
+
+typedef struct fpmlog_reader fpmlog_reader;
+
+/* Where a byte of the decoded stream came from.  For plain data, offset is
+ * the byte's file offset.  Inside a zstd frame, offset is the frame's file
+ * offset and in_frame the byte's position in the frame's decoded output. */
+typedef struct {
+    uint64_t offset;
+    int      compressed;
+    uint64_t in_frame;
+} fpmlog_pos;
+
+/* One record.  Every pointer stays valid until the next call on the reader. */
+typedef struct {
+    const char          *type;       /* NUL-terminated */
+    uint64_t             mono, real;
+    const char          *source;     /* percent-decoded, NUL-terminated, "" for "-" */
+    size_t               source_len; /* may contain NUL bytes in theory */
+    int                  has_source; /* 0 when SOURCE was "-" */
+    const unsigned char *payload;
+    size_t               len;
+    fpmlog_pos           pos;        /* where the header starts */
+} fpmlog_record;
+
+/* One piece of damage: reported once, with its position. */
+typedef struct {
+    fpmlog_pos pos;
+    int        breaks_round; /* the records since the last ROUND are lost */
+    char       what[192];    /* "bad CRC, record skipped", ... */
+} fpmlog_damage;
+
+/* Opens path for reading ("-" is standard input).  NULL on failure, with
+ * the reason (strerror text) in err.  The caller frees the reader. */
+fpmlog_reader *fpmlog_reader_open(const char *path, char *err, size_t errlen);
+
+/* Reads from fd, which the reader does not close. */
+fpmlog_reader *fpmlog_reader_fdopen(int fd);
+
+/* 1: a record in *rec.  0: end of the file.  -1: damage described in *dmg
+ * (reading may go on).  -2: read error, described in dmg->what (stop). */
+int fpmlog_reader_next(fpmlog_reader *r, fpmlog_record *rec, fpmlog_damage *dmg);
+
+/* Bytes of the file consumed so far, for progress lines. */
+uint64_t fpmlog_reader_tell(const fpmlog_reader *r);
+
+void fpmlog_reader_free(fpmlog_reader *r);
+
+/* Writer: records into fd, plain or as zstd frames.  It never prints. */
+typedef struct fpmlog_writer fpmlog_writer;
+
+/* level 0 writes plain records; 1..19 zstd at that level.  NULL on ENOMEM. */
+fpmlog_writer *fpmlog_writer_new(int fd, int level);
+
+/* Appends one record; source NULL means "-".  0 ok, -1 with errno set. */
+int fpmlog_write(fpmlog_writer *w, const char *type, uint64_t mono, uint64_t real,
+                 const char *source, size_t source_len,
+                 const void *payload, size_t len);
+
+/* Pushes everything written so far to fd (zstd: ZSTD_e_flush). */
+int fpmlog_writer_flush(fpmlog_writer *w);
+
+/* Ends the current zstd frame (ZSTD_e_end); the next record starts a new
+ * one.  For plain writers the same as flush. */
+int fpmlog_writer_end_frame(fpmlog_writer *w);
+
+/* Frees w without writing anything more; NULL is fine. */
+void fpmlog_writer_free(fpmlog_writer *w);
+
+/* Percent-encodes src into dst (every byte <= 0x20, 0x7F and '%' as %XX; an
+ * empty source or one equal to "-" is written so that it decodes back).
+ * Returns the encoded length; dst needs 3 * len + 4 bytes. */
+size_t fpmlog_encode_source(char *dst, const char *src, size_t len);
+
+/* Finds key in a key=value payload (HOST, POOL, ROUND).  Returns the n-th
+ * (from 0) value's start and sets *vlen, or NULL when there is none. */
+const char *fpmlog_kv(const unsigned char *payload, size_t len, const char *key,
+                      unsigned n, size_t *vlen);
+
+#endif

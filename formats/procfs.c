@@ -1,0 +1,147 @@
+/* Parsers for /proc/stat, /proc/<pid>/stat and cgroup v2 cpu files. */
+#include "procfs.h"
+
+#include <string.h>
+
+/* Reads an unsigned decimal at *i (after spaces); 0 ok, -1 none there. */
+static int next_u64(const char *b, size_t n, size_t *i, uint64_t *v)
+{
+    while (*i < n && b[*i] == ' ')
+        (*i)++;
+    if (*i >= n || b[*i] < '0' || b[*i] > '9')
+        return -1;
+    uint64_t x = 0;
+    while (*i < n && b[*i] >= '0' && b[*i] <= '9') {
+        x = x * 10 + (uint64_t)(b[*i] - '0');
+        (*i)++;
+    }
+    *v = x;
+    return 0;
+}
+
+/* A signed field of /proc/<pid>/stat (cutime, cstime are `long`). */
+static int next_i64(const char *b, size_t n, size_t *i, int64_t *v)
+{
+    while (*i < n && b[*i] == ' ')
+        (*i)++;
+    int neg = *i < n && b[*i] == '-';
+    if (neg)
+        (*i)++;
+    uint64_t u;
+    if (next_u64(b, n, i, &u) != 0)
+        return -1;
+    *v = neg ? -(int64_t)u : (int64_t)u;
+    return 0;
+}
+
+static void skip_field(const char *b, size_t n, size_t *i)
+{
+    while (*i < n && b[*i] == ' ')
+        (*i)++;
+    while (*i < n && b[*i] != ' ' && b[*i] != '\n')
+        (*i)++;
+}
+
+int procfs_stat_busy(const char *buf, size_t len, uint64_t *busy)
+{
+    size_t i = 0;
+    while (i < len) {
+        const char *line = buf + i;
+        const char *nl = memchr(line, '\n', len - i);
+        size_t ll = nl ? (size_t)(nl - line) : len - i;
+        if (ll > 4 && memcmp(line, "cpu ", 4) == 0) {
+            uint64_t f[8] = {0};
+            size_t j = 4;
+            int got = 0;
+            while (got < 8 && next_u64(line, ll, &j, &f[got]) == 0)
+                got++;
+            if (got < 4)
+                return -1;
+            /* user nice system idle iowait irq softirq steal */
+            *busy = f[0] + f[1] + f[2] + f[5] + f[6] + f[7];
+            return 0;
+        }
+        i += ll + 1;
+    }
+    return -1;
+}
+
+int procfs_pid_stat(const char *line, size_t len, int64_t *pid, uint64_t *ticks)
+{
+    size_t i = 0;
+    int64_t p;
+    if (next_i64(line, len, &i, &p) != 0 || p <= 0)
+        return -1;
+    size_t close = 0;
+    for (size_t k = i; k < len; k++)
+        if (line[k] == ')')
+            close = k;
+    if (!close)
+        return -1;
+    i = close + 1;
+    /* field 3 (state) to 13 are skipped; 14..17 are the times */
+    for (int f = 3; f <= 13; f++)
+        skip_field(line, len, &i);
+    int64_t t[4];
+    for (int k = 0; k < 4; k++)
+        if (next_i64(line, len, &i, &t[k]) != 0)
+            return -1;
+    uint64_t sum = 0;
+    for (int k = 0; k < 4; k++)
+        sum += t[k] > 0 ? (uint64_t)t[k] : 0;
+    *pid = p;
+    *ticks = sum;
+    return 0;
+}
+
+size_t procfs_each_pid(const char *buf, size_t len,
+                       void (*fn)(void *arg, int64_t pid, uint64_t ticks), void *arg)
+{
+    size_t bad = 0, i = 0;
+    while (i < len) {
+        const char *line = buf + i;
+        const char *nl = memchr(line, '\n', len - i);
+        size_t ll = nl ? (size_t)(nl - line) : len - i;
+        int64_t pid;
+        uint64_t ticks;
+        if (ll > 0) {
+            if (procfs_pid_stat(line, ll, &pid, &ticks) == 0)
+                fn(arg, pid, ticks);
+            else
+                bad++;
+        }
+        i += ll + 1;
+    }
+    return bad;
+}
+
+int procfs_cgroup_usage(const char *buf, size_t len, uint64_t *usage)
+{
+    size_t i = 0;
+    while (i < len) {
+        const char *line = buf + i;
+        const char *nl = memchr(line, '\n', len - i);
+        size_t ll = nl ? (size_t)(nl - line) : len - i;
+        if (ll > 11 && memcmp(line, "usage_usec ", 11) == 0) {
+            size_t j = 11;
+            return next_u64(line, ll, &j, usage);
+        }
+        i += ll + 1;
+    }
+    return -1;
+}
+
+int procfs_cgroup_max(const char *buf, size_t len, uint64_t *millicores)
+{
+    size_t i = 0;
+    uint64_t quota, period;
+    if (len >= 3 && memcmp(buf, "max", 3) == 0) {
+        *millicores = 0;
+        return 0;
+    }
+    if (next_u64(buf, len, &i, &quota) != 0 || next_u64(buf, len, &i, &period) != 0 ||
+        period == 0)
+        return -1;
+    *millicores = quota * 1000 / period;
+    return 0;
+}

@@ -1,0 +1,34 @@
+/*
+ * procfs: parsers for what fpm-record copies out of /proc and cgroup v2.
+ * Each takes bytes and a length, never assumes a NUL, never reads past the
+ * end, never prints.  Returns 0 when it found what it looks for, -1 if not.
+ */
+#ifndef PROCFS_H
+#define PROCFS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The aggregate `cpu ` line of /proc/stat: user + nice + system + irq +
+ * softirq + steal, in ticks (everything but idle and iowait; guest time is
+ * already inside user and nice).  Missing trailing fields count 0. */
+int procfs_stat_busy(const char *buf, size_t len, uint64_t *busy_ticks);
+
+/* One /proc/<pid>/stat line: the pid and utime + stime + cutime + cstime
+ * (fields 14 to 17) in ticks.  comm (field 2) may hold spaces and
+ * parentheses: fields are counted after its last ')'. */
+int procfs_pid_stat(const char *line, size_t len, int64_t *pid, uint64_t *ticks);
+
+/* Calls fn for each parsable line of a PIDS payload; returns how many lines
+ * could not be parsed. */
+size_t procfs_each_pid(const char *buf, size_t len,
+                       void (*fn)(void *arg, int64_t pid, uint64_t ticks), void *arg);
+
+/* `usage_usec` of a cgroup v2 cpu.stat. */
+int procfs_cgroup_usage(const char *buf, size_t len, uint64_t *usage_usec);
+
+/* cgroup v2 cpu.max ("max 100000" or "QUOTA PERIOD") as millicores, rounded
+ * down; 0 for "max" (no quota). */
+int procfs_cgroup_max(const char *buf, size_t len, uint64_t *millicores);
+
+#endif

@@ -1,0 +1,359 @@
+/* php-fpm status page parser; see status.h for what it tolerates. */
+#include "status.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A worker's keys, in the order php-fpm writes them (fpm_status.c). */
+static const char *const KEYS[] = {
+    "pid", "state", "start time", "start since", "requests", "request duration",
+    "request method", "request uri", "content length", "user", "script",
+    "last request cpu", "last request memory",
+};
+#define NKEYS (sizeof KEYS / sizeof KEYS[0])
+enum { K_PID = 0, K_STATE = 1, K_REQUESTS = 4, K_DURATION = 5, K_URI = 7, K_CPU = 11 };
+
+typedef struct {
+    const char *b;
+    size_t n, i;
+} cursor;
+
+static void skip_ws(cursor *c)
+{
+    while (c->i < c->n && (c->b[c->i] == ' ' || c->b[c->i] == '\t' || c->b[c->i] == '\n' ||
+                           c->b[c->i] == '\r'))
+        c->i++;
+}
+
+static int eat(cursor *c, char ch)
+{
+    skip_ws(c);
+    if (c->i < c->n && c->b[c->i] == ch) {
+        c->i++;
+        return 1;
+    }
+    return 0;
+}
+
+static const char *find(const char *b, size_t n, const char *needle, size_t from)
+{
+    size_t k = strlen(needle);
+    for (size_t i = from; i + k <= n; i++)
+        if (b[i] == needle[0] && memcmp(b + i, needle, k) == 0)
+            return b + i;
+    return NULL;
+}
+
+int status_parse_int(const char *s, size_t n, int64_t *out)
+{
+    size_t i = 0;
+    int neg = 0;
+    if (i < n && s[i] == '-') {
+        neg = 1;
+        i++;
+    }
+    if (i == n)
+        return -1;
+    uint64_t v = 0;
+    for (; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return -1;
+        v = v * 10 + (uint64_t)(s[i] - '0');
+        if (v > (uint64_t)INT64_MAX)
+            return -1;
+    }
+    *out = neg ? -(int64_t)v : (int64_t)v;
+    return 0;
+}
+
+int status_cpu_hundredths(const char *s, size_t n, int64_t *out)
+{
+    size_t i = 0;
+    int neg = 0, nonzero = 0;
+    if (i < n && s[i] == '-') {
+        neg = 1;
+        i++;
+    }
+    size_t int_start = i;
+    int64_t v = 0;
+    const int64_t cap = INT64_MAX / 1000;
+    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+        nonzero |= s[i] != '0';
+        if (v < cap)
+            v = v * 10 + (s[i] - '0');
+    }
+    if (i == int_start)
+        return -1;
+    int frac = 0;
+    if (i < n && s[i] == '.') {
+        size_t f0 = ++i;
+        for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+            nonzero |= s[i] != '0';
+            if (i - f0 < 2)
+                frac = frac * 10 + (s[i] - '0');
+        }
+        if (i == f0)
+            return -1;
+        if (i - f0 == 1)
+            frac *= 10;
+    }
+    if (i != n)
+        return -1;
+    if (neg && nonzero)
+        return 1;
+    *out = v >= cap ? INT64_MAX : v * 100 + frac;
+    return 0;
+}
+
+static void put_utf8(char *d, size_t *o, uint32_t cp)
+{
+    if (cp < 0x80) {
+        d[(*o)++] = (char)cp;
+    } else if (cp < 0x800) {
+        d[(*o)++] = (char)(0xC0 | cp >> 6);
+        d[(*o)++] = (char)(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        d[(*o)++] = (char)(0xE0 | cp >> 12);
+        d[(*o)++] = (char)(0x80 | (cp >> 6 & 0x3F));
+        d[(*o)++] = (char)(0x80 | (cp & 0x3F));
+    } else {
+        d[(*o)++] = (char)(0xF0 | cp >> 18);
+        d[(*o)++] = (char)(0x80 | (cp >> 12 & 0x3F));
+        d[(*o)++] = (char)(0x80 | (cp >> 6 & 0x3F));
+        d[(*o)++] = (char)(0x80 | (cp & 0x3F));
+    }
+}
+
+static int hex4(const char *s, size_t n, size_t i, uint32_t *out)
+{
+    uint32_t v = 0;
+    if (i + 4 > n)
+        return -1;
+    for (size_t k = i; k < i + 4; k++) {
+        char c = s[k];
+        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+              : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        if (d < 0)
+            return -1;
+        v = v << 4 | (uint32_t)d;
+    }
+    *out = v;
+    return 0;
+}
+
+/* Copies s[0..n) into d decoding the valid JSON escapes; returns the length.
+ * The output is never longer than the input. */
+static size_t unescape(char *d, const char *s, size_t n)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] != '\\' || i + 1 == n) {
+            d[o++] = s[i];
+            continue;
+        }
+        char e = s[i + 1];
+        const char *simple = strchr("\"\\/bfnrt", e);
+        if (e && simple) {
+            static const char to[] = "\"\\/\b\f\n\r\t";
+            d[o++] = to[simple - "\"\\/bfnrt"];
+            i++;
+            continue;
+        }
+        uint32_t cp, lo;
+        if (e == 'u' && hex4(s, n, i + 2, &cp) == 0) {
+            if (cp >= 0xD800 && cp < 0xDC00) {
+                if (i + 12 <= n && s[i + 6] == '\\' && s[i + 7] == 'u' &&
+                    hex4(s, n, i + 8, &lo) == 0 && lo >= 0xDC00 && lo < 0xE000) {
+                    put_utf8(d, &o, 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00));
+                    i += 11;
+                    continue;
+                }
+            } else if (cp < 0xDC00 || cp >= 0xE000) {
+                put_utf8(d, &o, cp);
+                i += 5;
+                continue;
+            }
+        }
+        d[o++] = s[i]; /* not a valid escape: keep the backslash as written */
+    }
+    return o;
+}
+
+static int key_index(const char *k, size_t n)
+{
+    for (size_t i = 0; i < NKEYS; i++)
+        if (strlen(KEYS[i]) == n && memcmp(KEYS[i], k, n) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* True when b[q..] is `","KEY":` for a known key after index k. */
+static int is_terminator(const char *b, size_t n, size_t q, int k)
+{
+    if (q + 3 > n || b[q] != '"' || b[q + 1] != ',' || b[q + 2] != '"')
+        return 0;
+    for (size_t j = (size_t)k + 1; j < NKEYS; j++) {
+        size_t kl = strlen(KEYS[j]);
+        if (q + 3 + kl + 2 <= n && memcmp(b + q + 3, KEYS[j], kl) == 0 &&
+            b[q + 3 + kl] == '"' && b[q + 4 + kl] == ':')
+            return 1;
+    }
+    return 0;
+}
+
+/* The end (position of the closing quote) of a string value starting at
+ * c->i, just after its opening quote.  A known key's value ends before the
+ * next known key; otherwise, and where none follows, at the first quote that
+ * is not escaped.  Returns n when the string never ends. */
+static size_t string_end(const cursor *c, int k)
+{
+    const char *b = c->b;
+    size_t n = c->n;
+    if (k >= 0) {
+        for (size_t q = c->i; q < n; q++)
+            if (b[q] == '"' && is_terminator(b, n, q, k))
+                return q;
+    }
+    for (size_t q = c->i; q < n; q++) {
+        if (b[q] == '\\')
+            q++;
+        else if (b[q] == '"')
+            return q;
+    }
+    return n;
+}
+
+static int grow_workers(status_page *pg)
+{
+    if (pg->nworkers < pg->cap)
+        return 0;
+    size_t cap = pg->cap ? pg->cap * 2 : 64;
+    status_worker *w = realloc(pg->workers, cap * sizeof *w);
+    if (!w)
+        return -1;
+    pg->workers = w;
+    pg->cap = cap;
+    return 0;
+}
+
+/* Parses one worker object at c (just past its '{').  Returns 0 when the
+ * object closed, -1 when the page ends or breaks inside it. */
+static int parse_worker(status_page *pg, cursor *c, status_worker *w, size_t *so)
+{
+    for (;;) {
+        skip_ws(c);
+        if (c->i < c->n && c->b[c->i] == '}') {
+            c->i++;
+            return 0;
+        }
+        if (!eat(c, '"'))
+            return -1;
+        size_t ks = c->i;
+        while (c->i < c->n && c->b[c->i] != '"')
+            c->i++;
+        if (c->i >= c->n)
+            return -1;
+        int k = key_index(c->b + ks, c->i - ks);
+        c->i++;
+        if (!eat(c, ':'))
+            return -1;
+        skip_ws(c);
+        if (c->i >= c->n)
+            return -1;
+        if (c->b[c->i] == '"') {
+            c->i++;
+            size_t e = string_end(c, k);
+            if (e >= c->n)
+                return -1;
+            char *d = pg->strbuf + *so;
+            size_t dl = unescape(d, c->b + c->i, e - c->i);
+            d[dl] = '\0';
+            *so += dl + 1;
+            if (k == K_STATE) {
+                w->has_state = 1;
+                w->state = d;
+                w->state_len = dl;
+            } else if (k == K_URI) {
+                w->has_uri = 1;
+                w->uri = d;
+                w->uri_len = dl;
+            }
+            c->i = e + 1;
+        } else {
+            size_t s = c->i;
+            while (c->i < c->n && c->b[c->i] != ',' && c->b[c->i] != '}' &&
+                   c->b[c->i] != ' ' && c->b[c->i] != '\n' && c->b[c->i] != ']')
+                c->i++;
+            const char *t = c->b + s;
+            size_t tl = c->i - s;
+            if (k == K_PID)
+                w->has_pid = status_parse_int(t, tl, &w->pid) == 0;
+            else if (k == K_REQUESTS)
+                w->has_requests = status_parse_int(t, tl, &w->requests) == 0;
+            else if (k == K_DURATION)
+                w->has_duration = status_parse_int(t, tl, &w->duration) == 0;
+            else if (k == K_CPU) {
+                w->has_cpu = 1;
+                w->cpu = t;
+                w->cpu_len = tl;
+            }
+        }
+        skip_ws(c);
+        if (c->i < c->n && c->b[c->i] == ',')
+            c->i++;
+    }
+}
+
+int status_parse(status_page *pg, const char *buf, size_t len)
+{
+    pg->nworkers = 0;
+    pg->has_listen_queue = 0;
+    pg->listen_queue = 0;
+    const char *pr = find(buf, len, "\"processes\"", 0);
+    if (!pr)
+        return -1;
+    cursor c = {buf, len, (size_t)(pr - buf) + 11};
+    if (!eat(&c, ':') || !eat(&c, '['))
+        return -1;
+    size_t head = (size_t)(pr - buf);
+    const char *lq = find(buf, head, "\"listen queue\"", 0);
+    if (lq) {
+        cursor l = {buf, head, (size_t)(lq - buf) + 14};
+        if (eat(&l, ':')) {
+            skip_ws(&l);
+            size_t s = l.i;
+            while (l.i < l.n && l.b[l.i] != ',' && l.b[l.i] != '}' && l.b[l.i] != ' ')
+                l.i++;
+            pg->has_listen_queue = status_parse_int(buf + s, l.i - s, &pg->listen_queue) == 0;
+        }
+    }
+    if (pg->strcap < len + 1) {
+        char *nb = realloc(pg->strbuf, len + 1);
+        if (!nb)
+            return -2;
+        pg->strbuf = nb;
+        pg->strcap = len + 1;
+    }
+    size_t so = 0;
+    for (;;) {
+        if (eat(&c, ']') || !eat(&c, '{'))
+            break;
+        if (grow_workers(pg) != 0)
+            return -2;
+        status_worker *w = &pg->workers[pg->nworkers];
+        memset(w, 0, sizeof *w);
+        if (parse_worker(pg, &c, w, &so) != 0)
+            break; /* cut short: the unfinished worker is left out */
+        pg->nworkers++;
+        if (!eat(&c, ','))
+            break;
+    }
+    return 0;
+}
+
+void status_page_free(status_page *pg)
+{
+    free(pg->workers);
+    free(pg->strbuf);
+    memset(pg, 0, sizeof *pg);
+}

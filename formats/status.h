@@ -1,0 +1,60 @@
+/*
+ * status: php-fpm's full status page (`?json&full`), read tolerantly.
+ *
+ * Before PHP 8.3 php-fpm writes `request uri`, `user` and `script` without
+ * escaping, so a value may hold `"`, `\`, newlines and any byte.  php-fpm
+ * writes a worker's keys in a fixed order, so a string value ends where
+ * `","` and the next known key begin; valid JSON escapes (`\/`, `\"`,
+ * `\u0026`, ...) are decoded, anything else is kept byte for byte.
+ *
+ * The parser takes bytes and a length, never assumes a NUL, never reads past
+ * the end, never prints.
+ */
+#ifndef STATUS_H
+#define STATUS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    int         has_pid, has_requests, has_duration, has_state, has_uri, has_cpu;
+    int64_t     pid, requests, duration;  /* duration in microseconds */
+    const char *state;                    /* decoded, NUL-terminated */
+    size_t      state_len;
+    const char *uri;                      /* decoded, NUL-terminated */
+    size_t      uri_len;
+    const char *cpu;                      /* `last request cpu` as written */
+    size_t      cpu_len;
+} status_worker;
+
+typedef struct {
+    int            has_listen_queue;
+    int64_t        listen_queue;
+    status_worker *workers;
+    size_t         nworkers;
+    /* private */
+    size_t         cap;
+    char          *strbuf;
+    size_t         strcap;
+} status_page;
+
+/* Parses buf into pg, whose earlier contents are replaced; pg's strings point
+ * into pg itself.  Returns 0 for a status page (one with a `processes`
+ * list, complete or cut short), -1 when buf holds none (`File not found.`,
+ * the plain-text page, ...), -2 when out of memory.  pg starts zeroed. */
+int status_parse(status_page *pg, const char *buf, size_t len);
+
+/* Frees what pg holds and zeroes it. */
+void status_page_free(status_page *pg);
+
+/* `last request cpu` into hundredths of a percent, digits past the second
+ * decimal dropped ("67.57" is 6757, "4.999" is 499, "-0.00" is 0; huge values
+ * saturate).  Returns 0 for a plain number >= 0, 1 for one below 0 (judged as
+ * written: "-0.001" is below 0), -1 for anything that is not
+ * -?[0-9]+(\.[0-9]+)?. */
+int status_cpu_hundredths(const char *s, size_t n, int64_t *out);
+
+/* A plain integer -?[0-9]+ that fits in int64: 0 ok, -1 not. */
+int status_parse_int(const char *s, size_t n, int64_t *out);
+
+#endif

@@ -1,0 +1,22 @@
+#!/bin/sh
+# Installs what fpm-cpu needs on Debian when it is missing.
+# usage: scripts/deps.sh build|test
+# As root it runs apt-get; otherwise it prints the exact line to run and fails.
+set -u
+want="gcc make pkg-config libzstd-dev zlib1g-dev libcsv-dev"
+[ "${1:-build}" = test ] && want="$want libcmocka-dev php8.2-fpm libfcgi-bin python3 zstd"
+missing=""
+for p in $want; do
+    dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+        missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+line="apt-get install -y --no-install-recommends$missing"
+if [ "$(id -u)" -ne 0 ]; then
+    echo "fpm-cpu: missing packages:$missing" >&2
+    echo "fpm-cpu: run as root: apt-get update && $line" >&2
+    exit 2
+fi
+echo "fpm-cpu: installing:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >&2 && $line >&2

@@ -7,7 +7,7 @@
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -Wall -Wextra -Werror
-CPPFLAGS += -Iformats -Ianalyzer -D_DEFAULT_SOURCE
+CPPFLAGS += -Iformats -Ianalyzer -Itests -D_DEFAULT_SOURCE
 LDLIBS  := -lzstd -lz -lm
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LOG     ?= fixtures/logs/realistic.fpmlog.zst
@@ -15,7 +15,7 @@ LOG     ?= fixtures/logs/realistic.fpmlog.zst
 FORMATS  := formats/fpmlog.c formats/status.c formats/procfs.c
 ANALYZER := analyzer/hist.c analyzer/fit.c analyzer/pidmap.c analyzer/readings.c \
             analyzer/pipeline.c analyzer/replay.c analyzer/report.c
-UNITS    := fpmlog status procfs hist fit readings pipeline report
+UNITS    := fpmlog
 
 .PHONY: all run test unit unit-asan cli fixtures integration deps deps-test bench clean
 all: bin/fpm-analyze

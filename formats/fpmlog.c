@@ -45,6 +45,7 @@ struct fpmlog_reader {
     enum mode mode;
     uint64_t frame_start;
     ZSTD_DCtx *dctx;
+    size_t zhint;               /* input zstd asks for next: one block */
 
     unsigned char *rb;          /* decoded stream not yet consumed */
     size_t rb_len, rb_pos, rb_cap;
@@ -56,6 +57,7 @@ struct fpmlog_reader {
     int stream_ended;           /* no more bytes for this stream */
     int skipping, at_line_start;
     int pending_break;          /* a frame broke: report after the rest */
+    int scan_after_cut;         /* a frame was cut short: is there another? */
     fpmlog_damage break_dmg;
 
     char *hdr;                  /* type + decoded source of the last record */
@@ -454,6 +456,7 @@ static int feed(fpmlog_reader *r)
         } else if (avail >= 4 && memcmp(p, ZSTD_MAGIC, 4) == 0) {
             r->frame_start = r->ib_off + r->ib_pos;
             ZSTD_DCtx_reset(r->dctx, ZSTD_reset_session_only);
+            r->zhint = 5; /* the smallest frame header */
             add_segment(r, r->frame_start, 1);
             r->mode = M_FRAME;
         } else if (avail >= 8 && is_skippable(p)) {
@@ -487,13 +490,26 @@ static int feed(fpmlog_reader *r)
         if (r->ib_pos == r->ib_len) {
             if (fill_input(r) < 0)
                 return -1;
-            if (r->ib_pos == r->ib_len) { /* end of file inside the frame */
-                r->mode = M_DONE;
+            if (r->ib_pos == r->ib_len) {
+                /* end of file inside the frame: a live or crashed recorder's
+                 * open frame, or one whose torn block swallowed the frames
+                 * after it; look for another frame from its start */
                 r->stream_ended = 1;
+                r->scan_after_cut = 1;
+                seek_input(r, r->frame_start + 1);
+                r->mode = M_SCAN;
                 return 0;
             }
         }
-        ZSTD_inBuffer in = {r->ib, r->ib_len, r->ib_pos};
+        /* one block per call: a call that fails gives back none of the
+         * output it made, so a torn block must not take good ones with it.
+         * zstd's hint is the next block plus the header after it (3 bytes):
+         * give the block alone, then the header alone. */
+        size_t give = r->ib_len - r->ib_pos;
+        size_t want = r->zhint > 3 ? r->zhint - 3 : r->zhint;
+        if (give > want)
+            give = want;
+        ZSTD_inBuffer in = {r->ib, r->ib_pos + give, r->ib_pos};
         ZSTD_outBuffer out = {r->rb + r->rb_len, r->rb_cap - r->rb_len, 0};
         size_t ret = ZSTD_decompressStream(r->dctx, &out, &in);
         r->rb_len += out.pos;
@@ -508,6 +524,8 @@ static int feed(fpmlog_reader *r)
             r->mode = M_SCAN;
         } else if (ret == 0) {
             r->mode = M_FRAMEPOS;
+        } else {
+            r->zhint = ret;
         }
         return 0;
     }
@@ -519,12 +537,23 @@ static int feed(fpmlog_reader *r)
                 if (memcmp(p + i, ZSTD_MAGIC, 4) == 0 || is_skippable(p + i)) {
                     r->ib_pos += i;
                     r->mode = M_FRAMEPOS;
+                    if (r->scan_after_cut) {
+                        set_damage(&r->break_dmg, (fpmlog_pos){r->frame_start, 1, 0}, 1,
+                                   "zstd frame cut short (never closed), skipped to the "
+                                   "next frame at offset %llu",
+                                   (unsigned long long)(r->ib_off + r->ib_pos));
+                        r->pending_break = 1;
+                        r->stream_ended = 1;
+                        r->scan_after_cut = 0;
+                    }
                     return 0;
                 }
             }
             if (r->eof) {
                 r->ib_pos = r->ib_len;
                 r->mode = M_DONE;
+                r->scan_after_cut = 0;
+                r->stream_ended = 1;
                 return 0;
             }
             if (avail > 3)

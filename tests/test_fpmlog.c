@@ -1,0 +1,487 @@
+/* fpmlog reader and writer: every rule of fpmlog.md's "Bytes on disk" and
+ * "Records", and every writer checked by reading back what it wrote. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "fpmlog.h"
+#include "testlib.h"
+
+/* A plain record, written by hand (not by the writer under test). */
+static void rec(buf *b, const char *type, const char *source, const char *payload)
+{
+    size_t n = strlen(payload);
+    buf_printf(b, "#fpmlog1 %s 100 200 %s %zu %08lx\n", type, source, n,
+               crc32(0L, (const unsigned char *)payload, (uInt)n));
+    buf_add(b, payload, n);
+    buf_add(b, "\n", 1);
+}
+
+/* Reads fd to its end; returns what was seen, one line per event:
+ * "TYPE SOURCE LEN" for a record, "! OFFSET what" for damage
+ * ("! OFFSET/INFRAME what" inside a zstd frame). */
+static char *events(int fd)
+{
+    fpmlog_reader *r = fpmlog_reader_fdopen(fd);
+    buf out = {0};
+    fpmlog_record rec;
+    fpmlog_damage d;
+    int ret;
+    assert_non_null(r);
+    while ((ret = fpmlog_reader_next(r, &rec, &d)) != 0) {
+        assert_int_not_equal(ret, -2);
+        if (ret == 1) {
+            buf_printf(&out, "%s %s %zu", rec.type, rec.has_source ? rec.source : "-", rec.len);
+            /* the payload must match its length and CRC */
+            assert_true(rec.len == 0 || rec.payload != NULL);
+        } else if (d.pos.compressed) {
+            buf_printf(&out, "! %llu/%llu %s", (unsigned long long)d.pos.offset,
+                       (unsigned long long)d.pos.in_frame, d.what);
+        } else {
+            buf_printf(&out, "! %llu %s", (unsigned long long)d.pos.offset, d.what);
+        }
+        buf_add(&out, "\n", 1);
+    }
+    fpmlog_reader_free(r);
+    close(fd);
+    if (!out.p)
+        buf_add(&out, "", 0);
+    return out.p;
+}
+
+static char *events_of(const buf *b)
+{
+    return events(file_of(b->p, b->n));
+}
+
+/* zstd-compresses bytes as one frame. */
+static void zframe(buf *out, const void *p, size_t n)
+{
+    size_t cap = ZSTD_compressBound(n);
+    char *z = malloc(cap);
+    size_t zn = ZSTD_compress(z, cap, p, n, 3);
+    assert_false(ZSTD_isError(zn));
+    buf_add(out, z, zn);
+    free(z);
+}
+
+static void test_plain_records_read_in_order(void **state)
+{
+    (void)state;
+    buf b = {0};
+    rec(&b, "HOST", "-", "hostname=web1\n");
+    rec(&b, "STATUS", "shop", "{}");
+    rec(&b, "ROUND", "-", "seq=1\n");
+    char *e = events_of(&b);
+    assert_string_equal(e, "HOST - 14\nSTATUS shop 2\nROUND - 6\n");
+    free(e);
+    buf_free(&b);
+}
+
+static void test_writer_round_trip_plain_and_zstd(void **state)
+{
+    (void)state;
+    for (int level = 0; level <= 3; level += 3) {
+        FILE *f = tmpfile();
+        int fd = dup(fileno(f));
+        fclose(f);
+        fpmlog_writer *w = fpmlog_writer_new(fd, level);
+        assert_non_null(w);
+        static const char bin[] = {'a', '\0', '\n', (char)0xff, 'z'};
+        assert_int_equal(fpmlog_write(w, "HOST", 1, 2, NULL, 0, "hostname=h\n", 11), 0);
+        assert_int_equal(fpmlog_write(w, "STATUS", 3, 4, "my pool%", 8, bin, sizeof bin), 0);
+        assert_int_equal(fpmlog_write(w, "PIDS", 5, 6, "-", 1, "", 0), 0);
+        assert_int_equal(fpmlog_writer_end_frame(w), 0);
+        fpmlog_writer_free(w);
+        lseek(fd, 0, SEEK_SET);
+        fpmlog_reader *r = fpmlog_reader_fdopen(fd);
+        fpmlog_record rc;
+        fpmlog_damage d;
+        assert_int_equal(fpmlog_reader_next(r, &rc, &d), 1);
+        assert_string_equal(rc.type, "HOST");
+        assert_int_equal(rc.has_source, 0);
+        assert_int_equal(rc.mono, 1);
+        assert_int_equal(rc.real, 2);
+        assert_int_equal(fpmlog_reader_next(r, &rc, &d), 1);
+        assert_string_equal(rc.source, "my pool%");
+        assert_int_equal(rc.len, sizeof bin);
+        assert_memory_equal(rc.payload, bin, sizeof bin);
+        assert_int_equal(rc.pos.compressed, level > 0);
+        assert_int_equal(fpmlog_reader_next(r, &rc, &d), 1);
+        assert_string_equal(rc.type, "PIDS");
+        assert_int_equal(rc.has_source, 1);
+        assert_string_equal(rc.source, "-");
+        assert_int_equal(rc.len, 0);
+        assert_int_equal(fpmlog_reader_next(r, &rc, &d), 0);
+        fpmlog_reader_free(r);
+        close(fd);
+    }
+}
+
+static void test_source_is_percent_decoded(void **state)
+{
+    (void)state;
+    buf b = {0};
+    rec(&b, "POOL", "a%20b%2d%zz%4", "x");
+    rec(&b, "POOL", "%2D", "x");
+    rec(&b, "POOL", "%41%62", "x");
+    char *e = events_of(&b);
+    assert_string_equal(e, "POOL a b-%zz%4 1\nPOOL - 1\nPOOL Ab 1\n");
+    free(e);
+    char enc[64];
+    assert_int_equal(fpmlog_encode_source(enc, "a b%\x7f", 5), 11);
+    assert_string_equal(enc, "a%20b%25%7F");
+    fpmlog_encode_source(enc, "-", 1);
+    assert_string_equal(enc, "%2D");
+    buf_free(&b);
+}
+
+static void test_bad_crc_reported_with_offset_and_skipped(void **state)
+{
+    (void)state;
+    buf b = {0};
+    rec(&b, "STATUS", "a", "one");
+    size_t off = b.n;
+    rec(&b, "STATUS", "b", "two");
+    rec(&b, "STATUS", "c", "three");
+    b.p[off + strlen("#fpmlog1 STATUS 100 200 b 3 00000000\n")] ^= 1; /* flip a payload bit */
+    char *e = events_of(&b);
+    char want[256];
+    snprintf(want, sizeof want, "STATUS a 3\n! %zu bad CRC, record skipped\nSTATUS c 5\n", off);
+    assert_string_equal(e, want);
+    free(e);
+    buf_free(&b);
+}
+
+static void test_bad_header_resyncs_at_the_next_line(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {
+        "#fpmlog1 status 1 2 a 0 00000000\n",            /* lower-case type */
+        "#fpmlog1 STATUS 1 2 a 0 0000000\n",             /* 7 hex digits */
+        "#fpmlog1 STATUS 1 2 a 0 0000000G\n",            /* not hex */
+        "#fpmlog1 STATUS 1 2 a 0 ABCDEF00\n",            /* upper-case hex */
+        "#fpmlog1 STATUS 1  2 a 0 00000000\n",           /* two spaces */
+        "#fpmlog1 STATUS 1 2 a 0 00000000 x\n",          /* eight fields */
+        "#fpmlog1 STATUS 18446744073709551616 2 a 0 00000000\n", /* > u64 */
+        "#fpmlog1 STATUS 1 2 a 67108865 00000000\n",     /* > 64 MiB */
+        "#fpmlog1 STATUS 1 -2 a 0 00000000\n",           /* sign */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        buf b = {0};
+        buf_add(&b, bad[i], strlen(bad[i]));
+        rec(&b, "ROUND", "-", "seq=1\n");
+        char *e = events_of(&b);
+        assert_string_equal(e, "! 0 bad record header, record skipped\nROUND - 6\n");
+        free(e);
+        buf_free(&b);
+    }
+    /* leading zeros and the largest values are fine */
+    buf b = {0};
+    buf_add(&b, "#fpmlog1 X_1 0001 18446744073709551615 - 0 00000000\n\n", 53);
+    char *e = events_of(&b);
+    assert_string_equal(e, "X_1 - 0\n");
+    free(e);
+    buf_free(&b);
+}
+
+static void test_length_is_not_trusted_after_damage(void **state)
+{
+    (void)state;
+    /* a LEN too large swallows the next record: CRC fails, the reader goes
+     * back to the line after the damaged header and finds it */
+    buf b = {0};
+    buf_add(&b, "#fpmlog1 STATUS 1 2 a 40 00000000\nabc\n", 38);
+    rec(&b, "ROUND", "-", "seq=1\n");
+    rec(&b, "ROUND", "-", "seq=2\n");
+    char *e = events_of(&b);
+    assert_string_equal(e, "! 0 bad CRC, record skipped\nROUND - 6\nROUND - 6\n");
+    free(e);
+    buf_free(&b);
+}
+
+static void test_payload_without_newline_is_accepted(void **state)
+{
+    (void)state;
+    buf b = {0};
+    buf_printf(&b, "#fpmlog1 NOTE 1 2 - 2 %08lx\nhi", crc32(0L, (const unsigned char *)"hi", 2));
+    rec(&b, "ROUND", "-", "seq=1\n");
+    char *e = events_of(&b);
+    assert_string_equal(e, "NOTE - 2\nROUND - 6\n");
+    free(e);
+    buf_free(&b);
+}
+
+static void test_unknown_type_is_returned_for_the_caller_to_skip(void **state)
+{
+    (void)state;
+    buf b = {0};
+    rec(&b, "FUTURE_TYPE2", "x", "whatever");
+    rec(&b, "ROUND", "-", "seq=1\n");
+    char *e = events_of(&b);
+    assert_string_equal(e, "FUTURE_TYPE2 x 8\nROUND - 6\n");
+    free(e);
+    buf_free(&b);
+}
+
+static void test_garbage_is_reported_once(void **state)
+{
+    (void)state;
+    buf b = {0};
+    rec(&b, "ROUND", "-", "seq=1\n");
+    size_t off = b.n;
+    for (int i = 0; i < 5000; i++)
+        buf_add(&b, "garbage line\n", 13);
+    rec(&b, "ROUND", "-", "seq=2\n");
+    char *e = events_of(&b);
+    char want[256];
+    snprintf(want, sizeof want,
+             "ROUND - 6\n! %zu no record header here, bytes skipped up to the next record\n"
+             "ROUND - 6\n", off);
+    assert_string_equal(e, want);
+    free(e);
+    buf_free(&b);
+}
+
+static void test_torn_tail_plain_costs_one_record(void **state)
+{
+    (void)state;
+    buf b = {0};
+    rec(&b, "STATUS", "a", "one");
+    rec(&b, "ROUND", "-", "seq=1\n");
+    size_t off = b.n;
+    rec(&b, "STATUS", "a", "a longer payload");
+    for (size_t cut = off + 1; cut < b.n - 1; cut += 7) {
+        char *e = events(file_of(b.p, cut));
+        char want[256];
+        size_t hdr = strlen("#fpmlog1 STATUS 100 200 a 16 00000000\n");
+        if (cut - off < hdr)
+            snprintf(want, sizeof want,
+                     "STATUS a 3\nROUND - 6\n! %zu record cut short (torn tail), record skipped\n", off);
+        else
+            snprintf(want, sizeof want,
+                     "STATUS a 3\nROUND - 6\n! %zu record cut short (%zu of 16 payload bytes), "
+                     "record skipped\n", off, cut - off - hdr);
+        assert_string_equal(e, want);
+        free(e);
+    }
+    buf_free(&b);
+}
+
+static void test_concatenated_frames_and_plain_tail_are_one_stream(void **state)
+{
+    (void)state;
+    buf r1 = {0}, r2 = {0}, r3 = {0}, file = {0};
+    rec(&r1, "HOST", "-", "hostname=a\n");
+    rec(&r2, "STATUS", "p", "page");
+    rec(&r3, "ROUND", "-", "seq=1\n");
+    zframe(&file, r1.p, r1.n);
+    zframe(&file, r2.p, r2.n);
+    buf_add(&file, r3.p, r3.n); /* plain tail */
+    char *e = events_of(&file);
+    assert_string_equal(e, "HOST - 11\nSTATUS p 4\nROUND - 6\n");
+    free(e);
+    buf_free(&r1);
+    buf_free(&r2);
+    buf_free(&r3);
+    buf_free(&file);
+}
+
+static void test_frames_split_anywhere_decode_as_one_stream(void **state)
+{
+    (void)state;
+    buf plain = {0};
+    for (int i = 0; i < 20; i++)
+        rec(&plain, "STATUS", "pool", "{\"processes\":[]} and some more text to split");
+    /* every split point, including ones inside headers and payloads */
+    for (size_t cut = 1; cut < plain.n; cut += 37) {
+        buf file = {0};
+        zframe(&file, plain.p, cut);
+        zframe(&file, plain.p + cut, plain.n - cut);
+        char *e = events_of(&file);
+        buf want = {0};
+        for (int i = 0; i < 20; i++)
+            buf_add(&want, "STATUS pool 44\n", 15);
+        assert_string_equal(e, want.p);
+        free(e);
+        buf_free(&want);
+        buf_free(&file);
+    }
+    buf_free(&plain);
+}
+
+static void test_skippable_frame_is_skipped(void **state)
+{
+    (void)state;
+    buf r1 = {0}, r2 = {0}, file = {0};
+    rec(&r1, "HOST", "-", "hostname=a\n");
+    rec(&r2, "ROUND", "-", "seq=1\n");
+    zframe(&file, r1.p, r1.n);
+    unsigned char skip[8 + 5] = {0x5E, 0x2A, 0x4D, 0x18, 5, 0, 0, 0, '#', 'f', 'p', 'm', 'l'};
+    buf_add(&file, skip, sizeof skip);
+    zframe(&file, r2.p, r2.n);
+    char *e = events_of(&file);
+    assert_string_equal(e, "HOST - 11\nROUND - 6\n");
+    free(e);
+    buf_free(&r1);
+    buf_free(&r2);
+    buf_free(&file);
+}
+
+/* A frame as the recorder writes it while running: flushed after each of
+ * the given lengths of in, never ended. */
+static void open_frame(buf *out, const buf *in, const size_t *flush_at, size_t nflush)
+{
+    ZSTD_CCtx *c = ZSTD_createCCtx();
+    ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 0);
+    size_t from = 0;
+    for (size_t k = 0; k < nflush; k++) {
+        char z[1 << 16];
+        ZSTD_inBuffer ib = {in->p + from, flush_at[k] - from, 0};
+        ZSTD_outBuffer ob = {z, sizeof z, 0};
+        while (ZSTD_compressStream2(c, &ob, &ib, ZSTD_e_flush) != 0)
+            ;
+        buf_add(out, z, ob.pos);
+        from = flush_at[k];
+    }
+    ZSTD_freeCCtx(c);
+}
+
+static void test_open_frame_reads_up_to_the_last_flush(void **state)
+{
+    (void)state;
+    buf plain = {0}, file = {0};
+    rec(&plain, "HOST", "-", "hostname=a\n");
+    rec(&plain, "ROUND", "-", "seq=1\n");
+    size_t flushed = plain.n;
+    rec(&plain, "STATUS", "p", "a page that is cut off by the crash, in the middle");
+    size_t at[2] = {flushed, plain.n};
+    open_frame(&file, &plain, at, 1);
+    size_t first_len = file.n;
+    char *e = events_of(&file);
+    assert_string_equal(e, "HOST - 11\nROUND - 6\n");
+    free(e);
+    /* cut anywhere after the first flush: what it gave still reads, and
+     * nothing is reported but a torn record */
+    buf_free(&file);
+    open_frame(&file, &plain, at, 2);
+    for (size_t cut = first_len; cut < file.n; cut++) {
+        char *e2 = events(file_of(file.p, cut));
+        assert_memory_equal(e2, "HOST - 11\nROUND - 6\n", 20);
+        assert_true(e2[20] == '\0' || strstr(e2 + 20, "record cut short") != NULL);
+        assert_null(strchr(strchr(e2 + 20, '\n') ? strchr(e2 + 20, '\n') + 1 : "", '!'));
+        free(e2);
+    }
+    buf_free(&plain);
+    buf_free(&file);
+}
+
+static void test_broken_frame_resyncs_at_the_next_frame(void **state)
+{
+    (void)state;
+    buf r1 = {0}, r2 = {0}, r3 = {0}, file = {0};
+    rec(&r1, "HOST", "-", "hostname=a\n");
+    for (int i = 0; i < 50; i++)
+        rec(&r2, "STATUS", "p", "a page with enough bytes to make a real block of data");
+    rec(&r3, "ROUND", "-", "seq=9\n");
+    zframe(&file, r1.p, r1.n);
+    size_t second = file.n;
+    zframe(&file, r2.p, r2.n);
+    size_t third = file.n;
+    zframe(&file, r3.p, r3.n);
+    /* break the second frame's block header */
+    file.p[second + 6] ^= 0x7;
+    char *e = events_of(&file);
+    /* the first record and the third frame survive; the damage is said once
+     * with the broken frame's offset */
+    assert_non_null(strstr(e, "HOST - 11\n"));
+    assert_non_null(strstr(e, "ROUND - 6\n"));
+    char want[64];
+    snprintf(want, sizeof want, "! %zu/0 broken zstd frame", second);
+    assert_non_null(strstr(e, want));
+    (void)third;
+    free(e);
+    buf_free(&r1);
+    buf_free(&r2);
+    buf_free(&r3);
+    buf_free(&file);
+}
+
+static void test_open_frame_followed_by_a_new_frame(void **state)
+{
+    (void)state;
+    /* a crashed recorder's open frame, cut mid-block, then a restart's new
+     * frame: the first round and the new frame both read, whatever the cut */
+    buf plain = {0}, whole = {0}, next = {0}, nextz = {0};
+    rec(&plain, "HOST", "-", "hostname=a\n");
+    rec(&plain, "ROUND", "-", "seq=1\n");
+    size_t at[2] = {plain.n, 0};
+    for (int i = 0; i < 30; i++)
+        rec(&plain, "STATUS", "p", "the round in flight when the recorder was killed, long");
+    at[1] = plain.n;
+    open_frame(&whole, &plain, at, 1);
+    size_t first_len = whole.n;
+    buf_free(&whole);
+    open_frame(&whole, &plain, at, 2);
+    rec(&next, "HOST", "-", "hostname=b\n");
+    rec(&next, "ROUND", "-", "seq=1\n");
+    zframe(&nextz, next.p, next.n);
+    for (size_t cut = first_len + 1; cut < whole.n; cut += 3) {
+        buf file = {0};
+        buf_add(&file, whole.p, cut);
+        buf_add(&file, nextz.p, nextz.n);
+        char *e = events_of(&file);
+        const char *second = strstr(e, "HOST - 11\nROUND - 6\n");
+        assert_true(second == e);
+        assert_non_null(strstr(second + 1, "HOST - 11\nROUND - 6\n"));
+        free(e);
+        buf_free(&file);
+    }
+    buf_free(&plain);
+    buf_free(&whole);
+    buf_free(&next);
+    buf_free(&nextz);
+}
+
+static void test_kv_finds_repeated_keys(void **state)
+{
+    (void)state;
+    const char *p = "name=shop\nown_uri=/status\nown_uri=/ping\nx=\n";
+    size_t n = strlen(p), vl;
+    const char *v = fpmlog_kv((const unsigned char *)p, n, "own_uri", 1, &vl);
+    assert_non_null(v);
+    assert_int_equal(vl, 5);
+    assert_memory_equal(v, "/ping", 5);
+    assert_null(fpmlog_kv((const unsigned char *)p, n, "own_uri", 2, &vl));
+    assert_null(fpmlog_kv((const unsigned char *)p, n, "own", 0, &vl));
+    assert_non_null(fpmlog_kv((const unsigned char *)p, n, "x", 0, &vl));
+    assert_int_equal(vl, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_plain_records_read_in_order),
+        cmocka_unit_test(test_writer_round_trip_plain_and_zstd),
+        cmocka_unit_test(test_source_is_percent_decoded),
+        cmocka_unit_test(test_bad_crc_reported_with_offset_and_skipped),
+        cmocka_unit_test(test_bad_header_resyncs_at_the_next_line),
+        cmocka_unit_test(test_length_is_not_trusted_after_damage),
+        cmocka_unit_test(test_payload_without_newline_is_accepted),
+        cmocka_unit_test(test_unknown_type_is_returned_for_the_caller_to_skip),
+        cmocka_unit_test(test_garbage_is_reported_once),
+        cmocka_unit_test(test_torn_tail_plain_costs_one_record),
+        cmocka_unit_test(test_concatenated_frames_and_plain_tail_are_one_stream),
+        cmocka_unit_test(test_frames_split_anywhere_decode_as_one_stream),
+        cmocka_unit_test(test_skippable_frame_is_skipped),
+        cmocka_unit_test(test_open_frame_reads_up_to_the_last_flush),
+        cmocka_unit_test(test_broken_frame_resyncs_at_the_next_frame),
+        cmocka_unit_test(test_open_frame_followed_by_a_new_frame),
+        cmocka_unit_test(test_kv_finds_repeated_keys),
+    };
+    return cmocka_run_group_tests_name("fpmlog", tests, NULL, NULL);
+}

@@ -1,0 +1,110 @@
+/*
+ * Helpers shared by the unit tests: byte buffers, files from bytes, and
+ * builders for status pages, PIDS and STAT payloads in the layout the real
+ * programs write (php-fpm 8.2, Linux).
+ */
+#ifndef TESTLIB_H
+#define TESTLIB_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct {
+    char  *p;
+    size_t n, cap;
+} buf;
+
+static inline void buf_add(buf *b, const void *s, size_t n)
+{
+    if (b->n + n + 1 > b->cap) {
+        b->cap = (b->n + n + 1) * 2;
+        b->p = realloc(b->p, b->cap);
+    }
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = '\0';
+}
+
+static inline void buf_printf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static inline void buf_printf(buf *b, const char *fmt, ...)
+{
+    char tmp[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    buf_add(b, tmp, (size_t)n);
+}
+
+static inline void buf_free(buf *b)
+{
+    free(b->p);
+    memset(b, 0, sizeof *b);
+}
+
+/* An unlinked temporary file holding bytes, positioned at 0. */
+static inline int file_of(const void *p, size_t n)
+{
+    FILE *f = tmpfile();
+    int fd = dup(fileno(f));
+    fclose(f);
+    if (n && write(fd, p, n) != (ssize_t)n)
+        abort();
+    lseek(fd, 0, SEEK_SET);
+    return fd;
+}
+
+/* One worker of a status page. */
+typedef struct {
+    long long   pid;
+    const char *state;     /* "Idle", "Running", ... */
+    long long   requests;
+    long long   duration;  /* microseconds */
+    const char *uri;       /* as php-fpm writes it inside the quotes */
+    const char *cpu;       /* `last request cpu` as written */
+} tworker;
+
+/* A full status page in php-fpm 8.2's byte layout. */
+static inline void status_page_text(buf *b, const char *pool, long long listen_queue,
+                                    const tworker *w, size_t n)
+{
+    buf_printf(b, "{\"pool\":\"%s\",\"process manager\":\"static\",\"start time\":1795987656,"
+                  "\"start since\":4,\"accepted conn\":7,\"listen queue\":%lld,"
+                  "\"max listen queue\":0,\"listen queue len\":0,\"idle processes\":2,"
+                  "\"active processes\":1,\"total processes\":3,\"max active processes\":1,"
+                  "\"max children reached\":0,\"slow requests\":0, \"processes\":[",
+               pool, listen_queue);
+    for (size_t i = 0; i < n; i++)
+        buf_printf(b, "%s{\"pid\":%lld,\"state\":\"%s\",\"start time\":1795987656,"
+                      "\"start since\":4,\"requests\":%lld,\"request duration\":%lld,"
+                      "\"request method\":\"GET\",\"request uri\":\"%s\","
+                      "\"content length\":0,\"user\":\"-\",\"script\":\"\\/srv\\/index.php\","
+                      "\"last request cpu\":%s,\"last request memory\":2097152}",
+                   i ? "," : "", w[i].pid, w[i].state, w[i].requests, w[i].duration,
+                   w[i].uri, w[i].cpu);
+    buf_add(b, "]}", 2);
+}
+
+/* One /proc/<pid>/stat line whose fields 14..17 sum to ticks. */
+static inline void pid_stat_line(buf *b, long long pid, unsigned long long ticks)
+{
+    buf_printf(b, "%lld (php-fpm8.2) S 1 %lld %lld 0 -1 4194368 96 0 0 0 %llu %llu 0 0 20 0 "
+                  "1 0 11692 206438400 1675 18446744073709551615 1 1 0 0 0 0 0 4096 84487 "
+                  "1 0 0 17 0 0 0 0 0 0 1 1 1 1 1 1 1 0\n",
+               pid, pid, pid, ticks - ticks / 4, ticks / 4);
+}
+
+/* /proc/stat's cpu lines with a given busy and idle total. */
+static inline void stat_text(buf *b, unsigned long long busy, unsigned long long idle)
+{
+    /* user nice system idle iowait irq softirq steal guest guest_nice */
+    buf_printf(b, "cpu  %llu 0 %llu %llu 77 0 0 0 0 0\ncpu0 1 0 1 1 0 0 0 0 0 0\n",
+               busy - busy / 3, busy / 3, idle);
+}
+
+#endif

@@ -15,7 +15,7 @@ LOG     ?= fixtures/logs/realistic.fpmlog.zst
 FORMATS  := formats/fpmlog.c formats/status.c formats/procfs.c
 ANALYZER := analyzer/hist.c analyzer/fit.c analyzer/pidmap.c analyzer/readings.c \
             analyzer/pipeline.c analyzer/replay.c analyzer/report.c
-UNITS    := fpmlog
+UNITS    := fpmlog status procfs hist fit
 
 .PHONY: all run test unit unit-asan cli fixtures integration deps deps-test bench clean
 all: bin/fpm-analyze
@@ -74,3 +74,7 @@ clean:
 	rm -rf build bin
 
 -include $(shell find build -name '*.d' 2>/dev/null)
+
+bin/tests/status_dump: build/rel/tests/status_dump.o $(REL_LIB)
+	@mkdir -p bin/tests
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)

@@ -187,24 +187,23 @@ static int key_index(const char *k, size_t n)
     return -1;
 }
 
-/* True when b[q..] is `","KEY":` for a known key after index k. */
+/* True when b[q..] is `","KEY":` for the key php-fpm writes after key k. */
 static int is_terminator(const char *b, size_t n, size_t q, int k)
 {
-    if (q + 3 > n || b[q] != '"' || b[q + 1] != ',' || b[q + 2] != '"')
+    if ((size_t)k + 1 >= NKEYS || q + 3 > n || b[q] != '"' || b[q + 1] != ',' ||
+        b[q + 2] != '"')
         return 0;
-    for (size_t j = (size_t)k + 1; j < NKEYS; j++) {
-        size_t kl = strlen(KEYS[j]);
-        if (q + 3 + kl + 2 <= n && memcmp(b + q + 3, KEYS[j], kl) == 0 &&
-            b[q + 3 + kl] == '"' && b[q + 4 + kl] == ':')
-            return 1;
-    }
-    return 0;
+    const char *next = KEYS[k + 1];
+    size_t kl = strlen(next);
+    return q + 3 + kl + 2 <= n && memcmp(b + q + 3, next, kl) == 0 &&
+           b[q + 3 + kl] == '"' && b[q + 4 + kl] == ':';
 }
 
 /* The end (position of the closing quote) of a string value starting at
- * c->i, just after its opening quote.  A known key's value ends before the
- * next known key; otherwise, and where none follows, at the first quote that
- * is not escaped.  Returns n when the string never ends. */
+ * c->i, just after its opening quote.  A known key's value ends where the
+ * key php-fpm writes after it begins; an unknown key's, or one whose next
+ * key never comes, at the first quote that is not escaped.  Returns n when
+ * the string never ends. */
 static size_t string_end(const cursor *c, int k)
 {
     const char *b = c->b;

@@ -1,0 +1,52 @@
+# Shared by the integration scripts: a real php-fpm 8.2 in a temp dir.
+#   fpm_start DIR POOLCONF...   writes DIR/fpm.conf from the pool snippets and starts it
+#   fpm_stop DIR                stops it by its pid file
+#   fcgi SOCKET SCRIPT QUERY    one request with cgi-fcgi; the body, headers stripped
+# Sourced, not run.
+
+PHP_FPM=${PHP_FPM:-$(command -v php-fpm8.2 || echo /usr/sbin/php-fpm8.2)}
+
+fpm_user_lines() {
+    # as root php-fpm insists on a user to run the workers as
+    if [ "$(id -u)" -eq 0 ]; then
+        printf 'user = nobody\ngroup = nogroup\n'
+    fi
+}
+
+fpm_start() {
+    dir=$1; shift
+    chmod 755 "$dir"
+    {
+        printf '[global]\npid = %s/fpm.pid\nerror_log = %s/fpm.log\ndaemonize = yes\n' "$dir" "$dir"
+        for pool in "$@"; do
+            cat "$pool"
+            fpm_user_lines
+        done
+    } > "$dir/fpm.conf"
+    "$PHP_FPM" -y "$dir/fpm.conf" ${FPM_ROOT_FLAG:-$( [ "$(id -u)" -eq 0 ] && echo -R )} || return 1
+    i=0
+    while [ ! -s "$dir/fpm.pid" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+    [ -s "$dir/fpm.pid" ]
+}
+
+fpm_stop() {
+    dir=$1
+    [ -s "$dir/fpm.pid" ] || return 0
+    pid=$(cat "$dir/fpm.pid")
+    kill -QUIT "$pid" 2>/dev/null
+    i=0
+    while kill -0 "$pid" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+    kill -KILL "$pid" 2>/dev/null || true
+    rm -f "$dir/fpm.pid"
+}
+
+# fcgi SOCKET SCRIPT_NAME SCRIPT_FILENAME QUERY [METHOD]: prints the body
+fcgi() {
+    env -i SCRIPT_NAME="$2" SCRIPT_FILENAME="$3" QUERY_STRING="$4" \
+        REQUEST_URI="$2${4:+?$4}" REQUEST_METHOD="${5:-GET}" SERVER_PROTOCOL=HTTP/1.1 \
+        cgi-fcgi -bind -connect "$1" 2>/dev/null | python3 -c '
+import sys
+d = sys.stdin.buffer.read()
+i = d.find(b"\r\n\r\n")
+sys.stdout.buffer.write(d[i + 4:] if i >= 0 else d)'
+}

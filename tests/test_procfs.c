@@ -1,0 +1,94 @@
+/* /proc and cgroup parsers. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "procfs.h"
+#include "testlib.h"
+
+static void test_host_busy_is_everything_but_idle_and_iowait(void **state)
+{
+    (void)state;
+    /* user nice system idle iowait irq softirq steal guest guest_nice */
+    const char *s = "cpu  100 20 30 9999 8888 4 5 6 70 80\ncpu0 1 1 1 1 1 1 1 1 1 1\nintr 5\n";
+    uint64_t b;
+    assert_int_equal(procfs_stat_busy(s, strlen(s), &b), 0);
+    assert_int_equal(b, 100 + 20 + 30 + 4 + 5 + 6);
+    /* an old kernel's four fields */
+    assert_int_equal(procfs_stat_busy("cpu  1 2 3 4\n", 13, &b), 0);
+    assert_int_equal(b, 6);
+    assert_int_equal(procfs_stat_busy("cpu0 1 2 3 4\n", 13, &b), -1);
+    assert_int_equal(procfs_stat_busy("cpu  1 2\n", 9, &b), -1);
+    assert_int_equal(procfs_stat_busy("", 0, &b), -1);
+}
+
+static void test_worker_cpu_is_fields_14_to_17(void **state)
+{
+    (void)state;
+    const char *real = "8775 (php-fpm8.2) S 8774 8774 8774 0 -1 4194624 1090 0 0 0 "
+                       "11 7 3 2 20 0 1 0 11694 207532032 2711 18446744073709551615";
+    int64_t pid;
+    uint64_t t;
+    assert_int_equal(procfs_pid_stat(real, strlen(real), &pid, &t), 0);
+    assert_int_equal(pid, 8775);
+    assert_int_equal(t, 11 + 7 + 3 + 2);
+    /* comm may hold spaces and parentheses: fields count after the last ')' */
+    const char *odd = "77 (a) b (c) S) R 1 1 1 0 -1 0 0 0 0 0 40 2 0 1 20 0";
+    assert_int_equal(procfs_pid_stat(odd, strlen(odd), &pid, &t), 0);
+    assert_int_equal(pid, 77);
+    assert_int_equal(t, 43);
+    /* cut short before cstime: unparsable */
+    assert_int_equal(procfs_pid_stat(real, strstr(real, " 2 20") - real, &pid, &t), -1);
+    assert_int_equal(procfs_pid_stat("x (a) S", 7, &pid, &t), -1);
+}
+
+static void count(void *arg, int64_t pid, uint64_t ticks)
+{
+    uint64_t *sum = arg;
+    *sum += (uint64_t)pid * 1000 + ticks;
+}
+
+static void test_pids_payload_line_by_line(void **state)
+{
+    (void)state;
+    buf b = {0};
+    pid_stat_line(&b, 10, 5);
+    buf_add(&b, "garbage\n", 8);
+    pid_stat_line(&b, 11, 7);
+    uint64_t sum = 0;
+    assert_int_equal(procfs_each_pid(b.p, b.n, count, &sum), 1);
+    assert_int_equal(sum, 10005 + 11007);
+    assert_int_equal(procfs_each_pid("", 0, count, &sum), 0);
+    buf_free(&b);
+}
+
+static void test_cgroup_cpu_files(void **state)
+{
+    (void)state;
+    const char *st = "usage_usec 123456789\nuser_usec 1\nsystem_usec 2\nnr_periods 0\n";
+    uint64_t v;
+    assert_int_equal(procfs_cgroup_usage(st, strlen(st), &v), 0);
+    assert_int_equal(v, 123456789);
+    assert_int_equal(procfs_cgroup_usage("user_usec 1\n", 12, &v), -1);
+    assert_int_equal(procfs_cgroup_max("max 100000\n", 11, &v), 0);
+    assert_int_equal(v, 0);
+    assert_int_equal(procfs_cgroup_max("250000 100000\n", 14, &v), 0);
+    assert_int_equal(v, 2500);
+    assert_int_equal(procfs_cgroup_max("50000 100000", 12, &v), 0);
+    assert_int_equal(v, 500);
+    assert_int_equal(procfs_cgroup_max("50000 0", 7, &v), -1);
+    assert_int_equal(procfs_cgroup_max("", 0, &v), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_host_busy_is_everything_but_idle_and_iowait),
+        cmocka_unit_test(test_worker_cpu_is_fields_14_to_17),
+        cmocka_unit_test(test_pids_payload_line_by_line),
+        cmocka_unit_test(test_cgroup_cpu_files),
+    };
+    return cmocka_run_group_tests_name("procfs", tests, NULL, NULL);
+}

@@ -1,0 +1,237 @@
+/* The status page parser: real php-fpm 8.2 pages and every known
+ * malformation of the pages before PHP 8.3. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "status.h"
+#include "testlib.h"
+
+static char *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char *p = malloc(1 << 20);
+    *n = fread(p, 1, 1 << 20, f);
+    fclose(f);
+    return p;
+}
+
+static void test_real_php82_page(void **state)
+{
+    (void)state;
+    size_t n;
+    char *p = slurp("fixtures/status/php82-full.json", &n);
+    status_page pg = {0};
+    assert_int_equal(status_parse(&pg, p, n), 0);
+    assert_int_equal(pg.has_listen_queue, 1);
+    assert_int_equal(pg.listen_queue, 0);
+    assert_int_equal(pg.nworkers, 3);
+    int running = 0, nasty = 0;
+    for (size_t i = 0; i < pg.nworkers; i++) {
+        const status_worker *w = &pg.workers[i];
+        assert_true(w->has_pid && w->has_requests && w->has_duration && w->has_cpu);
+        if (strcmp(w->state, "Running") == 0) {
+            running++;
+            assert_string_equal(w->uri, "/status?json&full");
+        }
+        if (strcmp(w->uri, "/burn.php?a=l1\nl2\"x\\u0026/\\end") == 0) {
+            nasty++;
+            assert_string_equal(w->state, "Idle");
+            assert_int_equal(w->requests, 1);
+            int64_t h;
+            assert_int_equal(status_cpu_hundredths(w->cpu, w->cpu_len, &h), 0);
+            assert_true(h >= 4000 && h <= 10000);
+        }
+    }
+    assert_int_equal(running, 1);
+    assert_int_equal(nasty, 1);
+    status_page_free(&pg);
+    free(p);
+}
+
+static void test_pages_without_processes_are_no_status_page(void **state)
+{
+    (void)state;
+    static const char *const files[] = {"fixtures/status/php82-notfound.txt",
+                                        "fixtures/status/php82-plain.txt"};
+    status_page pg = {0};
+    for (size_t i = 0; i < 2; i++) {
+        size_t n;
+        char *p = slurp(files[i], &n);
+        assert_int_equal(status_parse(&pg, p, n), -1);
+        free(p);
+    }
+    assert_int_equal(status_parse(&pg, "", 0), -1);
+    assert_int_equal(status_parse(&pg, "{\"processes\":", 13), -1);
+    status_page_free(&pg);
+}
+
+/* Parses a one-worker page whose URI is written raw, as before PHP 8.3. */
+static status_page one(const char *uri_raw, const char *cpu)
+{
+    buf b = {0};
+    tworker w = {42, "Idle", 7, 123456, uri_raw, cpu};
+    status_page_text(&b, "shop", 3, &w, 1);
+    status_page pg = {0};
+    assert_int_equal(status_parse(&pg, b.p, b.n), 0);
+    assert_int_equal(pg.nworkers, 1);
+    assert_int_equal(pg.workers[0].pid, 42);
+    assert_int_equal(pg.workers[0].requests, 7);
+    assert_int_equal(pg.workers[0].duration, 123456);
+    assert_string_equal(pg.workers[0].state, "Idle");
+    assert_int_equal(pg.listen_queue, 3);
+    buf_free(&b);
+    return pg;
+}
+
+static void test_unescaped_quote_in_uri(void **state)
+{
+    (void)state;
+    status_page pg = one("/a\"b\",c\"", "1.00");
+    assert_string_equal(pg.workers[0].uri, "/a\"b\",c\"");
+    status_page_free(&pg);
+}
+
+static void test_unescaped_backslashes_in_uri(void **state)
+{
+    (void)state;
+    status_page pg = one("/a\\x\\", "1.00"); /* ends in a backslash */
+    assert_string_equal(pg.workers[0].uri, "/a\\x\\");
+    status_page_free(&pg);
+}
+
+static void test_raw_newline_and_non_utf8_in_uri(void **state)
+{
+    (void)state;
+    status_page pg = one("/a\nb\xff\xfe\r", "1.00");
+    assert_int_equal(pg.workers[0].uri_len, 7);
+    assert_memory_equal(pg.workers[0].uri, "/a\nb\xff\xfe\r", 7);
+    status_page_free(&pg);
+}
+
+static void test_uri_holding_a_later_key_is_not_cut(void **state)
+{
+    (void)state;
+    status_page pg = one("/x\",\"user\":\"y\",\"script\":\"z", "1.00");
+    assert_string_equal(pg.workers[0].uri, "/x\",\"user\":\"y\",\"script\":\"z");
+    status_page_free(&pg);
+}
+
+static void test_valid_json_escapes_are_decoded(void **state)
+{
+    (void)state;
+    status_page pg = one("\\/p?a=1\\u0026b=\\u00e9\\ud83d\\ude00\\t\\\"\\\\", "1.00");
+    assert_string_equal(pg.workers[0].uri, "/p?a=1&b=\xc3\xa9\xf0\x9f\x98\x80\t\"\\");
+    status_page_free(&pg);
+    /* invalid escapes stay as written */
+    pg = one("\\q\\u12\\udc00x\\ud800", "1.00");
+    assert_string_equal(pg.workers[0].uri, "\\q\\u12\\udc00x\\ud800");
+    status_page_free(&pg);
+}
+
+static void test_unescaped_user_and_script(void **state)
+{
+    (void)state;
+    const char *page =
+        "{\"pool\":\"p\",\"listen queue\":0,\"processes\":[{\"pid\":5,\"state\":\"Idle\","
+        "\"start time\":1,\"start since\":2,\"requests\":3,\"request duration\":60000,"
+        "\"request method\":\"GET\",\"request uri\":\"/u\",\"content length\":0,"
+        "\"user\":\"a\"b\\\",\"script\":\"/s\"\n\xff\",\"last request cpu\":12.34,"
+        "\"last request memory\":0},{\"pid\":6,\"state\":\"Idle\",\"requests\":1}]}";
+    status_page pg = {0};
+    assert_int_equal(status_parse(&pg, page, strlen(page)), 0);
+    assert_int_equal(pg.nworkers, 2);
+    assert_string_equal(pg.workers[0].uri, "/u");
+    assert_memory_equal(pg.workers[0].cpu, "12.34", 5);
+    assert_int_equal(pg.workers[1].pid, 6);
+    assert_int_equal(pg.workers[1].has_duration, 0);
+    status_page_free(&pg);
+}
+
+static void test_page_cut_short_keeps_the_complete_workers(void **state)
+{
+    (void)state;
+    buf b = {0};
+    tworker w[2] = {{1, "Idle", 2, 60000, "/a", "5.00"}, {2, "Idle", 3, 70000, "/b", "6.00"}};
+    status_page_text(&b, "p", 0, w, 2);
+    status_page pg = {0};
+    for (size_t cut = strstr(b.p, "{\"pid\":2") - b.p; cut < b.n - 2; cut++) {
+        assert_int_equal(status_parse(&pg, b.p, cut), 0);
+        assert_int_equal(pg.nworkers, 1);
+        assert_int_equal(pg.workers[0].pid, 1);
+    }
+    /* and no cut reads past the end (run under ASan) */
+    for (size_t cut = 0; cut < b.n; cut++) {
+        char *copy = malloc(cut ? cut : 1);
+        memcpy(copy, b.p, cut);
+        status_parse(&pg, copy, cut);
+        free(copy);
+    }
+    status_page_free(&pg);
+    buf_free(&b);
+}
+
+static void test_numbers_as_written(void **state)
+{
+    (void)state;
+    const char *page = "{ \"listen queue\" : 12 , \"processes\" : [ { \"pid\" : 9 , "
+                       "\"requests\" : -1 , \"request duration\" : 5x } ] }";
+    status_page pg = {0};
+    assert_int_equal(status_parse(&pg, page, strlen(page)), 0);
+    assert_int_equal(pg.listen_queue, 12);
+    assert_int_equal(pg.nworkers, 1);
+    assert_int_equal(pg.workers[0].pid, 9);
+    assert_int_equal(pg.workers[0].requests, -1);
+    assert_int_equal(pg.workers[0].has_duration, 0);
+    assert_int_equal(pg.workers[0].has_state, 0);
+    status_page_free(&pg);
+    int64_t v;
+    assert_int_equal(status_parse_int("9223372036854775807", 19, &v), 0);
+    assert_int_equal(status_parse_int("9223372036854775808", 19, &v), -1);
+    assert_int_equal(status_parse_int("-", 1, &v), -1);
+    assert_int_equal(status_parse_int("1.0", 3, &v), -1);
+}
+
+static void test_cpu_share_in_hundredths(void **state)
+{
+    (void)state;
+    static const struct { const char *s; int rc; int64_t v; } cases[] = {
+        {"67.57", 0, 6757}, {"4.999", 0, 499}, {"-0.00", 0, 0}, {"0", 0, 0},
+        {"100", 0, 10000}, {"0.5", 0, 50}, {"3200.00", 0, 320000}, {"-0", 0, 0},
+        {"-0.001", 1, 0}, {"-1.50", 1, 0},
+        {"nan", -1, 0}, {"inf", -1, 0}, {"1e2", -1, 0}, {"67,57", -1, 0}, {"", -1, 0},
+        {"-", -1, 0}, {"1.", -1, 0}, {".5", -1, 0}, {"+1", -1, 0}, {" 1", -1, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int64_t v = -7;
+        int rc = status_cpu_hundredths(cases[i].s, strlen(cases[i].s), &v);
+        if (rc != cases[i].rc)
+            fail_msg("\"%s\": rc %d, want %d", cases[i].s, rc, cases[i].rc);
+        if (rc == 0 && v != cases[i].v)
+            fail_msg("\"%s\": %lld, want %lld", cases[i].s, (long long)v, (long long)cases[i].v);
+    }
+    int64_t v;
+    assert_int_equal(status_cpu_hundredths("99999999999999999999999.99", 26, &v), 0);
+    assert_true(v > 320000);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_real_php82_page),
+        cmocka_unit_test(test_pages_without_processes_are_no_status_page),
+        cmocka_unit_test(test_unescaped_quote_in_uri),
+        cmocka_unit_test(test_unescaped_backslashes_in_uri),
+        cmocka_unit_test(test_raw_newline_and_non_utf8_in_uri),
+        cmocka_unit_test(test_uri_holding_a_later_key_is_not_cut),
+        cmocka_unit_test(test_valid_json_escapes_are_decoded),
+        cmocka_unit_test(test_unescaped_user_and_script),
+        cmocka_unit_test(test_page_cut_short_keeps_the_complete_workers),
+        cmocka_unit_test(test_numbers_as_written),
+        cmocka_unit_test(test_cpu_share_in_hundredths),
+    };
+    return cmocka_run_group_tests_name("status", tests, NULL, NULL);
+}

@@ -279,12 +279,26 @@ static int parse_worker(status_page *pg, cursor *c, status_worker *w, size_t *so
             }
             c->i = e + 1;
         } else {
+            /* a number runs to the `,` before the next key or to the `}`:
+             * a comma-locale php-fpm writes "last request cpu":67,57 */
             size_t s = c->i;
-            while (c->i < c->n && c->b[c->i] != ',' && c->b[c->i] != '}' &&
-                   c->b[c->i] != ' ' && c->b[c->i] != '\n' && c->b[c->i] != ']')
+            while (c->i < c->n && c->b[c->i] != '}' && c->b[c->i] != ']') {
+                if (c->b[c->i] == ',') {
+                    size_t k = c->i + 1;
+                    while (k < c->n && (c->b[k] == ' ' || c->b[k] == '\n' || c->b[k] == '\t' ||
+                                        c->b[k] == '\r'))
+                        k++;
+                    if (k >= c->n || c->b[k] == '"')
+                        break;
+                }
                 c->i++;
+            }
+            size_t e = c->i;
+            while (e > s && (c->b[e - 1] == ' ' || c->b[e - 1] == '\n' || c->b[e - 1] == '\t' ||
+                             c->b[e - 1] == '\r'))
+                e--;
             const char *t = c->b + s;
-            size_t tl = c->i - s;
+            size_t tl = e - s;
             if (k == K_PID)
                 w->has_pid = status_parse_int(t, tl, &w->pid) == 0;
             else if (k == K_REQUESTS)

@@ -174,6 +174,23 @@ static void test_page_cut_short_keeps_the_complete_workers(void **state)
     buf_free(&b);
 }
 
+static void test_comma_decimal_cpu_does_not_break_the_page(void **state)
+{
+    (void)state;
+    tworker w[2] = {{1, "Idle", 2, 60000, "/a", "67,57"}, {2, "Idle", 3, 70000, "/b", "6.00"}};
+    buf b = {0};
+    status_page_text(&b, "p", 0, w, 2);
+    status_page pg = {0};
+    assert_int_equal(status_parse(&pg, b.p, b.n), 0);
+    assert_int_equal(pg.nworkers, 2);
+    assert_int_equal(pg.workers[0].cpu_len, 5);
+    assert_memory_equal(pg.workers[0].cpu, "67,57", 5);
+    assert_int_equal(pg.workers[1].pid, 2);
+    assert_memory_equal(pg.workers[1].cpu, "6.00", 4);
+    status_page_free(&pg);
+    buf_free(&b);
+}
+
 static void test_numbers_as_written(void **state)
 {
     (void)state;
@@ -230,6 +247,7 @@ int main(void)
         cmocka_unit_test(test_valid_json_escapes_are_decoded),
         cmocka_unit_test(test_unescaped_user_and_script),
         cmocka_unit_test(test_page_cut_short_keeps_the_complete_workers),
+        cmocka_unit_test(test_comma_decimal_cpu_does_not_break_the_page),
         cmocka_unit_test(test_numbers_as_written),
         cmocka_unit_test(test_cpu_share_in_hundredths),
     };

@@ -1,0 +1,153 @@
+/* Builds HOST, POOL and rounds by hand for the pipeline tests. */
+#ifndef PIPELINE_HARNESS_H
+#define PIPELINE_HARNESS_H
+
+#include "pipeline.h"
+#include "testlib.h"
+
+#define NS 1000000000ull
+
+static inline void th_host(pipeline *pl, const char *name, int nproc, const char *boot, int quota)
+{
+    buf b = {0};
+    buf_printf(&b, "format=1\nrecorder=test 0\nhostname=%s\nboot_id=%s\nkernel=6.1\n", name, boot);
+    if (nproc >= 0)
+        buf_printf(&b, "nproc=%d\n", nproc);
+    buf_printf(&b, "clk_tck=100\ninterval_ms=30000\ncpu_quota_millicores=%d\ncgroup=-\n"
+                   "clocksource=tsc\n", quota);
+    assert_int_equal(pipeline_host(pl, (unsigned char *)b.p, b.n), 0);
+    buf_free(&b);
+}
+
+static inline void th_pool(pipeline *pl, const char *name, int max_children, const char *own)
+{
+    buf b = {0};
+    buf_printf(&b, "name=%s\nendpoint=unix:/run/x.sock\nstatus_path=/status\npm=static\n"
+                   "max_children=%d\n", name, max_children);
+    if (own)
+        buf_printf(&b, "own_uri=%s\n", own);
+    assert_int_equal(pipeline_pool(pl, name, strlen(name), (unsigned char *)b.p, b.n), 0);
+    buf_free(&b);
+}
+
+typedef struct {
+    char name[32];
+    int  has_status, is_error, has_pids;
+    buf  status, pids;
+} th_pool_round;
+
+typedef struct {
+    uint64_t      real;
+    int           has_stat, has_cg;
+    uint64_t      mono;
+    buf           stat, cg;
+    int           n;
+    th_pool_round p[8];
+} th_round;
+
+/* A round whose STAT was read at t seconds with the host's busy counter. */
+static inline th_round *th_round_at(double t, unsigned long long busy_ticks)
+{
+    th_round *r = calloc(1, sizeof *r);
+    r->real = 1800000000ull * NS + (uint64_t)(t * 1e9);
+    r->has_stat = 1;
+    r->mono = (uint64_t)(t * 1e9);
+    stat_text(&r->stat, busy_ticks, 1000000);
+    return r;
+}
+
+static inline th_pool_round *th_p(th_round *r, const char *name)
+{
+    for (int i = 0; i < r->n; i++)
+        if (strcmp(r->p[i].name, name) == 0)
+            return &r->p[i];
+    th_pool_round *p = &r->p[r->n++];
+    snprintf(p->name, sizeof p->name, "%s", name);
+    return p;
+}
+
+static inline void th_status(th_round *r, const char *pool, long long lq, const tworker *w, size_t n)
+{
+    th_pool_round *p = th_p(r, pool);
+    p->has_status = 1;
+    p->is_error = 0;
+    p->status.n = 0;
+    status_page_text(&p->status, pool, lq, w, n);
+}
+
+static inline void th_page(th_round *r, const char *pool, const char *raw, int is_error)
+{
+    th_pool_round *p = th_p(r, pool);
+    p->has_status = 1;
+    p->is_error = is_error;
+    p->status.n = 0;
+    buf_add(&p->status, raw, strlen(raw));
+}
+
+/* PIDS of a pool: n pairs of (pid, ticks); n = 0 is an empty payload. */
+static inline void th_pids(th_round *r, const char *pool, int n, ...)
+{
+    th_pool_round *p = th_p(r, pool);
+    va_list ap;
+    p->has_pids = 1;
+    p->pids.n = 0;
+    buf_add(&p->pids, "", 0);
+    va_start(ap, n);
+    for (int i = 0; i < n; i++) {
+        long long pid = va_arg(ap, long long);
+        unsigned long long ticks = va_arg(ap, unsigned long long);
+        pid_stat_line(&p->pids, pid, ticks);
+    }
+    va_end(ap);
+}
+
+static inline void th_cgroup_usage(th_round *r, unsigned long long usec)
+{
+    r->has_cg = 1;
+    r->cg.n = 0;
+    buf_printf(&r->cg, "usage_usec %llu\nuser_usec 0\nsystem_usec 0\n", usec);
+}
+
+/* Feeds the round to the pipeline and frees it; returns pipeline_round's. */
+static inline int th_run(pipeline *pl, th_round *r)
+{
+    pl_pool_round pr[8];
+    for (int i = 0; i < r->n; i++)
+        pr[i] = (pl_pool_round){r->p[i].name, strlen(r->p[i].name), r->p[i].has_status,
+                                r->p[i].is_error, r->p[i].has_pids,
+                                (unsigned char *)r->p[i].status.p, (unsigned char *)r->p[i].pids.p,
+                                r->p[i].status.n, r->p[i].pids.n};
+    pl_round round = {r->real, r->has_stat, r->has_cg, r->mono,
+                      (unsigned char *)r->stat.p, (unsigned char *)r->cg.p,
+                      r->stat.n, r->cg.n, pr, (size_t)r->n};
+    int rc = pipeline_round(pl, &round);
+    for (int i = 0; i < r->n; i++) {
+        buf_free(&r->p[i].status);
+        buf_free(&r->p[i].pids);
+    }
+    buf_free(&r->stat);
+    buf_free(&r->cg);
+    free(r);
+    return rc;
+}
+
+static inline pl_host *th_find_host(pipeline *pl, const char *host)
+{
+    pl_host *const *hs;
+    size_t n = pipeline_hosts(pl, &hs);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(hs[i]->hostname, host) == 0)
+            return hs[i];
+    return NULL;
+}
+
+static inline pl_pool *th_find(pipeline *pl, const char *host, const char *pool)
+{
+    pl_host *h = th_find_host(pl, host);
+    for (size_t i = 0; h && i < h->npools; i++)
+        if (strcmp(h->pools[i]->name, pool) == 0)
+            return h->pools[i];
+    return NULL;
+}
+
+#endif

@@ -1,0 +1,462 @@
+/* pipeline.md sections 1 (replay state), 5 (host overhead), 6 (starved
+ * rounds) and 7b (windows), driven round by round. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+
+#include "pipeline_harness.h"
+
+static const tworker IDLE_A[] = {{100, "Idle", 5, 90000, "/a", "70.00"}};
+
+static pipeline *new_pl(void)
+{
+    pipeline *pl = pipeline_new(NULL);
+    assert_non_null(pl);
+    return pl;
+}
+
+/* One round of pool "a" at t seconds: host busy ticks, pool ticks of pid 100. */
+static int round_a(pipeline *pl, double t, unsigned long long host, unsigned long long pool)
+{
+    th_round *r = th_round_at(t, host);
+    th_status(r, "a", 0, IDLE_A, 1);
+    th_pids(r, "a", 1, 100LL, pool);
+    return th_run(pl, r);
+}
+
+/* ---------------------------------------------------------------- section 1 */
+
+static void test_rounds_before_any_host_are_ignored(void **state)
+{
+    (void)state;
+    pipeline *pl = new_pl();
+    assert_int_equal(round_a(pl, 0, 0, 0), -1);
+    assert_int_equal(pipeline_pool(pl, "a", 1, (const unsigned char *)"", 0), -1);
+    pl_host *const *hs;
+    assert_int_equal(pipeline_hosts(pl, &hs), 0);
+    pipeline_free(pl);
+}
+
+static void test_pools_are_keyed_by_hostname_and_pool_name(void **state)
+{
+    (void)state;
+    pipeline *pl = new_pl();
+    th_host(pl, "web2", 4, "b1", 0);
+    round_a(pl, 0, 0, 0);
+    th_host(pl, "web1", 4, "b2", 0);
+    round_a(pl, 0, 0, 0);
+    round_a(pl, 30, 0, 0);
+    assert_int_equal(th_find(pl, "web1", "a")->h.total, 1);
+    assert_int_equal(th_find(pl, "web1", "a")->filtered[RD_REPEAT], 1);
+    assert_int_equal(th_find(pl, "web2", "a")->h.total, 1);
+    assert_int_equal(th_find_host(pl, "web1")->rounds, 2);
+    assert_int_equal(th_find_host(pl, "web2")->rounds, 1);
+    pl_host *const *hs;
+    assert_int_equal(pipeline_hosts(pl, &hs), 2);
+    assert_string_equal(hs[0]->hostname, "web1"); /* sorted by name */
+    pipeline_free(pl);
+}
+
+static void test_same_boot_id_keeps_state_and_pairs_across_restart(void **state)
+{
+    (void)state;
+    pipeline *pl = new_pl();
+    th_host(pl, "web1", 4, "boot-1", 0);
+    round_a(pl, 0, 0, 0);
+    th_host(pl, "web1", 4, "boot-1", 0); /* the recorder restarted */
+    round_a(pl, 30, 3000, 1500);
+    pl_pool *p = th_find(pl, "web1", "a");
+    assert_int_equal(p->filtered[RD_REPEAT], 1);  /* the counter was kept */
+    assert_true(p->f.n == 1 && p->f.sx == 0.5);  /* and the previous round */
+    assert_int_equal(th_find_host(pl, "web1")->rounds, 2);
+    pipeline_free(pl);
+}
+
+static void test_new_boot_id_forgets_pids_counters_and_previous_round(void **state)
+{
+    (void)state;
+    pipeline *pl = new_pl();
+    th_host(pl, "web1", 4, "boot-1", 0);
+    round_a(pl, 0, 0, 0);
+    th_host(pl, "web1", 4, "boot-2", 0); /* rebooted: the same pid is a new worker */
+    round_a(pl, 30, 3000, 1500);
+    pl_pool *p = th_find(pl, "web1", "a");
+    assert_int_equal(p->h.total, 2);             /* histograms are kept */
+    assert_int_equal(p->filtered[RD_REPEAT], 0);
+    assert_true(p->f.n == 0);                    /* no pair across the reboot */
+    round_a(pl, 60, 6000, 3000);
+    assert_true(p->f.n == 1 && p->f.sx == 0.5 && p->f.sy == 1.0);
+    assert_int_equal(th_find_host(pl, "web1")->rounds, 3); /* over boots */
+    pipeline_free(pl);
+}
+
+static void test_status_without_processes_is_an_error_and_keeps_the_map(void **state)
+{
+    (void)state;
+    pipeline *pl = new_pl();
+    th_host(pl, "web1", 4, "b", 0);
+    round_a(pl, 0, 0, 0);
+    th_round *r = th_round_at(30, 0);
+    th_page(r, "a", "File not found.\n", 0);
+    th_pids(r, "a", 1, 100LL, 0ULL);
+    th_run(pl, r);
+    r = th_round_at(60, 0);
+    th_page(r, "a", "connection refused", 1);
+    th_pids(r, "a", 1, 100LL, 0ULL);
+    th_run(pl, r);
+    round_a(pl, 90, 0, 0);
+    pl_pool *p = th_find(pl, "web1", "a");
+    assert_int_equal(p->h.total, 1);
+    assert_int_equal(p->filtered[RD_REPEAT], 1); /* still remembered after 2 errors */
+    pipeline_free(pl);
+}
+
+static void test_own_uri_prefixes_are_the_union_of_pool_records(void **state)
+{
+    (void)state;
+    rd_prefixes user = {0};
+    rd_prefixes_add(&user, "/ping", 5);
+    pl_options opt = {.own_uri = &user};
+    pipeline *pl = pipeline_new(&opt);
+    th_host(pl, "web1", 4, "b", 0);
+    th_pool(pl, "a", 10, "/status");
+    th_pool(pl, "a", 10, "/fpm-status");
+    th_pool(pl, "a", 10, ""); /* an empty own_uri is ignored */
+    tworker w[] = {{1, "Idle", 1, 90000, "/status", "1.00"},
+                   {2, "Idle", 1, 90000, "/fpm-status", "1.00"},
+                   {3, "Idle", 1, 90000, "/ping", "1.00"},
+                   {4, "Idle", 1, 90000, "/cbox-phpfpm-opcache-x", "1.00"},
+                   {5, "Idle", 1, 90000, "/shop", "1.00"}};
+    th_round *r = th_round_at(0, 0);
+    th_status(r, "a", 0, w, 5);
+    th_run(pl, r);
+    pl_pool *p = th_find(pl, "web1", "a");
+    assert_int_equal(p->filtered[RD_OWN], 4);
+    assert_int_equal(p->h.total, 1);
+    assert_int_equal(p->own.n, 4); /* fpm-tune's, /ping, /status, /fpm-status */
+    pipeline_free(pl);
+    rd_prefixes_free(&user);
+}
+
+/* ---------------------------------------------------------------- section 5 */
+
+static void test_pair_is_usable_from_5s_to_5min(void **state)
+{
+    (void)state;
+    static const struct { double dt; int points; } c[] = {
+        {4.999, 0}, {5.0, 1}, {300.0, 1}, {300.001, 0}, {30, 1},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        pipeline *pl = new_pl();
+        th_host(pl, "h", 64, "b", 0);
+        round_a(pl, 1000, 0, 0);
+        round_a(pl, 1000 + c[i].dt, 100, 100);
+        if ((int)th_find(pl, "h", "a")->f.n != c[i].points)
+            fail_msg("interval %.3f s: %g points", c[i].dt, th_find(pl, "h", "a")->f.n);
+        pipeline_free(pl);
+    }
+}
+
+static void test_host_counter_going_back_gives_no_pair(void **state)
+{
+    (void)state;
+    pipeline *pl = new_pl();
+    th_host(pl, "h", 4, "b", 0);
+    round_a(pl, 0, 5000, 0);
+    round_a(pl, 30, 4999, 1500);
+    assert_true(th_find(pl, "h", "a")->f.n == 0);
+    round_a(pl, 60, 7999, 3000); /* pairs with the round before: 3000 ticks */
+    assert_true(th_find(pl, "h", "a")->f.n == 1 && th_find(pl, "h", "a")->f.sy == 1.0);
+    pipeline_free(pl);
+}
+
+static void test_round_without_stat_pairs_with_nothing(void **state)
+{
+    (void)state;
+    pipeline *pl = new_pl();
+    th_host(pl, "h", 4, "b", 0);
+    round_a(pl, 0, 0, 0);
+    th_round *r = th_round_at(30, 3000);
+    r->has_stat = 0;
+    th_status(r, "a", 0, IDLE_A, 1);
+    th_pids(r, "a", 1, 100LL, 1500ULL);
+    th_run(pl, r);
+    round_a(pl, 60, 6000, 3000);
+    assert_true(th_find(pl, "h", "a")->f.n == 0);
+    round_a(pl, 90, 9000, 4500);
+    assert_true(th_find(pl, "h", "a")->f.n == 1);
+    pipeline_free(pl);
+}
+
+static void test_pool_cores_from_worker_ticks(void **state)
+{
+    (void)state;
+    pipeline *pl = new_pl();
+    th_host(pl, "h", 8, "b", 0);
+    th_round *r = th_round_at(0, 0);
+    th_status(r, "a", 0, IDLE_A, 1);
+    th_pids(r, "a", 2, 100LL, 1000ULL, 101LL, 500ULL);
+    th_run(pl, r);
+    /* 100: +300; 101: went down, counts its whole 200; 102: new, its whole 100 */
+    r = th_round_at(20, 2000);
+    th_status(r, "a", 0, IDLE_A, 1);
+    th_pids(r, "a", 3, 100LL, 1300ULL, 101LL, 200ULL, 102LL, 100ULL);
+    th_run(pl, r);
+    pl_pool *p = th_find(pl, "h", "a");
+    assert_true(p->f.n == 1);
+    assert_true(fabs(p->f.sx - 600.0 / 100 / 20) < 1e-15); /* 0.3 cores */
+    assert_true(fabs(p->f.sy - 2000.0 / 100 / 20) < 1e-15); /* 1 core */
+    pipeline_free(pl);
+}
+
+static void test_pid_ticks_are_replaced_every_round_usable_or_not(void **state)
+{
+    (void)state;
+    pipeline *pl = new_pl();
+    th_host(pl, "h", 8, "b", 0);
+    round_a(pl, 0, 0, 0);
+    round_a(pl, 2, 100, 900);    /* too short to pair, but the ticks are kept */
+    round_a(pl, 32, 3100, 1500); /* 600 ticks since the round before */
+    pl_pool *p = th_find(pl, "h", "a");
+    assert_true(p->f.n == 1);
+    assert_true(fabs(p->f.sx - 600.0 / 100 / 30) < 1e-15);
+    pipeline_free(pl);
+}
+
+/* Two pools over two rounds; b's PIDS in each round as given. */
+static double two_pools(int b_pids_1, int b_pids_2, int b_in_round_2)
+{
+    pipeline *pl = new_pl();
+    th_host(pl, "h", 8, "b", 0);
+    th_round *r = th_round_at(0, 0);
+    th_status(r, "a", 0, IDLE_A, 1);
+    th_pids(r, "a", 1, 100LL, 0ULL);
+    th_page(r, "b", "timeout", 1);
+    if (b_pids_1)
+        th_pids(r, "b", 0);
+    th_run(pl, r);
+    r = th_round_at(30, 3000);
+    th_status(r, "a", 0, IDLE_A, 1);
+    th_pids(r, "a", 1, 100LL, 1500ULL);
+    if (b_in_round_2)
+        th_page(r, "b", "timeout", 1);
+    if (b_pids_2)
+        th_pids(r, "b", 0);
+    th_run(pl, r);
+    double n = th_find(pl, "h", "a")->f.n;
+    pipeline_free(pl);
+    return n;
+}
+
+static void test_fit_needs_pids_of_every_pool_in_both_rounds(void **state)
+{
+    (void)state;
+    assert_true(two_pools(1, 1, 1) == 1); /* an empty PIDS: no workers, 0 cores */
+    assert_true(two_pools(0, 1, 1) == 0);
+    assert_true(two_pools(1, 0, 1) == 0);
+    assert_true(two_pools(1, 0, 0) == 0); /* b appears in round 1 only */
+}
+
+static void test_saturated_pair_adds_no_point(void **state)
+{
+    (void)state;
+    pipeline *pl = new_pl();
+    th_host(pl, "h", 2, "b", 0);
+    round_a(pl, 0, 0, 0);
+    round_a(pl, 100, 18999, 1000); /* 1.8999 of 2 cores: 0.94995 */
+    assert_true(th_find(pl, "h", "a")->f.n == 1);
+    round_a(pl, 200, 37999, 2000); /* 1.9 of 2: 0.95, saturated */
+    assert_true(th_find(pl, "h", "a")->f.n < 1.5);
+    pipeline_free(pl);
+}
+
+static void test_idle_pools_all_get_the_base_point(void **state)
+{
+    (void)state;
+    pipeline *pl = new_pl();
+    th_host(pl, "h", 4, "b", 0);
+    for (int k = 0; k < 2; k++) {
+        th_round *r = th_round_at(100.0 * k, 2500ULL * k);
+        th_status(r, "a", 0, IDLE_A, 1);
+        th_pids(r, "a", 1, 100LL, 100ULL * k);  /* 0.01 cores */
+        th_pids(r, "b", 1, 200LL, 90ULL * k);   /* 0.009 cores: total 0.019 */
+        th_run(pl, r);
+    }
+    pl_pool *a = th_find(pl, "h", "a"), *b = th_find(pl, "h", "b");
+    assert_true(a->f.n == 1 && a->f.sx == 0 && a->f.sy == 0.25);
+    assert_true(b->f.n == 1 && b->f.sx == 0 && b->f.sy == 0.25);
+    pipeline_free(pl);
+}
+
+static void dominance(unsigned long long b_ticks, int a_points, int b_points)
+{
+    pipeline *pl = new_pl();
+    th_host(pl, "h", 8, "b", 0);
+    for (int k = 0; k < 2; k++) {
+        th_round *r = th_round_at(100.0 * k, 20000ULL * k);
+        th_pids(r, "a", 1, 100LL, 700ULL * k);
+        th_pids(r, "b", 1, 200LL, b_ticks * k);
+        th_run(pl, r);
+    }
+    assert_int_equal((int)th_find(pl, "h", "a")->f.n, a_points);
+    assert_int_equal((int)th_find(pl, "h", "b")->f.n, b_points);
+    if (a_points)
+        assert_true(fabs(th_find(pl, "h", "a")->f.sx - 0.07) < 1e-15);
+    pipeline_free(pl);
+}
+
+static void test_only_a_dominant_pool_gets_a_point(void **state)
+{
+    (void)state;
+    dominance(300, 1, 0);  /* a is 0.7 of 1.0: exactly dominant */
+    dominance(301, 0, 0);  /* a is just under 0.7: nobody */
+    dominance(0, 1, 0);    /* b idle, a alone */
+    dominance(2800, 0, 1); /* b is 0.8 */
+}
+
+static void test_quota_host_measures_with_cgroup_usage(void **state)
+{
+    (void)state;
+    pipeline *pl = new_pl();
+    th_host(pl, "h", 16, "b", 1500); /* 1.5 cores of quota on a 16-core box */
+    for (int k = 0; k < 3; k++) {
+        th_round *r = th_round_at(30.0 * k, 99999ULL * k); /* STAT says 33 cores: ignored */
+        th_cgroup_usage(r, 30000000ULL * k);               /* 1 core */
+        th_status(r, "a", 0, IDLE_A, 1);
+        th_pids(r, "a", 1, 100LL, 1500ULL * k);
+        th_run(pl, r);
+    }
+    pl_pool *p = th_find(pl, "h", "a");
+    assert_true(p->f.n > 1.99 && fabs(p->f.sy / p->f.n - 1.0) < 1e-12);
+    assert_int_equal(th_find_host(pl, "h")->host_millicores, 1500);
+    pipeline_free(pl);
+}
+
+static void test_quota_pair_needs_the_same_measure_in_both_rounds(void **state)
+{
+    (void)state;
+    pipeline *pl = new_pl();
+    th_host(pl, "h", 16, "b", 1500);
+    th_round *r = th_round_at(0, 0);
+    th_cgroup_usage(r, 0);
+    th_pids(r, "a", 1, 100LL, 0ULL);
+    th_run(pl, r);
+    r = th_round_at(30, 3000); /* no cpu.stat this round: STAT ticks */
+    th_pids(r, "a", 1, 100LL, 1500ULL);
+    th_run(pl, r);
+    assert_true(th_find(pl, "h", "a")->f.n == 0);
+    r = th_round_at(60, 6000);
+    th_pids(r, "a", 1, 100LL, 3000ULL);
+    th_run(pl, r); /* both by ticks now */
+    assert_true(th_find(pl, "h", "a")->f.n == 1);
+    pipeline_free(pl);
+}
+
+/* ---------------------------------------------------------------- section 6 */
+
+/* Two rounds of pool a with the given queue, host busy 1.9 of nproc 2. */
+static uint64_t starved(int nproc, double dt, long long lq, int second_is_error,
+                        unsigned long long busy)
+{
+    pipeline *pl = new_pl();
+    th_host(pl, "h", nproc, "b", 0);
+    th_round *r = th_round_at(0, 0);
+    th_status(r, "a", lq, IDLE_A, 1);
+    th_run(pl, r);
+    r = th_round_at(dt, busy);
+    if (second_is_error)
+        th_page(r, "a", "File not found.", 0);
+    else
+        th_status(r, "a", lq, IDLE_A, 1);
+    th_run(pl, r);
+    uint64_t s = th_find(pl, "h", "a")->starved;
+    pipeline_free(pl);
+    return s;
+}
+
+static void test_starved_round_needs_a_queue_while_the_cpu_is_full(void **state)
+{
+    (void)state;
+    assert_int_equal(starved(2, 10, 3, 0, 1900), 1);  /* 1.9 of 2 cores */
+    assert_int_equal(starved(2, 10, 3, 0, 1899), 0);  /* 0.9495 */
+    assert_int_equal(starved(2, 10, 3, 0, 5000), 1);  /* ratio capped at 1 */
+    assert_int_equal(starved(2, 10, 0, 0, 1900), 0);  /* no queue */
+    assert_int_equal(starved(2, 4, 3, 0, 1900), 0);   /* not a usable pair */
+    assert_int_equal(starved(2, 10, 3, 1, 1900), 0);  /* an error in that round */
+    assert_int_equal(starved(-1, 10, 3, 0, 1900), 0); /* 0 host millicores */
+}
+
+static void test_starved_uses_the_host_record_in_force(void **state)
+{
+    (void)state;
+    pipeline *pl = new_pl();
+    th_host(pl, "h", 2, "b", 0);
+    th_round *r = th_round_at(0, 0);
+    th_status(r, "a", 5, IDLE_A, 1);
+    th_run(pl, r);
+    th_host(pl, "h", 8, "b", 0); /* now 8 cores: 1.9 is not full */
+    r = th_round_at(10, 1900);
+    th_status(r, "a", 5, IDLE_A, 1);
+    th_run(pl, r);
+    assert_int_equal(th_find(pl, "h", "a")->starved, 0);
+    pipeline_free(pl);
+}
+
+/* ---------------------------------------------------------------- section 7b */
+
+static void test_rounds_outside_the_window_prime_state_but_count_nothing(void **state)
+{
+    (void)state;
+    pl_options opt = {.has_from = 1, .has_until = 1,
+                      .from_ns = 1800000000ull * NS + 60 * NS,
+                      .until_ns = 1800000000ull * NS + 120 * NS};
+    pipeline *pl = pipeline_new(&opt);
+    th_host(pl, "h", 2, "b", 0);
+    /* t=0 and t=30 before the window; 60 and 90 inside; 120 after */
+    for (int k = 0; k <= 4; k++) {
+        th_round *r = th_round_at(30.0 * k, 1900ULL * k);
+        tworker w[] = {{100, "Idle", k < 3 ? 5 : 6, 90000, "/a", "70.00"}};
+        th_status(r, "a", 4, w, 1);
+        th_pids(r, "a", 1, 100LL, 100ULL * k);
+        th_run(pl, r);
+    }
+    pl_pool *p = th_find(pl, "h", "a");
+    assert_int_equal(th_find_host(pl, "h")->rounds, 2);
+    /* t=60 repeats the counter primed before the window; t=90 is new */
+    assert_int_equal(p->filtered[RD_REPEAT], 1);
+    assert_int_equal(p->h.total, 1);
+    /* two in-window pairs (30-60, 60-90), each 0.633 of 2 cores: fit points */
+    assert_true(p->f.n > 1.99 && p->f.n < 2);
+    assert_int_equal(p->starved, 0);
+    pipeline_free(pl);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rounds_before_any_host_are_ignored),
+        cmocka_unit_test(test_pools_are_keyed_by_hostname_and_pool_name),
+        cmocka_unit_test(test_same_boot_id_keeps_state_and_pairs_across_restart),
+        cmocka_unit_test(test_new_boot_id_forgets_pids_counters_and_previous_round),
+        cmocka_unit_test(test_status_without_processes_is_an_error_and_keeps_the_map),
+        cmocka_unit_test(test_own_uri_prefixes_are_the_union_of_pool_records),
+        cmocka_unit_test(test_pair_is_usable_from_5s_to_5min),
+        cmocka_unit_test(test_host_counter_going_back_gives_no_pair),
+        cmocka_unit_test(test_round_without_stat_pairs_with_nothing),
+        cmocka_unit_test(test_pool_cores_from_worker_ticks),
+        cmocka_unit_test(test_pid_ticks_are_replaced_every_round_usable_or_not),
+        cmocka_unit_test(test_fit_needs_pids_of_every_pool_in_both_rounds),
+        cmocka_unit_test(test_saturated_pair_adds_no_point),
+        cmocka_unit_test(test_idle_pools_all_get_the_base_point),
+        cmocka_unit_test(test_only_a_dominant_pool_gets_a_point),
+        cmocka_unit_test(test_quota_host_measures_with_cgroup_usage),
+        cmocka_unit_test(test_quota_pair_needs_the_same_measure_in_both_rounds),
+        cmocka_unit_test(test_starved_round_needs_a_queue_while_the_cpu_is_full),
+        cmocka_unit_test(test_starved_uses_the_host_record_in_force),
+        cmocka_unit_test(test_rounds_outside_the_window_prime_state_but_count_nothing),
+    };
+    return cmocka_run_group_tests_name("pipeline", tests, NULL, NULL);
+}

@@ -1,0 +1,294 @@
+/* pipeline.md sections 4 (shape), 7 (what-if arithmetic) and 8 (JSON), and
+ * the text table. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "pipeline_harness.h"
+#include "report.h"
+
+/* A pool with n readings at share s (hundredths) and max_children now. */
+static pl_pool pool_of(int n, int64_t s, int64_t now)
+{
+    pl_pool p = {0};
+    p.name = "p";
+    p.name_len = 1;
+    for (int i = 0; i < n; i++)
+        hist_add(&p.h, s);
+    p.max_children = now;
+    return p;
+}
+
+/* A believed fit whose slope is exactly 1.25 (all sums exact in binary). */
+static void fit_125(pl_pool *p)
+{
+    p->f = (fit){.n = 40, .sx = 40, .sxx = 80, .sy = 80, .sxy = 130};
+}
+
+static void test_shape_needs_20_readings(void **state)
+{
+    (void)state;
+    pl_pool p = pool_of(19, 7000, 10);
+    rp_pool_view v = report_pool_view(&p, 4000, 200);
+    assert_null(v.shape);
+    assert_int_equal(v.has_typical, 1);
+    assert_int_equal(v.typical_pct, 70);
+    assert_int_equal(v.has_fill, 0);
+    assert_int_equal(v.limit, RP_LIMIT_UNKNOWN);
+    p = pool_of(20, 7000, 10);
+    v = report_pool_view(&p, 4000, 200);
+    assert_string_equal(v.shape, "cpu-bound");
+}
+
+static void test_shape_thresholds_50_and_20(void **state)
+{
+    (void)state;
+    static const struct { int64_t s; const char *shape; } c[] = {
+        {5000, "cpu-bound"}, {4999, "mixed"}, {2000, "mixed"}, {1999, "i/o-bound"},
+        {0, "i/o-bound"}, {30000, "cpu-bound"},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        pl_pool p = pool_of(20, c[i].s, 0);
+        assert_string_equal(report_pool_view(&p, 4000, 200).shape, c[i].shape);
+    }
+}
+
+static void test_php_millicores_is_typical_times_10(void **state)
+{
+    (void)state;
+    pl_pool p = pool_of(30, 7099, 0);
+    rp_pool_view v = report_pool_view(&p, 4000, 200);
+    assert_int_equal(v.php_millicores, 700);
+    assert_int_equal(v.host_millicores_per_worker, 700); /* no fit: PHP's own */
+}
+
+static void test_host_cost_is_php_times_overhead_rounded_half_away(void **state)
+{
+    (void)state;
+    pl_pool p = pool_of(30, 500, 0); /* TYPICAL 5%: 50m */
+    fit_125(&p);
+    rp_pool_view v = report_pool_view(&p, 4000, 200);
+    assert_int_equal(v.line.believed, 1);
+    assert_true(v.line.overhead == 1.25);
+    assert_int_equal(v.host_millicores_per_worker, 63); /* 62.5 rounds up */
+    p = pool_of(30, 7000, 0);
+    fit_125(&p);
+    assert_int_equal(report_pool_view(&p, 4000, 200).host_millicores_per_worker, 875);
+}
+
+static void test_fill_is_the_ceiling_of_host_over_cost(void **state)
+{
+    (void)state;
+    pl_pool p = pool_of(30, 7000, 0);
+    rp_pool_view v = report_pool_view(&p, 4000, 200);
+    assert_int_equal(v.fill, 6); /* 4000 / 700 = 5.7 */
+    p = pool_of(30, 10000, 0);
+    v = report_pool_view(&p, 4000, 200);
+    assert_int_equal(v.fill, 4); /* exactly 4 */
+}
+
+static void test_ceiling_is_fill_times_headroom_at_least_cores_plus_1(void **state)
+{
+    (void)state;
+    pl_pool p = pool_of(30, 7000, 0);
+    assert_int_equal(report_pool_view(&p, 4000, 200).ceiling, 12);
+    p = pool_of(30, 320000, 0); /* 32000m: fill 1 */
+    assert_int_equal(report_pool_view(&p, 4000, 200).fill, 1);
+    assert_int_equal(report_pool_view(&p, 4000, 200).ceiling, 5);  /* 4 cores + 1 */
+    assert_int_equal(report_pool_view(&p, 2500, 200).ceiling, 4);  /* ceil(2.5) + 1 */
+    assert_int_equal(report_pool_view(&p, 4000, 100).ceiling, 5);
+}
+
+static void test_headroom_is_exact_in_hundredths(void **state)
+{
+    (void)state;
+    pl_pool p = pool_of(30, 10000, 0); /* 1000m: fill 50 on 50 cores */
+    rp_pool_view v = report_pool_view(&p, 50000, 110);
+    assert_int_equal(v.fill, 50);
+    assert_int_equal(v.ceiling, 55); /* not 56 */
+    v = report_pool_view(&p, 50000, 101);
+    assert_int_equal(v.ceiling, 51); /* 50.5 rounds up, and ceil(50) + 1 = 51 */
+    v = report_pool_view(&p, 49000, 133);
+    assert_int_equal(v.ceiling, 66); /* 49 x 1.33 = 65.17 */
+}
+
+static void test_limit_is_cpu_past_the_ceiling_workers_within_it(void **state)
+{
+    (void)state;
+    pl_pool p = pool_of(30, 7000, 13);
+    assert_int_equal(report_pool_view(&p, 4000, 200).limit, RP_LIMIT_CPU);
+    p = pool_of(30, 7000, 12);
+    assert_int_equal(report_pool_view(&p, 4000, 200).limit, RP_LIMIT_WORKERS);
+    p = pool_of(30, 7000, 0);
+    assert_int_equal(report_pool_view(&p, 4000, 200).limit, RP_LIMIT_UNKNOWN);
+}
+
+static void test_no_fill_without_a_host_size_or_a_cost(void **state)
+{
+    (void)state;
+    pl_pool p = pool_of(30, 7000, 40);
+    rp_pool_view v = report_pool_view(&p, 0, 200);
+    assert_int_equal(v.has_fill, 0);
+    assert_int_equal(v.limit, RP_LIMIT_UNKNOWN);
+    p = pool_of(30, 499, 40); /* TYPICAL <5%: 0m per worker */
+    v = report_pool_view(&p, 4000, 200);
+    assert_string_equal(v.shape, "i/o-bound");
+    assert_int_equal(v.host_millicores_per_worker, 0);
+    assert_int_equal(v.has_fill, 0);
+}
+
+static void test_host_line_sums_now_and_ceiling(void **state)
+{
+    (void)state;
+    pl_pool a = pool_of(30, 7000, 40), b = pool_of(30, 1000, 0), c = pool_of(5, 7000, 9);
+    rp_pool_view v[3] = {report_pool_view(&a, 4000, 200), report_pool_view(&b, 4000, 200),
+                         report_pool_view(&c, 4000, 200)};
+    int64_t now, atc;
+    report_host_needs(v, 3, &now, &atc);
+    assert_int_equal(now, 40 * 700);            /* b's now unknown, c has no shape */
+    assert_int_equal(atc, 12 * 700 + 80 * 100); /* b: fill 40, ceiling 80 */
+    report_host_needs(v, 0, &now, &atc);
+    assert_int_equal(now, 0);
+    assert_int_equal(atc, 0);
+}
+
+static char *render(const pipeline *pl, const char *format, const rp_scenario *sc)
+{
+    char *s = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&s, &n);
+    assert_int_equal(report_format(format)->print(f, pl, sc), 0);
+    fclose(f);
+    return s;
+}
+
+/* A small history: host web1 with 4 cores, pool "shop" with 20 readings at
+ * 70%, 2 of them starved; pool "young" with 3 readings. */
+static pipeline *small_history(void)
+{
+    pipeline *pl = pipeline_new(NULL);
+    th_host(pl, "web1", 4, "b", 0);
+    th_pool(pl, "shop", 40, "/status");
+    th_pool(pl, "young", 0, NULL);
+    for (int k = 0; k < 21; k++) {
+        th_round *r = th_round_at(30.0 * k, (k >= 19 ? 11600ULL * (unsigned)(k - 18) : 0) + 1000ULL * k);
+        tworker w[] = {{100, "Idle", k + 1, 90000, "/buy", "70.00"}};
+        th_status(r, "shop", k >= 19 ? 2 : 0, w, k ? 1 : 0);
+        tworker y[] = {{200, "Idle", k / 7 + 1, 90000, "/y", "4.99"}};
+        th_status(r, "young", 0, y, 1);
+        th_run(pl, r);
+    }
+    return pl;
+}
+
+static void test_json_output_is_section_8(void **state)
+{
+    (void)state;
+    pipeline *pl = small_history();
+    rp_scenario sc = {.headroom = 200};
+    char *j = render(pl, "json", &sc);
+    const char *want =
+        "{\"format\": 1, \"hosts\": [\n"
+        "  {\"hostname\": \"web1\", \"host_millicores\": 4000, \"rounds\": 21, "
+        "\"needed_now_millicores\": 28000, \"needed_at_ceiling_millicores\": 8400, \"pools\": [\n"
+        "    {\"pool\": \"shop\", \"readings\": 20, \"histogram\": [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "
+        "0, 0, 0, 0, 20, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "
+        "0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], \"typical_pct\": 70, "
+        "\"p90_pct\": 70, \"shape\": \"cpu-bound\", \"php_millicores\": 700, \"fit\": null, "
+        "\"overhead\": null, \"host_millicores_per_worker\": 700, \"fill_workers\": 6, "
+        "\"ceiling\": 12, \"max_children\": 40, \"limit\": \"cpu\", \"starved_rounds\": 2, "
+        "\"filtered\": {\"no_request\": 0, \"running\": 0, \"repeat\": 0, \"own\": 0, "
+        "\"short\": 0, \"invalid\": 0}},\n"
+        "    {\"pool\": \"young\", \"readings\": 3, \"histogram\": [3, 0, 0, 0, 0, 0, 0, 0, 0, 0, "
+        "0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "
+        "0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], \"typical_pct\": 0, "
+        "\"p90_pct\": 0, \"shape\": null, \"php_millicores\": null, \"fit\": null, "
+        "\"overhead\": null, \"host_millicores_per_worker\": null, \"fill_workers\": null, "
+        "\"ceiling\": null, \"max_children\": null, \"limit\": null, \"starved_rounds\": 0, "
+        "\"filtered\": {\"no_request\": 0, \"running\": 0, \"repeat\": 18, \"own\": 0, "
+        "\"short\": 0, \"invalid\": 0}}\n"
+        "  ]}\n"
+        "]}\n";
+    assert_string_equal(j, want);
+    free(j);
+    pipeline_free(pl);
+}
+
+static void test_what_if_host_size_does_not_rewrite_history(void **state)
+{
+    (void)state;
+    pipeline *pl = small_history();
+    rp_scenario sc = {.has_host_millicores = 1, .host_millicores = 8000, .headroom = 150};
+    char *j = render(pl, "json", &sc);
+    assert_non_null(strstr(j, "\"host_millicores\": 8000"));
+    assert_non_null(strstr(j, "\"fill_workers\": 12, \"ceiling\": 18"));
+    assert_non_null(strstr(j, "\"starved_rounds\": 2")); /* judged on the measured 4 cores */
+    free(j);
+    pipeline_free(pl);
+}
+
+static void test_text_table_and_why_sentences(void **state)
+{
+    (void)state;
+    pipeline *pl = small_history();
+    rp_scenario sc = {.headroom = 200};
+    char *t = render(pl, "text", &sc);
+    const char *want =
+        "web1: 4 cores (4000m), 21 rounds, headroom 2.00\n"
+        "\n"
+        "POOL   READINGS  TYPICAL  P90  SHAPE      PHP/W  HOST/W  FILL  CEILING  MAX  LIMIT  STARVED\n"
+        "shop         20      70%  70%  cpu-bound   700m    700m     6       12   40  cpu          2\n"
+        "young         3      <5%  <5%  -              -       -     -        -    ?  -            0\n"
+        "\n"
+        "shop: cpu-bound; ~6 busy workers fill 4 cores (at PHP's own cost: host overhead not "
+        "measured yet, fit n=0.0 of 30); ceiling 12 (headroom 2.00); pm.max_children 40 is past "
+        "it; queued in 2 rounds while the CPU was full\n"
+        "young: too few readings yet (3)\n"
+        "\n"
+        "host web1: needed now 28000m of 4000m (7.00x), at ceiling 8400m (2.10x); a worst case, "
+        "every worker busy at once\n";
+    assert_string_equal(t, want);
+    free(t);
+    pipeline_free(pl);
+}
+
+static void test_names_are_escaped_in_json_and_text(void **state)
+{
+    (void)state;
+    pipeline *pl = pipeline_new(NULL);
+    th_host(pl, "h\"1", 1, "b", 0);
+    const char name[] = "a\"\\\n\xff\xc3\xa9";
+    assert_int_equal(pipeline_pool(pl, name, sizeof name - 1, (const unsigned char *)"", 0), 0);
+    rp_scenario sc = {.headroom = 200};
+    char *j = render(pl, "json", &sc);
+    assert_non_null(strstr(j, "\"hostname\": \"h\\\"1\""));
+    assert_non_null(strstr(j, "\"pool\": \"a\\\"\\\\\\u000a\xef\xbf\xbd\xc3\xa9\""));
+    free(j);
+    char *t = render(pl, "text", &sc);
+    assert_non_null(strstr(t, "a\"\\\xef\xbf\xbd\xef\xbf\xbd\xc3\xa9: too few readings yet (0)"));
+    free(t);
+    pipeline_free(pl);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_shape_needs_20_readings),
+        cmocka_unit_test(test_shape_thresholds_50_and_20),
+        cmocka_unit_test(test_php_millicores_is_typical_times_10),
+        cmocka_unit_test(test_host_cost_is_php_times_overhead_rounded_half_away),
+        cmocka_unit_test(test_fill_is_the_ceiling_of_host_over_cost),
+        cmocka_unit_test(test_ceiling_is_fill_times_headroom_at_least_cores_plus_1),
+        cmocka_unit_test(test_headroom_is_exact_in_hundredths),
+        cmocka_unit_test(test_limit_is_cpu_past_the_ceiling_workers_within_it),
+        cmocka_unit_test(test_no_fill_without_a_host_size_or_a_cost),
+        cmocka_unit_test(test_host_line_sums_now_and_ceiling),
+        cmocka_unit_test(test_json_output_is_section_8),
+        cmocka_unit_test(test_what_if_host_size_does_not_rewrite_history),
+        cmocka_unit_test(test_text_table_and_why_sentences),
+        cmocka_unit_test(test_names_are_escaped_in_json_and_text),
+    };
+    return cmocka_run_group_tests_name("report", tests, NULL, NULL);
+}

@@ -17,7 +17,7 @@ ANALYZER := analyzer/hist.c analyzer/fit.c analyzer/pidmap.c analyzer/readings.c
             analyzer/pipeline.c analyzer/replay.c analyzer/report.c
 UNITS    := fpmlog status procfs hist fit readings pipeline report
 
-.PHONY: all run test unit unit-asan cli fixtures integration deps deps-test bench clean
+.PHONY: all run test unit unit-asan cli fixtures fixtures-check integration deps deps-test bench clean
 all: bin/fpm-analyze
 
 deps:
@@ -60,11 +60,21 @@ unit-asan: $(UNITS:%=bin/tests-san/test_%)
 cli: bin/fpm-analyze
 	@tests/cli/run.sh
 
+# the fixture logs are written by fixtures/simulate.py; this checks that they
+# still are exactly what it writes (make fixtures rewrites them)
+fixtures:
+	python3 fixtures/simulate.py fixtures/logs
+	zstd -19 -q -f --rm fixtures/logs/realistic.fpmlog -o fixtures/logs/realistic.fpmlog.zst
+fixtures-check:
+	@d=$$(mktemp -d) && python3 fixtures/simulate.py $$d && zstd -19 -q --rm $$d/realistic.fpmlog && \
+	for f in fixtures/logs/*; do cmp -s $$f $$d/$$(basename $$f) || { echo "FAIL: $$f is not what fixtures/simulate.py writes (make fixtures)"; rm -rf $$d; exit 1; }; done; \
+	rm -rf $$d; echo "fixtures: $$(ls fixtures/logs | wc -l) passed, 0 failed"
+
 integration: bin/fpm-analyze bin/tests/status_dump
 	@tests/integration/status_pages.sh
 
 test: deps-test
-	@$(MAKE) -s all unit unit-asan cli integration
+	@$(MAKE) -s all unit unit-asan cli fixtures-check integration
 	@echo "make test: all passed"
 
 bench: bin/fpm-analyze

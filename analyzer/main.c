@@ -196,6 +196,13 @@ int main(int argc, char **argv)
             goto out;
         }
     }
+    if (st.unreadable == (uint64_t)cfg.nlogs) {
+        rc = 2; /* nothing was read: no data to print */
+        goto out;
+    }
+    pl_host *const *hosts;
+    if (pipeline_hosts(pl, &hosts) == 0)
+        fprintf(stderr, PROG ": no HOST record in the input: nothing to analyze\n");
     if (cfg.format->print(stdout, pl, &cfg.scenario) != 0 || fflush(stdout) != 0) {
         fprintf(stderr, PROG ": could not write the output\n");
         rc = 2;

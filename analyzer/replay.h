@@ -13,7 +13,7 @@
 
 typedef struct {
     uint64_t records, rounds, damaged, dropped_rounds, hostless_rounds;
-    int      unreadable;       /* files that could not be opened or read */
+    uint64_t unreadable;       /* files that could not be opened or read */
 } replay_stats;
 
 /* Replays one file into pl (state carries over between calls).  Messages

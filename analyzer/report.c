@@ -184,6 +184,9 @@ static void why_text(FILE *out, const pl_pool *p, const rp_pool_view *v, uint64_
     else if (v->line.n >= FIT_BELIEF_N)
         fputs("at PHP's own cost: the pool's load never varied enough to measure the "
               "host's overhead)", out);
+    else if (v->line.n < 1)
+        fputs("at PHP's own cost: the pool never ran alone or dominant, so its host "
+              "overhead is not measured)", out);
     else
         fprintf(out, "at PHP's own cost: host overhead not measured yet, fit n=%.1f of %.0f)",
                 v->line.n, FIT_BELIEF_N);
@@ -342,8 +345,6 @@ static int print_text(FILE *out, const pipeline *pl, const rp_scenario *sc)
 {
     pl_host *const *hosts;
     size_t n = pipeline_hosts(pl, &hosts);
-    if (n == 0)
-        fputs("no host in the log: nothing to analyze\n", out);
     for (size_t i = 0; i < n; i++) {
         if (i)
             fputc('\n', out);

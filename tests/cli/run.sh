@@ -1,0 +1,43 @@
+#!/bin/sh
+# Command-level tests: each tests/cli/cases/NAME.args holds one line of
+# arguments for bin/fpm-analyze (run from the top of the tree); NAME.out,
+# NAME.err and NAME.rc beside it are what it must print and exit with.
+# JSON output is also parsed back with python3's json module.
+#   tests/cli/run.sh            run every case
+#   tests/cli/run.sh --update   rewrite the expected files from what runs now
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top" || exit 2
+bin=bin/fpm-analyze
+update=0
+[ "${1:-}" = --update ] && update=1
+tmp=$(mktemp -d /tmp/fpmcpu-cli.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+pass=0 fail=0
+for args in tests/cli/cases/*.args; do
+    name=${args%.args}
+    base=$(basename "$name")
+    # shellcheck disable=SC2046 # word splitting of the argument line is wanted
+    LC_ALL=de_DE.UTF-8 $bin $(cat "$args") >"$tmp/out" 2>"$tmp/err"
+    echo $? >"$tmp/rc"
+    if [ $update -eq 1 ]; then
+        cp "$tmp/out" "$name.out"; cp "$tmp/err" "$name.err"; cp "$tmp/rc" "$name.rc"
+        continue
+    fi
+    ok=1
+    for k in out err rc; do
+        if ! cmp -s "$tmp/$k" "$name.$k"; then
+            echo "FAIL: $base: standard $k differs:" >&2
+            diff -u "$name.$k" "$tmp/$k" | head -20 >&2
+            ok=0
+        fi
+    done
+    if grep -q -- '--format json' "$args" && [ "$(cat "$tmp/rc")" = 0 ]; then
+        python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/out" ||
+            { echo "FAIL: $base: not JSON" >&2; ok=0; }
+    fi
+    if [ $ok -eq 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+done
+[ $update -eq 1 ] && { echo "tests/cli/cases updated"; exit 0; }
+echo "cli: $pass passed, $fail failed"
+[ $fail -eq 0 ]

@@ -15,7 +15,7 @@ LOG     ?= fixtures/logs/realistic.fpmlog.zst
 FORMATS  := formats/fpmlog.c formats/status.c formats/procfs.c
 ANALYZER := analyzer/hist.c analyzer/fit.c analyzer/pidmap.c analyzer/readings.c \
             analyzer/pipeline.c analyzer/replay.c analyzer/report.c
-UNITS    := fpmlog status procfs hist fit readings pipeline report
+UNITS    := fpmlog status procfs hist fit readings pipeline report replay
 
 .PHONY: all run test unit unit-asan cli fixtures fixtures-check integration deps deps-test bench clean
 all: bin/fpm-analyze

@@ -1,0 +1,81 @@
+#!/bin/sh
+# Breaks one rule at a time in a scratch copy of the tree and checks that
+# `make unit cli` fails for each: every rule has a test that can fail.
+# usage: scripts/mutate.sh            (prints one line per mutation)
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d /tmp/fpmcpu-mutate.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+survived=0 killed=0
+# rule | file | perl substitution
+while IFS='|' read -r rule file subst; do
+    [ -z "$rule" ] && continue
+    rm -rf "$work/t" && mkdir "$work/t"
+    (cd "$top" && git ls-files -z | xargs -0 cp --parents -t "$work/t")
+    before=$(md5sum "$work/t/$file")
+    perl -0pi -e "$subst" "$work/t/$file"
+    if [ "$(md5sum "$work/t/$file")" = "$before" ]; then
+        echo "NOT APPLIED  $rule"; survived=$((survived + 1)); continue
+    fi
+    if (cd "$work/t" && make -s unit cli >"$work/log" 2>&1); then
+        echo "SURVIVED     $rule"; survived=$((survived + 1))
+    else
+        t=$(grep -E '^\[  FAILED  \] test_|^FAIL: ' "$work/log" | head -3 | sed 's/^\[  FAILED  \] //' | tr '\n' ' ')
+        echo "killed       $rule -> $t"; killed=$((killed + 1))
+    fi
+done <<'LIST'
+2.1 requests <= 0 is no_request|analyzer/readings.c|s/w->requests <= 0/w->requests < 0/
+2.2 running keeps the counter|analyzer/readings.c|s/rc = pidmap_put\(scratch, w->pid, old\);/rc = 0;/
+2.2 idle is case-insensitive|analyzer/readings.c|s/c = \(char\)\(c - 'A' \+ 'a'\);/;/
+2.3 same counter is a repeat|analyzer/readings.c|s/old == w->requests\)/old == w->requests \&\& 0)/
+2.4 own-URI prefix|analyzer/readings.c|s/if \(is_own\(w, own\)\)/if (0 \&\& is_own(w, own))/
+2.5 50 ms|analyzer/readings.h|s/RD_MIN_DURATION_US 50000/RD_MIN_DURATION_US 5000/
+2.5 missing duration is invalid|analyzer/readings.c|s/return RD_INVALID;\n    if \(w->duration/return RD_ACCEPTED;\n    if (w->duration/
+2.6 below 0 as written|formats/status.c|s/if \(neg && nonzero\)/if (0)/
+2.6 plain number only|formats/status.c|s/if \(i != n\)\n        return -1;/if (0)\n        return -1;/
+2 digits past the second decimal dropped|formats/status.c|s/if \(i - f0 < 2\)/if (i - f0 < 3)/
+3 bucket of a share|analyzer/hist.c|s/return \(int\)\(20 \+ \(s - 10000\) \/ 2500\);/return (int)(20 + (s - 10000) \/ 2000);/
+3 halving past 4096|analyzer/hist.h|s/HIST_LIMIT   4096/HIST_LIMIT   4095/
+3 percentile rank is a ceiling|analyzer/hist.c|s/\+ 99\) \/ 100/) \/ 100/
+4 shape at 20 readings|analyzer/report.h|s/RP_MIN_READINGS 20/RP_MIN_READINGS 19/
+4 cpu-bound from 50%|analyzer/report.c|s/v.typical_pct >= 50/v.typical_pct > 50/
+4 php millicores = typical x 10|analyzer/report.c|s/\(int64_t\)v.typical_pct \* 10/(int64_t)v.typical_pct * 9/
+5 interval at least 5 s|analyzer/pipeline.h|s/PL_MIN_INTERVAL_NS  5000000000ull/PL_MIN_INTERVAL_NS  4000000000ull/
+5 interval at most 5 min|analyzer/pipeline.h|s/300000000000ull/360000000000ull/
+5 host counter must not go back|analyzer/pipeline.c|s/busy >= h->prev_busy &&/1 \&\&/
+5 busy excludes idle and iowait|formats/procfs.c|s/f\[0\] \+ f\[1\] \+ f\[2\] \+ f\[5\]/f[0] + f[1] + f[2] + f[4] + f[5]/
+5 quota host uses usage_usec|analyzer/pipeline.c|s/if \(h->quota_millicores > 0 && r->has_cpu_stat &&/if (0 \&\& r->has_cpu_stat \&\&/
+5 quota pair needs the same measure|analyzer/pipeline.c|s/h->prev_busy_usec == usec &&//
+5 a new pid counts its whole counter|analyzer/pipeline.c|s/            sum \+= \(uint64_t\)now;/            sum += 0;/
+5 fields 14 to 17|formats/procfs.c|s/for \(int f = 3; f <= 13; f\+\+\)/for (int f = 3; f <= 12; f++)/
+5 every pool needs PIDS in both rounds|analyzer/pipeline.c|s/        if \(all\) \{/        if (1) {/
+5 saturated pairs give no point|analyzer/pipeline.h|s/PL_SATURATED        0.95/PL_SATURATED        0.96/
+5 idle below 0.02 cores|analyzer/pipeline.h|s/PL_IDLE_CORES       0.02/PL_IDLE_CORES       0.03/
+5 dominant at 0.7|analyzer/pipeline.h|s/PL_DOMINANT         0.7/PL_DOMINANT         0.69/
+5 forgetting 0.9975|analyzer/fit.h|s/FIT_FORGET       0.9975/FIT_FORGET       0.998/
+5 belief at n 30|analyzer/fit.h|s/FIT_BELIEF_N     30.0/FIT_BELIEF_N     29.0/
+5 belief at sd_x 0.2|analyzer/fit.h|s/FIT_BELIEF_SD_X  0.2/FIT_BELIEF_SD_X  0.15/
+5 var_x at most 1e-12 is 0|analyzer/fit.h|s/FIT_VAR_EPSILON  1e-12/FIT_VAR_EPSILON  0/
+5 line needs n >= 2|analyzer/fit.c|s/f->n < 2 \|\|/f->n < 1 ||/
+5 slope below 1 reads 1|analyzer/fit.c|s/l.slope < 1 \? 1 : l.slope/l.slope/
+5 slope above 20 not believed|analyzer/fit.h|s/FIT_MAX_SLOPE    20.0/FIT_MAX_SLOPE    25.0/
+5 cost rounds half away from zero|analyzer/report.c|s/\(int64_t\)round\(/(int64_t)floor(/
+6 starved needs a full CPU|analyzer/pipeline.c|s/if \(usable && in && saturated\)/if (usable \&\& in)/
+6 an error round does not starve|analyzer/pipeline.c|s/if \(rc != 0\)\n            continue;/if (rc != 0) { pl->rp_ok[i] = 2; continue; }/
+7 fill is a ceiling|analyzer/report.c|s/v.fill = \(\(int64_t\)hm \+ cost - 1\) \/ cost;/v.fill = (int64_t)hm \/ cost;/
+7 ceiling at least cores + 1|analyzer/report.c|s/\+ 999\) \/ 1000 \+ 1;/+ 999) \/ 1000;/
+7 headroom exact in hundredths|analyzer/report.c|s/\(v.fill \* headroom \+ 99\) \/ 100;/(int64_t)ceil(v.fill * (headroom \/ 100.0));/
+7 limit cpu when now > ceiling|analyzer/report.c|s/v.now > v.ceiling \?/v.now >= v.ceiling ?/
+7 host line sums|analyzer/report.c|s/\*now \+= v\[i\].now/*now += 1 * v[i].now * 0 +/
+1 new boot forgets|analyzer/pipeline.c|s/forget_boot\(h\);\n/;\n/
+1 page without processes is an error|analyzer/pipeline.c|s/if \(rc != 0\)\n            continue; \/\* no status page/if (rc != 0 \&\& 0)\n            continue; \/* no status page/
+1 HOST drops the round in flight|analyzer/replay.c|s/pend_drop\(&p\); \/\* a new recorder/; \/* a new recorder/
+1 end of file drops the round|analyzer/replay.c|s/    if \(p.any && rc == 0\) \{/    if (0) {/
+7b window start|analyzer/pipeline.c|s/r->real >= pl->opt.from_ns/r->real > pl->opt.from_ns/
+log CRC check|formats/fpmlog.c|s/!= crc\) \{/!= crc \&\& 0) {/
+log resync at the line after a bad header|formats/fpmlog.c|s/            set_damage\(dmg, stream_pos\(r, soff\), 0, "bad record header, record skipped"\);/            r->at_line_start = 0;\n            set_damage(dmg, stream_pos(r, soff), 0, "bad record header, record skipped");/
+log skippable frames|formats/fpmlog.c|s/\} else if \(avail >= 8 && is_skippable\(p\)\) \{/} else if (0) {/
+log rescan after a cut-short frame|formats/fpmlog.c|s/r->scan_after_cut = 1;\n                seek_input\(r, r->frame_start \+ 1\);\n                r->mode = M_SCAN;/r->mode = M_DONE;/
+log one block per zstd call|formats/fpmlog.c|s/if \(give > want\)/if (0)/
+LIST
+echo "mutations: $killed killed, $survived survived"

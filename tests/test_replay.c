@@ -1,0 +1,240 @@
+/* fpmlog.md "Rounds" and pipeline.md section 1: records into rounds, over
+ * one or many files. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <zlib.h>
+
+#include "pipeline_harness.h"
+#include "replay.h"
+
+static void rec(buf *b, const char *type, uint64_t mono, const char *source, const char *payload)
+{
+    size_t n = strlen(payload);
+    buf_printf(b, "#fpmlog1 %s %llu %llu %s %zu %08lx\n", type, (unsigned long long)mono,
+               (unsigned long long)(1800000000ull * NS + mono), source, n,
+               crc32(0L, (const unsigned char *)payload, (uInt)n));
+    buf_add(b, payload, n);
+    buf_add(b, "\n", 1);
+}
+
+static void host_rec(buf *b, const char *boot)
+{
+    char p[256];
+    snprintf(p, sizeof p, "format=1\nhostname=web1\nboot_id=%s\nnproc=4\nclk_tck=100\n"
+                          "cpu_quota_millicores=0\n", boot);
+    rec(b, "HOST", 0, "-", p);
+}
+
+/* One complete round at t seconds: pool a with one idle worker whose
+ * counter is req, its PIDS, STAT, ROUND. */
+static void round_rec(buf *b, int t, int req, const char *cpu)
+{
+    buf page = {0}, pids = {0}, stat = {0};
+    tworker w[] = {{100, "Idle", req, 90000, "/a", cpu}};
+    status_page_text(&page, "a", 0, w, 1);
+    pid_stat_line(&pids, 100, 50ULL * (unsigned)t);
+    stat_text(&stat, 100ULL * (unsigned)t, 1000);
+    uint64_t m = (uint64_t)t * NS;
+    rec(b, "STATUS", m, "a", page.p);
+    rec(b, "PIDS", m, "a", pids.p);
+    rec(b, "STAT", m, "-", stat.p);
+    rec(b, "ROUND", m, "-", "seq=1\n");
+    buf_free(&page);
+    buf_free(&pids);
+    buf_free(&stat);
+}
+
+static char *path_of(const buf *b, int k)
+{
+    char *p = malloc(64);
+    snprintf(p, 64, "/tmp/fpmcpu-replay-%d-%d.fpmlog", (int)getpid(), k);
+    FILE *f = fopen(p, "wb");
+    fwrite(b->p, 1, b->n, f);
+    fclose(f);
+    return p;
+}
+
+/* Replays the files; returns the pipeline and what was said. */
+static pipeline *replay(const buf *files, int n, replay_stats *st, char **said)
+{
+    pipeline *pl = pipeline_new(NULL);
+    size_t len;
+    FILE *err = open_memstream(said, &len);
+    memset(st, 0, sizeof *st);
+    for (int i = 0; i < n; i++) {
+        char *p = path_of(&files[i], i);
+        replay_file(pl, p, "t", err, st);
+        unlink(p);
+        free(p);
+    }
+    fclose(err);
+    return pl;
+}
+
+static void test_a_round_counts_once_its_round_record_is_read(void **state)
+{
+    (void)state;
+    buf b = {0};
+    host_rec(&b, "x");
+    round_rec(&b, 0, 1, "70.00");
+    round_rec(&b, 30, 2, "70.00");
+    b.n -= strlen("#fpmlog1 ROUND 30000000000 1800000030000000000 - 6 00000000\nseq=1\n\n");
+    replay_stats st;
+    char *said;
+    pipeline *pl = replay(&b, 1, &st, &said);
+    assert_int_equal(st.rounds, 1);
+    assert_int_equal(st.dropped_rounds, 1);
+    assert_int_equal(th_find(pl, "web1", "a")->h.total, 1);
+    assert_non_null(strstr(said, "the file ends inside a round"));
+    free(said);
+    pipeline_free(pl);
+    buf_free(&b);
+}
+
+static void test_host_record_drops_the_round_in_flight(void **state)
+{
+    (void)state;
+    buf b = {0};
+    host_rec(&b, "x");
+    round_rec(&b, 0, 1, "70.00");
+    /* a recorder died after STATUS; the new one starts with HOST */
+    buf page = {0};
+    tworker w[] = {{100, "Idle", 2, 90000, "/a", "70.00"}};
+    status_page_text(&page, "a", 0, w, 1);
+    rec(&b, "STATUS", 30 * NS, "a", page.p);
+    host_rec(&b, "x");
+    round_rec(&b, 60, 3, "70.00");
+    replay_stats st;
+    char *said;
+    pipeline *pl = replay(&b, 1, &st, &said);
+    assert_int_equal(st.rounds, 2);
+    assert_int_equal(st.dropped_rounds, 1);
+    pl_pool *p = th_find(pl, "web1", "a");
+    assert_int_equal(p->h.total, 2);
+    assert_true(p->f.n == 1); /* same boot: the rounds at 0 and 60 pair */
+    free(said);
+    pipeline_free(pl);
+    buf_free(&b);
+    buf_free(&page);
+}
+
+static void test_damaged_round_record_merges_two_rounds_later_record_stands(void **state)
+{
+    (void)state;
+    buf b = {0};
+    host_rec(&b, "x");
+    round_rec(&b, 0, 1, "10.00");
+    size_t cut = b.n;
+    round_rec(&b, 30, 2, "20.00");
+    /* break the ROUND record of the round at 30 */
+    char *r = strstr(b.p + cut, "#fpmlog1 ROUND");
+    r[9] = 'r';
+    round_rec(&b, 60, 3, "80.00");
+    replay_stats st;
+    char *said;
+    pipeline *pl = replay(&b, 1, &st, &said);
+    assert_int_equal(st.rounds, 2);
+    assert_int_equal(st.damaged, 1);
+    pl_pool *p = th_find(pl, "web1", "a");
+    assert_int_equal(p->h.total, 2);
+    assert_int_equal(p->h.count[hist_bucket(2000)], 0); /* the earlier page lost */
+    assert_int_equal(p->h.count[hist_bucket(8000)], 1);
+    assert_non_null(strstr(said, "bad record header, record skipped"));
+    free(said);
+    pipeline_free(pl);
+    buf_free(&b);
+}
+
+static void test_state_carries_over_from_file_to_file(void **state)
+{
+    (void)state;
+    buf f[2] = {{0}, {0}};
+    host_rec(&f[0], "x");
+    round_rec(&f[0], 0, 1, "70.00");
+    round_rec(&f[1], 30, 1, "70.00"); /* rotated file: no HOST, same counter */
+    replay_stats st;
+    char *said;
+    pipeline *pl = replay(f, 2, &st, &said);
+    pl_pool *p = th_find(pl, "web1", "a");
+    assert_int_equal(p->filtered[RD_REPEAT], 1);
+    assert_true(p->f.n == 1);
+    assert_int_equal(th_find_host(pl, "web1")->rounds, 2);
+    free(said);
+    pipeline_free(pl);
+    buf_free(&f[0]);
+    buf_free(&f[1]);
+}
+
+static void test_a_torn_tail_does_not_eat_into_the_next_file(void **state)
+{
+    (void)state;
+    buf f[2] = {{0}, {0}};
+    host_rec(&f[0], "x");
+    round_rec(&f[0], 0, 1, "70.00");
+    round_rec(&f[0], 30, 2, "70.00");
+    f[0].n -= 30; /* torn inside the last ROUND record */
+    round_rec(&f[1], 60, 3, "70.00");
+    replay_stats st;
+    char *said;
+    pipeline *pl = replay(f, 2, &st, &said);
+    assert_int_equal(st.rounds, 2);
+    assert_int_equal(st.damaged, 1);
+    assert_int_equal(th_find(pl, "web1", "a")->h.total, 2);
+    assert_non_null(strstr(said, "record cut short"));
+    free(said);
+    pipeline_free(pl);
+    buf_free(&f[0]);
+    buf_free(&f[1]);
+}
+
+static void test_rounds_before_any_host_record_are_reported_and_ignored(void **state)
+{
+    (void)state;
+    buf b = {0};
+    round_rec(&b, 0, 1, "70.00");
+    round_rec(&b, 30, 2, "70.00");
+    host_rec(&b, "x");
+    round_rec(&b, 60, 3, "70.00");
+    replay_stats st;
+    char *said;
+    pipeline *pl = replay(&b, 1, &st, &said);
+    assert_int_equal(st.hostless_rounds, 2);
+    assert_int_equal(th_find_host(pl, "web1")->rounds, 1);
+    assert_non_null(strstr(said, "2 round(s) before any HOST record belong to no host"));
+    free(said);
+    pipeline_free(pl);
+    buf_free(&b);
+}
+
+static void test_unreadable_file_is_counted_and_said(void **state)
+{
+    (void)state;
+    pipeline *pl = pipeline_new(NULL);
+    replay_stats st = {0};
+    char *said;
+    size_t len;
+    FILE *err = open_memstream(&said, &len);
+    assert_int_equal(replay_file(pl, "/nonexistent/x.fpmlog", "t", err, &st), -1);
+    fclose(err);
+    assert_int_equal(st.unreadable, 1);
+    assert_string_equal(said, "t: /nonexistent/x.fpmlog: could not open: No such file or directory\n");
+    free(said);
+    pipeline_free(pl);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_a_round_counts_once_its_round_record_is_read),
+        cmocka_unit_test(test_host_record_drops_the_round_in_flight),
+        cmocka_unit_test(test_damaged_round_record_merges_two_rounds_later_record_stands),
+        cmocka_unit_test(test_state_carries_over_from_file_to_file),
+        cmocka_unit_test(test_a_torn_tail_does_not_eat_into_the_next_file),
+        cmocka_unit_test(test_rounds_before_any_host_record_are_reported_and_ignored),
+        cmocka_unit_test(test_unreadable_file_is_counted_and_said),
+    };
+    return cmocka_run_group_tests_name("replay", tests, NULL, NULL);
+}

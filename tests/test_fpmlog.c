@@ -447,6 +447,53 @@ static void test_open_frame_followed_by_a_new_frame(void **state)
     buf_free(&nextz);
 }
 
+static void test_torn_raw_block_swallowing_the_next_frame(void **state)
+{
+    (void)state;
+    /* an open frame whose last block is stored raw (incompressible bytes),
+     * torn early: the next frame's bytes fit in what the block header
+     * promised, so zstd reads them as block content and meets the end of
+     * the file without an error.  The reader looks again from the frame's
+     * start and finds the next frame. */
+    buf plain = {0}, whole = {0}, next = {0}, nextz = {0};
+    rec(&plain, "HOST", "-", "hostname=a\n");
+    rec(&plain, "ROUND", "-", "seq=1\n");
+    size_t at[2] = {plain.n, 0};
+    char noise[6001];
+    uint32_t x = 12345;
+    for (size_t i = 0; i < sizeof noise - 1; i++) {
+        x = x * 1103515245 + 12345;
+        noise[i] = (char)('!' + (x >> 16) % 90);
+    }
+    noise[sizeof noise - 1] = '\0';
+    rec(&plain, "STATUS", "p", noise);
+    at[1] = plain.n;
+    open_frame(&whole, &plain, at, 2);
+    rec(&next, "HOST", "-", "hostname=b\n");
+    rec(&next, "ROUND", "-", "seq=1\n");
+    zframe(&nextz, next.p, next.n);
+    buf first = {0};
+    open_frame(&first, &plain, at, 1);
+    buf file = {0};
+    buf_add(&file, whole.p, first.n + 300); /* 300 bytes into the big block */
+    buf_add(&file, nextz.p, nextz.n);
+    char *e = events_of(&file);
+    assert_non_null(strstr(e, "HOST - 11\nROUND - 6\n"));
+    const char *again = strstr(strstr(e, "ROUND - 6\n") + 1, "HOST - 11\nROUND - 6\n");
+    assert_non_null(again);
+    char want[96];
+    snprintf(want, sizeof want, "zstd frame cut short (never closed), skipped to the next "
+                                "frame at offset %zu", first.n + 300);
+    assert_non_null(strstr(e, want));
+    free(e);
+    buf_free(&plain);
+    buf_free(&whole);
+    buf_free(&next);
+    buf_free(&nextz);
+    buf_free(&first);
+    buf_free(&file);
+}
+
 static void test_kv_finds_repeated_keys(void **state)
 {
     (void)state;
@@ -481,6 +528,7 @@ int main(void)
         cmocka_unit_test(test_open_frame_reads_up_to_the_last_flush),
         cmocka_unit_test(test_broken_frame_resyncs_at_the_next_frame),
         cmocka_unit_test(test_open_frame_followed_by_a_new_frame),
+        cmocka_unit_test(test_torn_raw_block_swallowing_the_next_frame),
         cmocka_unit_test(test_kv_finds_repeated_keys),
     };
     return cmocka_run_group_tests_name("fpmlog", tests, NULL, NULL);

@@ -171,6 +171,13 @@ static void test_host_counter_going_back_gives_no_pair(void **state)
     round_a(pl, 60, 7999, 3000); /* pairs with the round before: 3000 ticks */
     assert_true(th_find(pl, "h", "a")->f.n == 1 && th_find(pl, "h", "a")->f.sy == 1.0);
     pipeline_free(pl);
+    /* on a host of unknown size nothing counts as saturated: still no pair */
+    pl = new_pl();
+    th_host(pl, "h", -1, "b", 0);
+    round_a(pl, 0, 5000, 0);
+    round_a(pl, 30, 4999, 1500);
+    assert_true(th_find(pl, "h", "a")->f.n == 0);
+    pipeline_free(pl);
 }
 
 static void test_round_without_stat_pairs_with_nothing(void **state)
@@ -288,6 +295,20 @@ static void test_idle_pools_all_get_the_base_point(void **state)
     pl_pool *a = th_find(pl, "h", "a"), *b = th_find(pl, "h", "b");
     assert_true(a->f.n == 1 && a->f.sx == 0 && a->f.sy == 0.25);
     assert_true(b->f.n == 1 && b->f.sx == 0 && b->f.sy == 0.25);
+    pipeline_free(pl);
+    /* 0.021 cores in all is not idle: only the dominant pool gets a point */
+    pl = new_pl();
+    th_host(pl, "h", 4, "b", 0);
+    for (int k = 0; k < 2; k++) {
+        th_round *r = th_round_at(100.0 * k, 2500ULL * k);
+        th_pids(r, "a", 1, 100LL, 150ULL * k);  /* 0.015 */
+        th_pids(r, "b", 1, 200LL, 60ULL * k);   /* 0.006 */
+        th_run(pl, r);
+    }
+    a = th_find(pl, "h", "a");
+    b = th_find(pl, "h", "b");
+    assert_true(a->f.n == 1 && fabs(a->f.sx - 0.015) < 1e-15);
+    assert_true(b->f.n == 0);
     pipeline_free(pl);
 }
 

@@ -100,11 +100,11 @@ static void test_host_record_drops_the_round_in_flight(void **state)
     buf b = {0};
     host_rec(&b, "x");
     round_rec(&b, 0, 1, "70.00");
-    /* a recorder died after STATUS; the new one starts with HOST */
+    /* a recorder died after a STATUS of pool b; the new one starts with HOST */
     buf page = {0};
-    tworker w[] = {{100, "Idle", 2, 90000, "/a", "70.00"}};
-    status_page_text(&page, "a", 0, w, 1);
-    rec(&b, "STATUS", 30 * NS, "a", page.p);
+    tworker w[] = {{200, "Idle", 2, 90000, "/b", "70.00"}};
+    status_page_text(&page, "b", 0, w, 1);
+    rec(&b, "STATUS", 30 * NS, "b", page.p);
     host_rec(&b, "x");
     round_rec(&b, 60, 3, "70.00");
     replay_stats st;
@@ -115,6 +115,7 @@ static void test_host_record_drops_the_round_in_flight(void **state)
     pl_pool *p = th_find(pl, "web1", "a");
     assert_int_equal(p->h.total, 2);
     assert_true(p->f.n == 1); /* same boot: the rounds at 0 and 60 pair */
+    assert_null(th_find(pl, "web1", "b")); /* its record went with the round */
     free(said);
     pipeline_free(pl);
     buf_free(&b);

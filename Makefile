@@ -77,7 +77,9 @@ test: deps-test
 	@$(MAKE) -s all unit unit-asan cli fixtures-check integration
 	@echo "make test: all passed"
 
-bench: bin/fpm-analyze
+bench:
+	@scripts/deps.sh bench
+	@$(MAKE) -s bin/fpm-analyze
 	@tests/bench.sh
 
 clean:

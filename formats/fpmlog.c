@@ -328,6 +328,32 @@ static int parse_header(fpmlog_reader *r, const char *line, size_t n,
     return 0;
 }
 
+/* While skipping damage in a plain stretch: a zstd frame magic before the
+ * next line is where readable data starts again (a frame whose magic was
+ * hit makes the rest of the file look plain; the frames after it are
+ * intact).  Cuts the stream there and sends the input back to that frame.
+ * Returns 1 when it did. */
+static int frame_in_garbage(fpmlog_reader *r, const unsigned char *p, size_t avail,
+                            uint64_t soff)
+{
+    fpmlog_pos pos = stream_pos(r, soff);
+    if (pos.compressed || r->mode != M_PLAIN)
+        return 0;
+    const unsigned char *nl = memchr(p, '\n', avail);
+    size_t end = nl ? (size_t)(nl - p) : avail;
+    for (size_t i = 0; i + 4 <= end; i++) {
+        if (memcmp(p + i, ZSTD_MAGIC, 4) == 0) {
+            seek_input(r, pos.offset + i);
+            r->rb_len = r->rb_pos; /* what follows is read again as frames */
+            r->mode = M_FRAMEPOS;
+            r->skipping = 0;
+            r->at_line_start = 1;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Tries to take one record, or one piece of damage, out of the decoded
  * bytes.  Returns 1, -1, or 0 when it needs more bytes (or has none left). */
 static int parse_one(fpmlog_reader *r, fpmlog_record *rec, fpmlog_damage *dmg)
@@ -341,6 +367,8 @@ static int parse_one(fpmlog_reader *r, fpmlog_record *rec, fpmlog_damage *dmg)
             return 0;
 
         if (r->skipping) {
+            if (frame_in_garbage(r, p, avail, soff))
+                return 0;
             if (r->at_line_start) {
                 size_t m = avail < FPMLOG_MAGIC_LEN ? avail : FPMLOG_MAGIC_LEN;
                 if (memcmp(p, FPMLOG_MAGIC, m) == 0) {

@@ -1,10 +1,13 @@
 #!/bin/sh
 # Installs what fpm-cpu needs on Debian when it is missing.
-# usage: scripts/deps.sh build|test
+# usage: scripts/deps.sh build|test|bench
 # As root it runs apt-get; otherwise it prints the exact line to run and fails.
 set -u
 want="gcc make pkg-config libzstd-dev zlib1g-dev libcsv-dev"
-[ "${1:-build}" = test ] && want="$want libcmocka-dev php8.2-fpm libfcgi-bin python3 zstd"
+case "${1:-build}" in
+test)  want="$want libcmocka-dev php8.2-fpm libfcgi-bin python3 zstd" ;;
+bench) want="$want python3 zstd time" ;;
+esac
 missing=""
 for p in $want; do
     dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' ||

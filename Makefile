@@ -1,5 +1,5 @@
 # fpm-cpu: fpm-record and fpm-analyze.
-#   make            build bin/fpm-analyze (and bin/fpm-record once it exists)
+#   make            build bin/fpm-analyze and bin/fpm-record
 #   make run        build, then analyze the bundled fixture log (LOG=... for another)
 #   make test       install what is missing, build, run every test (also under ASan+UBSan)
 #   make bench      speed and memory of a long replay
@@ -7,7 +7,7 @@
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -Wall -Wextra -Werror
-CPPFLAGS += -Iformats -Ianalyzer -Itests -D_DEFAULT_SOURCE
+CPPFLAGS += -Iformats -Ianalyzer -Irecorder -Itests -D_DEFAULT_SOURCE
 LDLIBS  := -lzstd -lz -lm
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LOG     ?= fixtures/logs/realistic.fpmlog.zst
@@ -15,10 +15,11 @@ LOG     ?= fixtures/logs/realistic.fpmlog.zst
 FORMATS  := formats/fpmlog.c formats/status.c formats/procfs.c
 ANALYZER := analyzer/hist.c analyzer/fit.c analyzer/pidmap.c analyzer/readings.c \
             analyzer/pipeline.c analyzer/replay.c analyzer/report.c
+RECORDER := recorder/fcgi.c recorder/fpmconf.c recorder/procscan.c recorder/logfile.c
 UNITS    := fpmlog status procfs hist fit readings pipeline report replay
 
 .PHONY: all run test unit unit-asan cli fixtures fixtures-check integration deps deps-test bench clean
-all: bin/fpm-analyze
+all: bin/fpm-analyze bin/fpm-record
 
 deps:
 	@scripts/deps.sh build
@@ -33,11 +34,15 @@ build/san/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) -O1 -g $(SAN) $(CPPFLAGS) -MMD -MP -c $< -o $@
 
-LIB_SRC := $(FORMATS) $(ANALYZER)
+LIB_SRC := $(FORMATS) $(ANALYZER) $(RECORDER)
 REL_LIB := $(LIB_SRC:%.c=build/rel/%.o)
 SAN_LIB := $(LIB_SRC:%.c=build/san/%.o)
 
 bin/fpm-analyze: build/rel/analyzer/main.o $(REL_LIB)
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+bin/fpm-record: build/rel/recorder/main.o $(REL_LIB)
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 

@@ -729,8 +729,8 @@ size_t fpmlog_encode_source(char *dst, const char *src, size_t len)
     return o;
 }
 
-int fpmlog_write(fpmlog_writer *w, const char *type, uint64_t mono, uint64_t real,
-                 const char *source, size_t source_len, const void *payload, size_t len)
+int fpmlog_header(char *buf, const char *type, uint64_t mono, uint64_t real,
+                  const char *source, size_t source_len, const void *payload, size_t len)
 {
     if (len > FPMLOG_MAX_LEN || source_len > (FPMLOG_HDR_MAX - 128) / 3) {
         errno = EINVAL;
@@ -741,14 +741,22 @@ int fpmlog_write(fpmlog_writer *w, const char *type, uint64_t mono, uint64_t rea
         fpmlog_encode_source(src, source, source_len);
     else
         strcpy(src, "-");
-    int n = snprintf(w->hdr, FPMLOG_HDR_MAX, "%s%s %llu %llu %s %zu %08lx\n",
-                     FPMLOG_MAGIC, type, (unsigned long long)mono,
-                     (unsigned long long)real, src, len,
+    int n = snprintf(buf, FPMLOG_HDR_MAX, "%s%s %llu %llu %s %zu %08lx\n", FPMLOG_MAGIC, type,
+                     (unsigned long long)mono, (unsigned long long)real, src, len,
                      crc32(0L, payload, (uInt)len));
     if (n < 0 || n >= FPMLOG_HDR_MAX) {
         errno = EINVAL;
         return -1;
     }
+    return n;
+}
+
+int fpmlog_write(fpmlog_writer *w, const char *type, uint64_t mono, uint64_t real,
+                 const char *source, size_t source_len, const void *payload, size_t len)
+{
+    int n = fpmlog_header(w->hdr, type, mono, real, source, source_len, payload, len);
+    if (n < 0)
+        return -1;
     if (put(w, w->hdr, (size_t)n, ZSTD_e_continue) || put(w, payload, len, ZSTD_e_continue) ||
         put(w, "\n", 1, ZSTD_e_continue))
         return -1;

@@ -84,6 +84,12 @@ int fpmlog_write(fpmlog_writer *w, const char *type, uint64_t mono, uint64_t rea
                  const char *source, size_t source_len,
                  const void *payload, size_t len);
 
+/* Formats the header line of a record (with its '\n') into buf, which holds
+ * FPMLOG_HDR_MAX bytes.  Returns its length, or -1 (errno EINVAL) when the
+ * record cannot be written (too long a payload or source). */
+int fpmlog_header(char *buf, const char *type, uint64_t mono, uint64_t real,
+                  const char *source, size_t source_len, const void *payload, size_t len);
+
 /* Pushes everything written so far to fd (zstd: ZSTD_e_flush). */
 int fpmlog_writer_flush(fpmlog_writer *w);
 
@@ -94,8 +100,8 @@ int fpmlog_writer_end_frame(fpmlog_writer *w);
 /* Frees w without writing anything more; NULL is fine. */
 void fpmlog_writer_free(fpmlog_writer *w);
 
-/* Percent-encodes src into dst (every byte <= 0x20, 0x7F and '%' as %XX; an
- * empty source or one equal to "-" is written so that it decodes back).
+/* Percent-encodes src into dst (every byte <= 0x20, 0x7F and '%' as %XX; a
+ * source equal to "-" as %2D; an empty one as "-", none).
  * Returns the encoded length; dst needs 3 * len + 4 bytes. */
 size_t fpmlog_encode_source(char *dst, const char *src, size_t len);
 

@@ -364,6 +364,36 @@ int status_parse(status_page *pg, const char *buf, size_t len)
     return 0;
 }
 
+int status_redact_query(const char *buf, size_t len, char **out, size_t *outlen)
+{
+    static const char key[] = "\"request uri\":\"";
+    char *o = malloc(len + 1);
+    if (!o)
+        return -1;
+    size_t i = 0, n = 0;
+    for (;;) {
+        const char *k = find(buf, len, key, i);
+        if (!k)
+            break;
+        size_t vs = (size_t)(k - buf) + sizeof key - 1;
+        cursor c = {buf, len, vs};
+        size_t ve = string_end(&c, K_URI);
+        const char *q = memchr(buf + vs, '?', ve - vs);
+        size_t keep = q ? (size_t)(q - buf) : ve;
+        memcpy(o + n, buf + i, keep - i);
+        n += keep - i;
+        i = ve;
+        if (ve >= len)
+            break;
+    }
+    memcpy(o + n, buf + i, len - i);
+    n += len - i;
+    o[n] = '\0';
+    *out = o;
+    *outlen = n;
+    return 0;
+}
+
 void status_page_free(status_page *pg)
 {
     free(pg->workers);

@@ -44,6 +44,11 @@ typedef struct {
  * the plain-text page, ...), -2 when out of memory.  pg starts zeroed. */
 int status_parse(status_page *pg, const char *buf, size_t len);
 
+/* Copies a status page to out (malloc'd, *outlen) with every `request uri`
+ * cut at its first '?': the query strings, which may carry tokens, are left
+ * out and the rest stays byte for byte.  0, or -1 out of memory. */
+int status_redact_query(const char *buf, size_t len, char **out, size_t *outlen);
+
 /* Frees what pg holds and zeroes it. */
 void status_page_free(status_page *pg);
 

@@ -1,0 +1,229 @@
+/* php-fpm configuration discovery: an ini reader for what fpm-record needs. */
+#define _POSIX_C_SOURCE 200809L
+#include "fpmconf.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_DEPTH 8
+
+int fpmconf_endpoint(const char *listen, char *out, size_t outlen)
+{
+    int n;
+    size_t i = 0;
+    while (listen[i] >= '0' && listen[i] <= '9')
+        i++;
+    if (listen[0] == '/' || (strchr(listen, ':') == NULL && listen[i] != '\0'))
+        n = snprintf(out, outlen, "unix:%s", listen);
+    else if (listen[i] == '\0' && i > 0)
+        n = snprintf(out, outlen, "tcp:127.0.0.1:%s", listen);
+    else
+        n = snprintf(out, outlen, "tcp:%s", listen);
+    return n < 0 || (size_t)n >= outlen ? -1 : 0;
+}
+
+static fpmconf_pool *pool_get(fpmconf *c, const char *name)
+{
+    for (size_t i = 0; i < c->n; i++)
+        if (strcmp(c->pools[i].name, name) == 0)
+            return &c->pools[i];
+    fpmconf_pool *p = realloc(c->pools, (c->n + 1) * sizeof *p);
+    if (!p)
+        return NULL;
+    c->pools = p;
+    p = &c->pools[c->n];
+    memset(p, 0, sizeof *p);
+    if (!(p->name = strdup(name)))
+        return NULL;
+    c->n++;
+    return p;
+}
+
+static void set(char **field, const char *v)
+{
+    free(*field);
+    *field = strdup(v);
+}
+
+/* value with $pool replaced by the section's name */
+static char *expand(const char *v, const char *pool)
+{
+    size_t n = 0;
+    for (const char *p = v; *p; p++)
+        n += strncmp(p, "$pool", 5) == 0 ? strlen(pool) : 1;
+    char *o = malloc(n + 1), *d = o;
+    if (!o)
+        return NULL;
+    while (*v) {
+        if (strncmp(v, "$pool", 5) == 0) {
+            strcpy(d, pool);
+            d += strlen(pool);
+            v += 5;
+        } else {
+            *d++ = *v++;
+        }
+    }
+    *d = '\0';
+    return o;
+}
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    char *e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1]))
+        *--e = '\0';
+    return s;
+}
+
+/* The value after '=': quoted ("..." or '...') or bare up to a ';' comment. */
+static char *value_of(char *v)
+{
+    v = trim(v);
+    if (*v == '"' || *v == '\'') {
+        char q = *v++;
+        char *end = strchr(v, q);
+        if (end)
+            *end = '\0';
+        return v;
+    }
+    char *semi = strchr(v, ';');
+    if (semi)
+        *semi = '\0';
+    return trim(v);
+}
+
+static int load(const char *path, fpmconf *c, char *section, size_t seclen, int depth,
+                char *err, size_t errlen);
+
+static int include(const char *from, const char *pattern, fpmconf *c, char *section,
+                   size_t seclen, int depth, char *err, size_t errlen)
+{
+    char full[4096];
+    if (pattern[0] != '/') {
+        const char *slash = strrchr(from, '/');
+        int dl = slash ? (int)(slash - from) : 1;
+        snprintf(full, sizeof full, "%.*s/%s", dl, slash ? from : ".", pattern);
+    } else {
+        snprintf(full, sizeof full, "%s", pattern);
+    }
+    glob_t g;
+    int rc = glob(full, 0, NULL, &g);
+    if (rc == GLOB_NOMATCH)
+        return 0; /* php-fpm accepts an include that matches nothing */
+    if (rc != 0) {
+        snprintf(err, errlen, "%s: include \"%s\" could not be read", from, full);
+        return -1;
+    }
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        if (load(g.gl_pathv[i], c, section, seclen, depth + 1, err, errlen) != 0) {
+            globfree(&g);
+            return -1;
+        }
+    }
+    globfree(&g);
+    return 0;
+}
+
+static int load(const char *path, fpmconf *c, char *section, size_t seclen, int depth,
+                char *err, size_t errlen)
+{
+    if (depth > MAX_DEPTH) {
+        snprintf(err, errlen, "%s: includes nested more than %d deep", path, MAX_DEPTH);
+        return -1;
+    }
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    char line[8192];
+    int lineno = 0, rc = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        char *s = trim(line);
+        if (*s == '\0' || *s == ';' || *s == '#')
+            continue;
+        if (*s == '[') {
+            char *end = strchr(s, ']');
+            if (!end) {
+                snprintf(err, errlen, "%s:%d: section without \"]\"", path, lineno);
+                rc = -1;
+                break;
+            }
+            *end = '\0';
+            snprintf(section, seclen, "%s", trim(s + 1));
+            continue;
+        }
+        char *eq = strchr(s, '=');
+        if (!eq) {
+            snprintf(err, errlen, "%s:%d: expected KEY = VALUE", path, lineno);
+            rc = -1;
+            break;
+        }
+        *eq = '\0';
+        char *key = trim(s), *raw = value_of(eq + 1);
+        int global = strcmp(section, "global") == 0 || section[0] == '\0';
+        char *v = expand(raw, global ? "" : section);
+        if (!v) {
+            rc = -1;
+            break;
+        }
+        if (strcmp(key, "include") == 0) {
+            rc = include(path, v, c, section, seclen, depth, err, errlen);
+        } else if (global) {
+            if (strcmp(key, "pid") == 0)
+                set(&c->pid_file, v);
+        } else {
+            fpmconf_pool *p = pool_get(c, section);
+            char ep[4200];
+            if (!p)
+                rc = -1;
+            else if (strcmp(key, "listen") == 0 && fpmconf_endpoint(v, ep, sizeof ep) == 0)
+                set(&p->endpoint, ep);
+            else if (strcmp(key, "pm.status_path") == 0)
+                set(&p->status_path, v);
+            else if (strcmp(key, "pm.status_listen") == 0 && fpmconf_endpoint(v, ep, sizeof ep) == 0)
+                set(&p->status_endpoint, ep);
+            else if (strcmp(key, "pm") == 0)
+                set(&p->pm, v);
+            else if (strcmp(key, "pm.max_children") == 0)
+                p->max_children = strtol(v, NULL, 10);
+        }
+        free(v);
+        if (rc)
+            break;
+    }
+    fclose(f);
+    return rc;
+}
+
+int fpmconf_load(const char *path, fpmconf *c, char *err, size_t errlen)
+{
+    char section[256] = "";
+    memset(c, 0, sizeof *c);
+    if (load(path, c, section, sizeof section, 0, err, errlen) != 0) {
+        fpmconf_free(c);
+        return -1;
+    }
+    return 0;
+}
+
+void fpmconf_free(fpmconf *c)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        free(c->pools[i].name);
+        free(c->pools[i].endpoint);
+        free(c->pools[i].status_path);
+        free(c->pools[i].status_endpoint);
+        free(c->pools[i].pm);
+    }
+    free(c->pools);
+    free(c->pid_file);
+    memset(c, 0, sizeof *c);
+}

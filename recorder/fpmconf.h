@@ -1,0 +1,36 @@
+/*
+ * fpmconf: the pools of a php-fpm configuration (php-fpm.conf and what it
+ * includes): each pool's listen address, status path or status listener,
+ * process manager and pm.max_children.  It never prints.
+ */
+#ifndef FPMCONF_H
+#define FPMCONF_H
+
+#include <stddef.h>
+
+typedef struct {
+    char *name;
+    char *endpoint;        /* unix:/path or tcp:host:port; NULL without listen */
+    char *status_path;     /* pm.status_path; NULL when the pool has none */
+    char *status_endpoint; /* pm.status_listen as an endpoint, or NULL */
+    char *pm;              /* static, dynamic, ondemand; NULL when not set */
+    long  max_children;    /* 0 when not set */
+} fpmconf_pool;
+
+typedef struct {
+    fpmconf_pool *pools;   /* in the order php-fpm reads them */
+    size_t        n;
+    char         *pid_file; /* [global] pid, or NULL */
+} fpmconf;
+
+/* Reads path and its includes (globs, sorted; relative to the including
+ * file's folder) into c, replacing $pool in values.  0 ok; -1 with the
+ * reason in err ("FILE:LINE: ..."). */
+int fpmconf_load(const char *path, fpmconf *c, char *err, size_t errlen);
+void fpmconf_free(fpmconf *c);
+
+/* A listen value ("/run/x.sock", "9000", "127.0.0.1:9000", "[::1]:9000")
+ * as an endpoint.  0 ok, -1 when out is too small. */
+int fpmconf_endpoint(const char *listen, char *out, size_t outlen);
+
+#endif

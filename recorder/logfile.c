@@ -1,0 +1,301 @@
+/* The recorder's log writer. */
+#define _POSIX_C_SOURCE 200809L
+#include "logfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "fpmlog.h"
+
+struct logfile {
+    int            fd;
+    int            level;         /* 0 plain */
+    ZSTD_CCtx     *cctx;
+    unsigned char *pend;          /* bytes for the next commit */
+    size_t         pend_len, pend_cap;
+    uint64_t       good_size;     /* file size after the last good commit */
+    int            disk_frame_open; /* the file ends inside an open frame */
+    int            abandoned;     /* a write failed: cut back, start anew */
+    int            in_frame;      /* records went into the compressor since a frame end */
+    char           hdr[FPMLOG_HDR_MAX];
+};
+
+static const unsigned char EMPTY_LAST_BLOCK[3] = {0x01, 0x00, 0x00};
+
+static int full_pread(int fd, void *buf, size_t n, uint64_t off)
+{
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = pread(fd, (char *)buf + got, n - got, (off_t)(off + got));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        got += (size_t)r;
+    }
+    return 0;
+}
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+    const char *p = buf;
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -1;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+int logfile_repair(int fd, char *repaired, size_t rlen, int *plain_tail)
+{
+    struct stat st;
+    repaired[0] = '\0';
+    *plain_tail = 0;
+    if (fstat(fd, &st) != 0)
+        return -1;
+    uint64_t size = (uint64_t)st.st_size, off = 0;
+    while (off < size) {
+        unsigned char m[8];
+        if (size - off < 4 || full_pread(fd, m, 4, off) != 0) {
+            *plain_tail = 1;
+            return 0;
+        }
+        if ((m[0] & 0xF0) == 0x50 && m[1] == 0x2A && m[2] == 0x4D && m[3] == 0x18) {
+            if (size - off < 8 || full_pread(fd, m, 8, off) != 0)
+                return 0;
+            off += 8 + ((uint64_t)m[4] | (uint64_t)m[5] << 8 | (uint64_t)m[6] << 16 |
+                        (uint64_t)m[7] << 24);
+            continue;
+        }
+        if (!(m[0] == 0x28 && m[1] == 0xB5 && m[2] == 0x2F && m[3] == 0xFD)) {
+            *plain_tail = 1;
+            return 0;
+        }
+        unsigned char fhd;
+        uint64_t frame = off, pos = off + 4;
+        if (pos >= size || full_pread(fd, &fhd, 1, pos) != 0) {
+            /* a frame cut inside its header: remove it whole */
+            if (ftruncate(fd, (off_t)frame) != 0)
+                return -1;
+            snprintf(repaired, rlen, "removed a zstd frame header cut short at offset %llu",
+                     (unsigned long long)frame);
+            return 0;
+        }
+        static const int did_size[4] = {0, 1, 2, 4};
+        int fcs = fhd >> 6, single = fhd >> 5 & 1, checksum = fhd >> 2 & 1;
+        uint64_t hdr = 1 + (single ? 0 : 1) + (uint64_t)did_size[fhd & 3] +
+                       (fcs == 0 ? (uint64_t)single : fcs == 1 ? 2u : fcs == 2 ? 4u : 8u);
+        pos += hdr;
+        if (pos > size) {
+            if (ftruncate(fd, (off_t)frame) != 0)
+                return -1;
+            snprintf(repaired, rlen, "removed a zstd frame header cut short at offset %llu",
+                     (unsigned long long)frame);
+            return 0;
+        }
+        for (;;) {
+            unsigned char bh[3];
+            uint64_t content = 0;
+            int whole = pos + 3 <= size && full_pread(fd, bh, 3, pos) == 0;
+            int last = 0;
+            if (whole) {
+                uint32_t h = (uint32_t)bh[0] | (uint32_t)bh[1] << 8 | (uint32_t)bh[2] << 16;
+                int type = (int)(h >> 1 & 3);
+                last = (int)(h & 1);
+                if (type == 3)
+                    return 0; /* not a block: damage, not ours to mend */
+                content = type == 1 ? 1 : h >> 3;
+                whole = pos + 3 + content <= size;
+            }
+            if (!whole) {
+                /* the frame was left open: cut the partial block, close it */
+                if (pos < size && ftruncate(fd, (off_t)pos) != 0)
+                    return -1;
+                if (write_all(fd, EMPTY_LAST_BLOCK, 3) != 0)
+                    return -1;
+                snprintf(repaired, rlen, "closed the zstd frame at offset %llu that a stopped "
+                         "recorder left open (cut %llu bytes of a partial block at offset %llu)",
+                         (unsigned long long)frame, (unsigned long long)(size - pos),
+                         (unsigned long long)pos);
+                return 0;
+            }
+            pos += 3 + content;
+            if (last) {
+                pos += checksum ? 4 : 0;
+                break;
+            }
+        }
+        off = pos;
+    }
+    return 0;
+}
+
+logfile *logfile_open(const char *path, int level, char *repaired, size_t rlen,
+                      char *err, size_t errlen)
+{
+    logfile *lf = calloc(1, sizeof *lf);
+    if (!lf) {
+        snprintf(err, errlen, "%s", strerror(ENOMEM));
+        return NULL;
+    }
+    lf->fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (lf->fd < 0) {
+        snprintf(err, errlen, "could not open: %s", strerror(errno));
+        free(lf);
+        return NULL;
+    }
+    int plain_tail = 0;
+    if (logfile_repair(lf->fd, repaired, rlen, &plain_tail) != 0) {
+        snprintf(err, errlen, "could not close the frame left open: %s", strerror(errno));
+        close(lf->fd);
+        free(lf);
+        return NULL;
+    }
+    struct stat st;
+    fstat(lf->fd, &st);
+    lf->good_size = (uint64_t)st.st_size;
+    lf->level = plain_tail ? 0 : level;
+    if (lf->level > 0) {
+        lf->cctx = ZSTD_createCCtx();
+        if (!lf->cctx) {
+            snprintf(err, errlen, "%s", strerror(ENOMEM));
+            logfile_close(lf);
+            return NULL;
+        }
+        ZSTD_CCtx_setParameter(lf->cctx, ZSTD_c_compressionLevel, lf->level);
+        ZSTD_CCtx_setParameter(lf->cctx, ZSTD_c_checksumFlag, 0);
+    }
+    return lf;
+}
+
+static int pend_reserve(logfile *lf, size_t more)
+{
+    if (lf->pend_len + more <= lf->pend_cap)
+        return 0;
+    size_t cap = lf->pend_cap ? lf->pend_cap : 65536;
+    while (cap < lf->pend_len + more)
+        cap *= 2;
+    unsigned char *p = realloc(lf->pend, cap);
+    if (!p)
+        return -1;
+    lf->pend = p;
+    lf->pend_cap = cap;
+    return 0;
+}
+
+/* Puts bytes (or just a directive) through the compressor into pend. */
+static int put(logfile *lf, const void *buf, size_t len, ZSTD_EndDirective mode)
+{
+    if (!lf->cctx) {
+        if (pend_reserve(lf, len))
+            return -1;
+        memcpy(lf->pend + lf->pend_len, buf, len);
+        lf->pend_len += len;
+        return 0;
+    }
+    ZSTD_inBuffer in = {buf, len, 0};
+    for (;;) {
+        if (pend_reserve(lf, ZSTD_CStreamOutSize()))
+            return -1;
+        ZSTD_outBuffer out = {lf->pend + lf->pend_len, lf->pend_cap - lf->pend_len, 0};
+        size_t left = ZSTD_compressStream2(lf->cctx, &out, &in, mode);
+        if (ZSTD_isError(left)) {
+            errno = EIO;
+            return -1;
+        }
+        lf->pend_len += out.pos;
+        if (mode == ZSTD_e_continue ? in.pos == in.size : left == 0)
+            return 0;
+    }
+}
+
+int logfile_add(logfile *lf, const char *type, uint64_t mono, uint64_t real,
+                const char *source, size_t source_len, const void *payload, size_t len)
+{
+    int n = fpmlog_header(lf->hdr, type, mono, real, source, source_len, payload, len);
+    if (n < 0)
+        return -1;
+    if (put(lf, lf->hdr, (size_t)n, ZSTD_e_continue) || put(lf, payload, len, ZSTD_e_continue) ||
+        put(lf, "\n", 1, ZSTD_e_continue))
+        return -1;
+    lf->in_frame = 1;
+    return 0;
+}
+
+/* After a failed write: cut the file back to its last good byte and close
+ * the frame that was open there.  0 when the file is sound again. */
+static int recover(logfile *lf)
+{
+    if (ftruncate(lf->fd, (off_t)lf->good_size) != 0)
+        return -1;
+    if (lf->disk_frame_open) {
+        if (write_all(lf->fd, EMPTY_LAST_BLOCK, 3) != 0) {
+            int e = errno;
+            if (ftruncate(lf->fd, (off_t)lf->good_size) != 0) { /* nothing more to do */ }
+            errno = e;
+            return -1;
+        }
+        lf->good_size += 3;
+        lf->disk_frame_open = 0;
+    }
+    lf->abandoned = 0;
+    return 0;
+}
+
+int logfile_commit(logfile *lf, int end_frame)
+{
+    int e;
+    if (lf->abandoned && recover(lf) != 0)
+        goto fail;
+    if (lf->cctx && lf->in_frame && put(lf, NULL, 0, end_frame ? ZSTD_e_end : ZSTD_e_flush) != 0)
+        goto fail;
+    if (lf->pend_len == 0)
+        return 0;
+    if (write_all(lf->fd, lf->pend, lf->pend_len) != 0)
+        goto fail;
+    lf->good_size += lf->pend_len;
+    lf->disk_frame_open = lf->cctx && !end_frame;
+    if (end_frame)
+        lf->in_frame = 0;
+    lf->pend_len = 0;
+    return 0;
+fail:
+    e = errno;
+    /* this round's bytes are lost; the next records start a new frame */
+    lf->abandoned = 1;
+    lf->in_frame = 0;
+    lf->pend_len = 0;
+    if (lf->cctx)
+        ZSTD_CCtx_reset(lf->cctx, ZSTD_reset_session_only);
+    errno = e;
+    return -1;
+}
+
+uint64_t logfile_size(const logfile *lf)
+{
+    return lf->good_size;
+}
+
+int logfile_close(logfile *lf)
+{
+    if (!lf)
+        return 0;
+    int rc = logfile_commit(lf, 1);
+    if (close(lf->fd) != 0)
+        rc = -1;
+    ZSTD_freeCCtx(lf->cctx);
+    free(lf->pend);
+    free(lf);
+    return rc;
+}

@@ -1,0 +1,57 @@
+/*
+ * procscan: what fpm-record reads from the machine: the php-fpm workers in
+ * the process table, their /proc/<pid>/stat lines, /proc/stat, the cgroup v2
+ * CPU files of php-fpm's cgroup, and the HOST facts.  Every path is under a
+ * root (normally "/proc" and "/sys"), so tests point it at fixture trees.
+ * Nothing prints.
+ */
+#ifndef PROCSCAN_H
+#define PROCSCAN_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+typedef struct {
+    pid_t pid, ppid;
+    char  pool[128];
+} ps_worker;
+
+typedef struct {
+    ps_worker *w;
+    size_t     n, cap;
+    pid_t      master;      /* a "php-fpm: master process" seen, or 0 */
+    int        any_fpm;     /* any php-fpm process was visible */
+} ps_table;
+
+/* Scans proc_root for processes whose command line is "php-fpm: pool NAME"
+ * (and the master).  0 ok, -1 when proc_root cannot be listed. */
+int ps_scan(const char *proc_root, ps_table *t);
+void ps_table_free(ps_table *t);
+
+/* Reads a whole small file into a malloc'd, NUL-terminated buffer.  0 ok,
+ * -1 with errno set. */
+int ps_read_file(const char *path, char **out, size_t *len);
+
+/* Appends the /proc/<pid>/stat line (with its newline) of each pid to *buf
+ * (malloc'd, grown); pids that exited are left out.  Returns how many were
+ * read. */
+size_t ps_pid_stats(const char *proc_root, const pid_t *pids, size_t n, char **buf,
+                    size_t *len, size_t *cap);
+
+/* The lines of /proc/stat that begin with "cpu".  0 ok, -1. */
+int ps_cpu_lines(const char *proc_root, char **out, size_t *len);
+
+/* The cgroup v2 folder of pid (under sys_root's cgroup2 mount), or -1 when
+ * pid is in none or in the root cgroup.  rel gets the cgroup path ("/x"). */
+int ps_cgroup_dir(const char *proc_root, const char *sys_root, pid_t pid, char *dir,
+                  size_t dirlen, char *rel, size_t rellen);
+
+typedef struct {
+    char     hostname[256], boot_id[64], kernel[128], clocksource[64];
+    long     nproc, clk_tck;
+} ps_host;
+
+/* The HOST facts, read from the machine (never assumed). */
+void ps_host_facts(const char *proc_root, const char *sys_root, ps_host *h);
+
+#endif

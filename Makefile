@@ -16,7 +16,7 @@ FORMATS  := formats/fpmlog.c formats/status.c formats/procfs.c
 ANALYZER := analyzer/hist.c analyzer/fit.c analyzer/pidmap.c analyzer/readings.c \
             analyzer/pipeline.c analyzer/replay.c analyzer/report.c
 RECORDER := recorder/fcgi.c recorder/fpmconf.c recorder/procscan.c recorder/logfile.c
-UNITS    := fpmlog status procfs hist fit readings pipeline report replay
+UNITS    := fpmlog status procfs hist fit readings pipeline report replay fcgi fpmconf logfile procscan
 
 .PHONY: all run test unit unit-asan cli fixtures fixtures-check integration deps deps-test bench clean
 all: bin/fpm-analyze bin/fpm-record
@@ -62,7 +62,7 @@ unit: $(UNITS:%=bin/tests/test_%)
 unit-asan: $(UNITS:%=bin/tests-san/test_%)
 	@set -e; for t in $^; do ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $$t; done
 
-cli: bin/fpm-analyze
+cli: bin/fpm-analyze bin/fpm-record
 	@tests/cli/run.sh
 
 # the fixture logs are written by fixtures/simulate.py; this checks that they
@@ -75,8 +75,9 @@ fixtures-check:
 	for f in fixtures/logs/*; do cmp -s $$f $$d/$$(basename $$f) || { echo "FAIL: $$f is not what fixtures/simulate.py writes (make fixtures)"; rm -rf $$d; exit 1; }; done; \
 	rm -rf $$d; echo "fixtures: $$(ls fixtures/logs | wc -l) passed, 0 failed"
 
-integration: bin/fpm-analyze bin/tests/status_dump
+integration: bin/fpm-analyze bin/fpm-record bin/tests/status_dump
 	@tests/integration/status_pages.sh
+	@tests/integration/record_world.sh
 
 test: deps-test
 	@$(MAKE) -s all unit unit-asan cli fixtures-check integration

@@ -158,6 +158,25 @@ static int add_pool(config *cfg, pool p)
     return 0;
 }
 
+/* An endpoint as written on the command line: unix:/path, tcp:host:port,
+ * or what php-fpm's listen accepts (/path, port, host:port).  0 ok. */
+static int endpoint_arg(const char *s, char *out, size_t outlen)
+{
+    if (strncmp(s, "unix:", 5) == 0)
+        return s[5] == '/' && snprintf(out, outlen, "%s", s) < (int)outlen ? 0 : -1;
+    const char *hp = strncmp(s, "tcp:", 4) == 0 ? s + 4 : s;
+    if (hp == s && s[0] == '/')
+        return fpmconf_endpoint(s, out, outlen);
+    const char *colon = strrchr(hp, ':');
+    const char *port = colon ? colon + 1 : hp;
+    if (!*port || strspn(port, "0123456789") != strlen(port) || atol(port) > 65535 ||
+        (colon && (colon == hp || strchr(hp, '/'))))
+        return -1;
+    if (hp != s)
+        return snprintf(out, outlen, "%s", s) < (int)outlen ? 0 : -1;
+    return fpmconf_endpoint(s, out, outlen);
+}
+
 /* --pool NAME=ENDPOINT[,status=PATH][,status_listen=ENDPOINT] */
 static int parse_pool(const char *arg, pool *p)
 {
@@ -169,18 +188,14 @@ static int parse_pool(const char *arg, pool *p)
     p->name = strndup(arg, (size_t)(eq - arg));
     char ep[4200];
     for (char *tok = strtok_r(rest, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (strncmp(tok, "status=", 7) == 0) {
+        if (strncmp(tok, "status=", 7) == 0 && tok[7] == '/') {
             p->status_path = strdup(tok + 7);
         } else if (strncmp(tok, "status_listen=", 14) == 0) {
-            if (fpmconf_endpoint(strncmp(tok + 14, "unix:", 5) == 0 || strncmp(tok + 14, "tcp:", 4) == 0
-                                     ? tok + 14 + (tok[14] == 'u' ? 5 : 4) : tok + 14, ep, sizeof ep))
+            if (endpoint_arg(tok + 14, ep, sizeof ep) != 0)
                 goto bad;
-            p->status_endpoint = strdup(strncmp(tok + 14, "tcp:", 4) == 0 ? tok + 14 : ep);
-        } else if (!p->endpoint) {
-            if (strncmp(tok, "unix:", 5) == 0 || strncmp(tok, "tcp:", 4) == 0)
-                p->endpoint = strdup(tok);
-            else if (fpmconf_endpoint(tok, ep, sizeof ep) == 0)
-                p->endpoint = strdup(ep);
+            p->status_endpoint = strdup(ep);
+        } else if (!p->endpoint && endpoint_arg(tok, ep, sizeof ep) == 0) {
+            p->endpoint = strdup(ep);
         } else {
             goto bad;
         }

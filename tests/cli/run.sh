@@ -1,6 +1,7 @@
 #!/bin/sh
 # Command-level tests: each tests/cli/cases/NAME.args holds one line of
-# arguments for bin/fpm-analyze (run from the top of the tree); NAME.out,
+# arguments for bin/fpm-analyze, or bin/fpm-record when NAME starts with
+# "record-" (run from the top of the tree); NAME.out,
 # NAME.err and NAME.rc beside it are what it must print and exit with.
 # JSON output is also parsed back with python3's json module.
 #   tests/cli/run.sh            run every case
@@ -8,7 +9,6 @@
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 2
-bin=bin/fpm-analyze
 update=0
 [ "${1:-}" = --update ] && update=1
 tmp=$(mktemp -d /tmp/fpmcpu-cli.XXXXXX)
@@ -17,8 +17,9 @@ pass=0 fail=0
 for args in tests/cli/cases/*.args; do
     name=${args%.args}
     base=$(basename "$name")
+    case $base in record-*) bin=bin/fpm-record ;; *) bin=bin/fpm-analyze ;; esac
     # shellcheck disable=SC2046 # word splitting of the argument line is wanted
-    LC_ALL=de_DE.UTF-8 $bin $(cat "$args") >"$tmp/out" 2>"$tmp/err"
+    LC_ALL=de_DE.UTF-8 timeout 60 $bin $(cat "$args") >"$tmp/out" 2>"$tmp/err"
     echo $? >"$tmp/rc"
     if [ $update -eq 1 ]; then
         cp "$tmp/out" "$name.out"; cp "$tmp/err" "$name.err"; cp "$tmp/rc" "$name.rc"

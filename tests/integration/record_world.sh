@@ -1,0 +1,41 @@
+#!/bin/sh
+# fpm-record against the fixture /proc and /sys trees (fixtures/world) and a
+# pool whose socket does not exist: the round goes on with an ERROR, the
+# workers still come from the process table, the cgroup files and HOST facts
+# are read from the tree.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top" || exit 2
+dir=$(mktemp -d /tmp/fpmcpu-world.XXXXXX)
+trap 'rm -rf "$dir"' EXIT INT TERM
+pass=0 fail=0
+check() { if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else echo "FAIL: $1" >&2; fail=$((fail + 1)); fi; }
+
+bin/fpm-record --proc-root fixtures/world/proc --sys-root fixtures/world/sys \
+    --pool www=unix:$dir/www.sock --pool 'api=unix:/nonexistent/api.sock,status=/fpm-status' \
+    --interval 1s --rounds 2 -o "$dir/log" 2>"$dir/err"
+check "exit 0 though no pool answered" $?
+[ ! -s "$dir/err" ]; check "nothing on stderr" $?
+[ "$(stat -c %a "$dir/log")" = 600 ]; check "the log is mode 0600" $?
+zstd -t -q "$dir/log"; check "every frame closed (zstd -t)" $?
+zstdcat "$dir/log" > "$dir/plain"
+grep -q "^cpu_quota_millicores=1500$" "$dir/plain"; check "HOST quota from the cgroup's cpu.max" $?
+grep -q "^cgroup=/system.slice/php8.2-fpm.service$" "$dir/plain"; check "HOST cgroup path" $?
+grep -q "^boot_id=7d0c3b9e-1111-4222-8333-944455556666$" "$dir/plain"; check "HOST boot_id" $?
+grep -q "^clocksource=tsc$" "$dir/plain"; check "HOST clocksource" $?
+grep -q "^own_uri=/fpm-status$" "$dir/plain"; check "POOL lists its status path as own" $?
+[ "$(grep -c '^#fpmlog1 ERROR ' "$dir/plain")" = 4 ]; check "an ERROR per pool per round" $?
+grep -q "^cannot connect to /nonexistent/api.sock: No such file or directory$" "$dir/plain"
+check "the ERROR says why" $?
+[ "$(grep -c '^#fpmlog1 PIDS [0-9]* [0-9]* www ' "$dir/plain")" = 2 ]; check "PIDS of www each round" $?
+grep -q '^102 (php fpm) x)) R 100 ' "$dir/plain"; check "PIDS hold /proc/<pid>/stat verbatim" $?
+[ "$(grep -c '^#fpmlog1 CGROUP [0-9]* [0-9]* cpu.stat ' "$dir/plain")" = 2 ]; check "CGROUP cpu.stat each round" $?
+grep -q '^#fpmlog1 CGROUP [0-9]* [0-9]* cpu.pressure ' "$dir/plain"; check "CGROUP cpu.pressure" $?
+grep -q '^intr' "$dir/plain"; [ $? -ne 0 ]; check "STAT keeps only the cpu lines" $?
+grep -q '^seq=2$' "$dir/plain"; check "ROUND seq" $?
+grep -q '^stop: 2 round(s) done$' "$dir/plain"; check "a NOTE at the stop" $?
+bin/fpm-analyze --format json "$dir/log" > "$dir/json" 2>"$dir/aerr"
+check "the analyzer reads it" $?
+grep -q '"host_millicores": 1500, "rounds": 2' "$dir/json"; check "analyzer: the quota is the host, 2 rounds" $?
+echo "record world: $pass passed, $fail failed"
+[ $fail -eq 0 ]

@@ -1,0 +1,75 @@
+/* php-fpm configuration discovery on a sample tree. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fpmconf.h"
+
+static void test_pools_from_a_config_with_includes(void **state)
+{
+    (void)state;
+    fpmconf c;
+    char err[512];
+    assert_int_equal(fpmconf_load("fixtures/fpmconf/php-fpm.conf", &c, err, sizeof err), 0);
+    assert_string_equal(c.pid_file, "/run/php/php8.2-fpm.pid");
+    assert_int_equal(c.n, 3);
+    fpmconf_pool *shop = &c.pools[0], *api = &c.pools[1], *legacy = &c.pools[2];
+    assert_string_equal(shop->name, "shop");
+    assert_string_equal(shop->endpoint, "unix:/run/php/shop.sock"); /* $pool */
+    assert_string_equal(shop->status_path, "/fpm-status");         /* quotes */
+    assert_string_equal(shop->status_endpoint, "tcp:127.0.0.1:9100");
+    assert_string_equal(shop->pm, "dynamic");
+    assert_int_equal(shop->max_children, 40);                      /* comment */
+    assert_string_equal(api->endpoint, "tcp:127.0.0.1:9001");       /* a bare port */
+    assert_string_equal(api->pm, "ondemand");
+    assert_int_equal(api->max_children, 12);
+    assert_string_equal(api->status_path, "/status");
+    assert_null(api->status_endpoint);
+    assert_string_equal(legacy->endpoint, "tcp:[::1]:9002");
+    assert_null(legacy->status_path); /* no status path: the recorder skips it */
+    fpmconf_free(&c);
+}
+
+static void test_config_errors_name_the_file_and_line(void **state)
+{
+    (void)state;
+    fpmconf c;
+    char err[512];
+    assert_int_equal(fpmconf_load("fixtures/fpmconf/none.conf", &c, err, sizeof err), -1);
+    assert_string_equal(err, "fixtures/fpmconf/none.conf: No such file or directory");
+    FILE *f = fopen("/tmp/fpmcpu-bad.conf", "w");
+    fputs("[www]\nlisten = /x.sock\nthis line has no equals\n", f);
+    fclose(f);
+    assert_int_equal(fpmconf_load("/tmp/fpmcpu-bad.conf", &c, err, sizeof err), -1);
+    assert_string_equal(err, "/tmp/fpmcpu-bad.conf:3: expected KEY = VALUE");
+    remove("/tmp/fpmcpu-bad.conf");
+}
+
+static void test_listen_values_as_endpoints(void **state)
+{
+    (void)state;
+    char ep[64];
+    static const char *const c[][2] = {
+        {"/run/php/x.sock", "unix:/run/php/x.sock"}, {"9000", "tcp:127.0.0.1:9000"},
+        {"127.0.0.1:9000", "tcp:127.0.0.1:9000"}, {"[::1]:9000", "tcp:[::1]:9000"},
+        {"localhost:9000", "tcp:localhost:9000"},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        assert_int_equal(fpmconf_endpoint(c[i][0], ep, sizeof ep), 0);
+        assert_string_equal(ep, c[i][1]);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pools_from_a_config_with_includes),
+        cmocka_unit_test(test_config_errors_name_the_file_and_line),
+        cmocka_unit_test(test_listen_values_as_endpoints),
+    };
+    return cmocka_run_group_tests_name("fpmconf", tests, NULL, NULL);
+}

@@ -1,0 +1,221 @@
+/* The recorder's log writer: frames, repair, write failures, permissions. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <zstd.h>
+
+#include "fpmlog.h"
+#include "logfile.h"
+#include "testlib.h"
+
+static char path[64];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(path, sizeof path, "/tmp/fpmcpu-logfile-%d.log", (int)getpid());
+    unlink(path);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    unlink(path);
+    return 0;
+}
+
+static void round_of(logfile *lf, int k)
+{
+    char p[64];
+    int n = snprintf(p, sizeof p, "{\"processes\":[]} round %d", k);
+    assert_int_equal(logfile_add(lf, "STATUS", (uint64_t)k, 0, "p", 1, p, (size_t)n), 0);
+    n = snprintf(p, sizeof p, "seq=%d\n", k);
+    assert_int_equal(logfile_add(lf, "ROUND", (uint64_t)k, 0, NULL, 0, p, (size_t)n), 0);
+}
+
+static buf slurp(void)
+{
+    buf b = {0};
+    FILE *f = fopen(path, "rb");
+    char tmp[4096];
+    size_t n;
+    while ((n = fread(tmp, 1, sizeof tmp, f)) > 0)
+        buf_add(&b, tmp, n);
+    fclose(f);
+    return b;
+}
+
+/* Every frame in the file is whole and closed; returns how many. */
+static int closed_frames(const buf *b)
+{
+    int frames = 0;
+    for (size_t off = 0; off < b->n; frames++) {
+        size_t n = ZSTD_findFrameCompressedSize(b->p + off, b->n - off);
+        if (ZSTD_isError(n))
+            fail_msg("frame at %zu: %s", off, ZSTD_getErrorName(n));
+        off += n;
+    }
+    return frames;
+}
+
+/* The seq of every ROUND record, read back, as "1 2 3". */
+static char *rounds_read(void)
+{
+    fpmlog_reader *r = fpmlog_reader_open(path, NULL, 0);
+    buf out = {0};
+    fpmlog_record rec;
+    fpmlog_damage d;
+    int ret;
+    buf_add(&out, "", 0);
+    while ((ret = fpmlog_reader_next(r, &rec, &d)) != 0)
+        if (ret == 1 && strcmp(rec.type, "ROUND") == 0)
+            buf_printf(&out, "%s%.*s", out.n ? " " : "", (int)rec.len - 5,
+                       (const char *)rec.payload + 4);
+    fpmlog_reader_free(r);
+    return out.p;
+}
+
+static void test_appending_starts_a_new_frame(void **state)
+{
+    (void)state;
+    char rep[256], err[256];
+    for (int run = 0; run < 2; run++) {
+        logfile *lf = logfile_open(path, 3, rep, sizeof rep, err, sizeof err);
+        assert_non_null(lf);
+        assert_string_equal(rep, "");
+        for (int k = 1; k <= 3; k++) {
+            round_of(lf, run * 10 + k);
+            assert_int_equal(logfile_commit(lf, k == 2), 0); /* a frame end after 2 */
+        }
+        assert_int_equal(logfile_close(lf), 0);
+    }
+    buf b = slurp();
+    assert_int_equal(closed_frames(&b), 4);
+    char *r = rounds_read();
+    assert_string_equal(r, "1 2 3 11 12 13");
+    free(r);
+    buf_free(&b);
+}
+
+static void test_a_frame_left_open_is_closed_on_start(void **state)
+{
+    (void)state;
+    char rep[256], err[256];
+    logfile *lf = logfile_open(path, 3, rep, sizeof rep, err, sizeof err);
+    round_of(lf, 1);
+    logfile_commit(lf, 0);
+    uint64_t good = logfile_size(lf);
+    round_of(lf, 2);
+    logfile_commit(lf, 0);
+    uint64_t size = logfile_size(lf);
+    /* a crash in the middle of writing round 2: its block is torn */
+    assert_int_equal(truncate(path, (off_t)(size - 5)), 0);
+    free(lf); /* abandoned, as a killed process would: nothing more written */
+    lf = logfile_open(path, 3, rep, sizeof rep, err, sizeof err);
+    assert_non_null(lf);
+    char want[256];
+    snprintf(want, sizeof want, "closed the zstd frame at offset 0 that a stopped recorder left "
+             "open (cut %llu bytes of a partial block at offset %llu)",
+             (unsigned long long)(size - 5 - good), (unsigned long long)good);
+    assert_string_equal(rep, want);
+    round_of(lf, 3);
+    logfile_close(lf);
+    buf b = slurp();
+    assert_int_equal(closed_frames(&b), 2);
+    char *r = rounds_read();
+    assert_string_equal(r, "1 3");
+    free(r);
+    buf_free(&b);
+}
+
+static void test_a_failed_write_loses_only_that_round(void **state)
+{
+    (void)state;
+    char rep[256], err[256];
+    signal(SIGXFSZ, SIG_IGN);
+    logfile *lf = logfile_open(path, 3, rep, sizeof rep, err, sizeof err);
+    round_of(lf, 1);
+    assert_int_equal(logfile_commit(lf, 0), 0);
+    /* the disk is full: writes past the current size fail */
+    struct rlimit old, lim;
+    getrlimit(RLIMIT_FSIZE, &old);
+    lim = old;
+    lim.rlim_cur = logfile_size(lf) + 10;
+    setrlimit(RLIMIT_FSIZE, &lim);
+    round_of(lf, 2);
+    assert_int_equal(logfile_commit(lf, 0), -1);
+    assert_int_equal(errno, EFBIG);
+    round_of(lf, 3);
+    assert_int_equal(logfile_commit(lf, 0), -1);
+    setrlimit(RLIMIT_FSIZE, &old); /* space again */
+    round_of(lf, 4);
+    assert_int_equal(logfile_commit(lf, 0), 0);
+    round_of(lf, 5);
+    assert_int_equal(logfile_close(lf), 0);
+    buf b = slurp();
+    assert_int_equal(closed_frames(&b), 2); /* the old frame was closed on recovery */
+    char *r = rounds_read();
+    assert_string_equal(r, "1 4 5");
+    free(r);
+    buf_free(&b);
+}
+
+static void test_created_0600_never_through_a_symlink(void **state)
+{
+    (void)state;
+    char rep[256], err[256];
+    mode_t old = umask(0);
+    logfile *lf = logfile_open(path, 3, rep, sizeof rep, err, sizeof err);
+    umask(old);
+    logfile_close(lf);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0600);
+    char link[80];
+    snprintf(link, sizeof link, "%s.link", path);
+    unlink(link);
+    assert_int_equal(symlink(path, link), 0);
+    assert_null(logfile_open(link, 3, rep, sizeof rep, err, sizeof err));
+    assert_string_equal(err, "could not open: Too many levels of symbolic links");
+    unlink(link);
+}
+
+static void test_a_plain_log_stays_plain(void **state)
+{
+    (void)state;
+    char rep[256], err[256];
+    logfile *lf = logfile_open(path, 0, rep, sizeof rep, err, sizeof err);
+    round_of(lf, 1);
+    logfile_close(lf);
+    lf = logfile_open(path, 3, rep, sizeof rep, err, sizeof err); /* asks for zstd */
+    round_of(lf, 2);
+    logfile_close(lf);
+    buf b = slurp();
+    assert_memory_equal(b.p, "#fpmlog1 ", 9);
+    assert_null(memmem(b.p, b.n, "\x28\xb5\x2f\xfd", 4));
+    char *r = rounds_read();
+    assert_string_equal(r, "1 2");
+    free(r);
+    buf_free(&b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_appending_starts_a_new_frame, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_frame_left_open_is_closed_on_start, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_failed_write_loses_only_that_round, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_created_0600_never_through_a_symlink, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_plain_log_stays_plain, setup, teardown),
+    };
+    return cmocka_run_group_tests_name("logfile", tests, NULL, NULL);
+}

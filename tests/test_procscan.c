@@ -1,0 +1,104 @@
+/* The process table, /proc and cgroup reads, on a fixture tree. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "procfs.h"
+#include "procscan.h"
+
+#define PROC "fixtures/world/proc"
+#define SYS  "fixtures/world/sys"
+
+static void test_workers_are_the_pool_titled_processes(void **state)
+{
+    (void)state;
+    ps_table t = {0};
+    assert_int_equal(ps_scan(PROC, &t), 0);
+    assert_int_equal(t.master, 100);
+    assert_int_equal(t.any_fpm, 1);
+    assert_int_equal(t.n, 3);
+    int www = 0, api = 0;
+    for (size_t i = 0; i < t.n; i++) {
+        assert_int_equal(t.w[i].ppid, 100);
+        if (strcmp(t.w[i].pool, "www") == 0) /* the padded title too */
+            www++;
+        else if (strcmp(t.w[i].pool, "api") == 0)
+            api++;
+    }
+    assert_int_equal(www, 2);
+    assert_int_equal(api, 1);
+    ps_table_free(&t);
+    assert_int_equal(ps_scan("fixtures/world/none", &t), -1);
+}
+
+static void test_pid_stats_leave_out_exited_pids(void **state)
+{
+    (void)state;
+    pid_t pids[] = {101, 999, 102};
+    char *b = NULL;
+    size_t len = 0, cap = 0;
+    assert_int_equal(ps_pid_stats(PROC, pids, 3, &b, &len, &cap), 2);
+    int64_t pid;
+    uint64_t ticks;
+    char *nl = memchr(b, '\n', len);
+    assert_int_equal(procfs_pid_stat(b, (size_t)(nl - b), &pid, &ticks), 0);
+    assert_int_equal(pid, 101);
+    assert_int_equal(ticks, 1500);
+    assert_int_equal(procfs_pid_stat(nl + 1, len - (size_t)(nl + 1 - b) - 1, &pid, &ticks), 0);
+    assert_int_equal(pid, 102);
+    assert_int_equal(ticks, 806);
+    free(b);
+}
+
+static void test_cpu_lines_of_proc_stat(void **state)
+{
+    (void)state;
+    char *b;
+    size_t n;
+    assert_int_equal(ps_cpu_lines(PROC, &b, &n), 0);
+    assert_string_equal(b, "cpu  10000 20 3000 500000 700 0 100 0 0 0\n"
+                           "cpu0 5000 10 1500 250000 350 0 50 0 0 0\n"
+                           "cpu1 5000 10 1500 250000 350 0 50 0 0 0\n");
+    free(b);
+}
+
+static void test_cgroup_of_the_master(void **state)
+{
+    (void)state;
+    char dir[4200], rel[4200];
+    assert_int_equal(ps_cgroup_dir(PROC, SYS, 100, dir, sizeof dir, rel, sizeof rel), 0);
+    assert_string_equal(dir, SYS "/fs/cgroup/system.slice/php8.2-fpm.service");
+    assert_string_equal(rel, "/system.slice/php8.2-fpm.service");
+    assert_int_equal(ps_cgroup_dir(PROC, SYS, 101, dir, sizeof dir, rel, sizeof rel), -1);
+}
+
+static void test_host_facts_are_read(void **state)
+{
+    (void)state;
+    ps_host h;
+    ps_host_facts(PROC, SYS, &h);
+    assert_string_equal(h.boot_id, "7d0c3b9e-1111-4222-8333-944455556666");
+    assert_string_equal(h.clocksource, "tsc");
+    assert_true(h.nproc >= 1);
+    assert_true(h.clk_tck >= 1);
+    ps_host_facts("fixtures/world/none", "fixtures/world/none", &h);
+    assert_string_equal(h.boot_id, "-");
+    assert_string_equal(h.clocksource, "-");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_workers_are_the_pool_titled_processes),
+        cmocka_unit_test(test_pid_stats_leave_out_exited_pids),
+        cmocka_unit_test(test_cpu_lines_of_proc_stat),
+        cmocka_unit_test(test_cgroup_of_the_master),
+        cmocka_unit_test(test_host_facts_are_read),
+    };
+    return cmocka_run_group_tests_name("procscan", tests, NULL, NULL);
+}

@@ -2,6 +2,7 @@
 #   fpm_start DIR POOLCONF...   writes DIR/fpm.conf from the pool snippets and starts it
 #   fpm_stop DIR                stops it by its pid file
 #   fcgi SOCKET SCRIPT QUERY    one request with cgi-fcgi; the body, headers stripped
+#   fcgi_load SOCKET SCRIPT FILE QUERY   the same, output dropped (for load)
 # Sourced, not run.
 
 PHP_FPM=${PHP_FPM:-$(command -v php-fpm8.2 || echo /usr/sbin/php-fpm8.2)}
@@ -38,6 +39,14 @@ fpm_stop() {
     while kill -0 "$pid" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
     kill -KILL "$pid" 2>/dev/null || true
     rm -f "$dir/fpm.pid"
+}
+
+# fcgi_load SOCKET SCRIPT_NAME SCRIPT_FILENAME QUERY: one request, output
+# dropped; cheap enough to be load
+fcgi_load() {
+    env -i SCRIPT_NAME="$2" SCRIPT_FILENAME="$3" QUERY_STRING="$4" \
+        REQUEST_URI="$2?$4" REQUEST_METHOD=GET SERVER_PROTOCOL=HTTP/1.1 \
+        cgi-fcgi -bind -connect "$1" >/dev/null 2>&1
 }
 
 # fcgi SOCKET SCRIPT_NAME SCRIPT_FILENAME QUERY [METHOD]: prints the body

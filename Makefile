@@ -78,6 +78,9 @@ fixtures-check:
 integration: bin/fpm-analyze bin/fpm-record bin/tests/status_dump
 	@tests/integration/status_pages.sh
 	@tests/integration/record_world.sh
+	@tests/integration/record_fpm.sh
+	@tests/integration/record_crash.sh
+	@tests/integration/record_enospc.sh
 
 test: deps-test
 	@$(MAKE) -s all unit unit-asan cli fixtures-check integration

@@ -342,6 +342,7 @@ typedef struct {
     char          *pid_file;
     uint64_t       seq, frame_start;
     int            write_errno;     /* the last write error said, 0 when writing */
+    int            rewrite_header;  /* HOST and POOL may be lost: write them again */
     uint64_t       lost_rounds;
     status_page    page;
     char          *pidbuf;
@@ -361,6 +362,7 @@ static void add(recorder *r, const char *type, uint64_t mono, uint64_t real, con
 static void commit(recorder *r, int end_frame, int is_round)
 {
     if (logfile_commit(r->log, end_frame) != 0) {
+        r->rewrite_header = 1;
         if (errno != r->write_errno)
             say("%s: could not write: %s (rounds are lost until it can write again)",
                 r->cfg->output, strerror(errno));
@@ -368,6 +370,7 @@ static void commit(recorder *r, int end_frame, int is_round)
         r->lost_rounds += is_round;
         return;
     }
+    r->rewrite_header = 0;
     if (r->write_errno) {
         say("%s: writing again; %llu round(s) were lost", r->cfg->output,
             (unsigned long long)r->lost_rounds);
@@ -523,6 +526,10 @@ static void do_round(recorder *r)
 {
     config *cfg = r->cfg;
     uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
+    if (r->rewrite_header) { /* a failed write may have taken them */
+        write_host_and_pools(r);
+        note(r, "writing again after a write error");
+    }
     if (ps_scan(cfg->proc_root, &r->table) != 0)
         r->table.any_fpm = 0;
     for (size_t i = 0; i < cfg->npools; i++)

@@ -287,15 +287,23 @@ uint64_t logfile_size(const logfile *lf)
     return lf->good_size;
 }
 
+void logfile_drop(logfile *lf)
+{
+    if (!lf)
+        return;
+    close(lf->fd);
+    ZSTD_freeCCtx(lf->cctx);
+    free(lf->pend);
+    free(lf);
+}
+
 int logfile_close(logfile *lf)
 {
     if (!lf)
         return 0;
     int rc = logfile_commit(lf, 1);
-    if (close(lf->fd) != 0)
+    if (fsync(lf->fd) != 0 && errno != EINVAL)
         rc = -1;
-    ZSTD_freeCCtx(lf->cctx);
-    free(lf->pend);
-    free(lf);
+    logfile_drop(lf);
     return rc;
 }

@@ -38,6 +38,10 @@ uint64_t logfile_size(const logfile *lf);
 /* Commits with the frame ended and closes; NULL is fine.  0, or -1. */
 int logfile_close(logfile *lf);
 
+/* Closes without writing anything more, leaving the file as a crash would
+ * (for tests); NULL is fine. */
+void logfile_drop(logfile *lf);
+
 /* Closes a zstd frame left open at the end of fd (see logfile_open).
  * Returns 0 with what was done in repaired, or -1 (errno).  *plain_tail
  * says whether the file ends in plain records. */

@@ -119,7 +119,7 @@ static void test_a_frame_left_open_is_closed_on_start(void **state)
     uint64_t size = logfile_size(lf);
     /* a crash in the middle of writing round 2: its block is torn */
     assert_int_equal(truncate(path, (off_t)(size - 5)), 0);
-    free(lf); /* abandoned, as a killed process would: nothing more written */
+    logfile_drop(lf); /* as a killed process would: nothing more written */
     lf = logfile_open(path, 3, rep, sizeof rep, err, sizeof err);
     assert_non_null(lf);
     char want[256];

@@ -9,6 +9,7 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/integration/fpm.sh"
 ROUNDS=${ROUNDS:-7}
+INTERVAL=${INTERVAL:-5s}
 dir=$(mktemp -d /tmp/fpmcpu-record.XXXXXX)
 trap 'touch "$dir/stop"; fpm_stop "$dir"; rm -rf "$dir"' EXIT INT TERM
 pass=0 fail=0
@@ -38,7 +39,7 @@ cp "$dir/fpm.conf" "$dir/fpm-for-recorder.conf"
 # bounded load: each client stops at the stop file or after 1500 requests
 client() { # POOL BUSY SLEEP
     n=0
-    while [ ! -e "$dir/stop" ] && [ $n -lt 1500 ]; do
+    while [ ! -e "$dir/stop" ] && [ $n -lt ${LOAD_REQUESTS:-1500} ]; do
         n=$((n + 1))
         fcgi_load "$dir/$1.sock" /burn.php "$dir/burn.php" "busy=$2&sleep=$3&token=s3cret"
     done
@@ -46,7 +47,7 @@ client() { # POOL BUSY SLEEP
 client heavy 70 30 & client light 10 90 & client light 10 90 &
 sleep 2
 
-"$top/bin/fpm-record" --fpm-config "$dir/fpm-for-recorder.conf" --interval 5s --rounds "$ROUNDS" \
+"$top/bin/fpm-record" --fpm-config "$dir/fpm-for-recorder.conf" --interval "$INTERVAL" --rounds "$ROUNDS" \
     --redact-query -o "$dir/log" 2>"$dir/rec.err" &
 rec=$!
 peak=0
@@ -96,7 +97,7 @@ self=$(grep -a '^self_cpu_us=' "$dir/plain" | tail -1 | cut -d= -f2)
 took=$(grep -a '^took_us=' "$dir/plain" | cut -d= -f2 | sort -n | tail -1)
 size=$(stat -c %s "$dir/log")
 workers=$(grep -a -c '^[0-9]* (php-fpm8.2)' "$dir/plain")
-echo "recorder: $ROUNDS rounds of 3 pools; CPU $((self / ROUNDS)) us per round; longest round $took us;" \
+echo "recorder: $ROUNDS rounds of 3 pools at $INTERVAL; CPU $((self / ROUNDS)) us per round; longest round $took us;" \
      "peak RSS $peak KiB; log $size bytes, $((size / workers)) bytes per worker per round"
 echo "record php-fpm: $pass passed, $fail failed"
 [ $fail -eq 0 ]

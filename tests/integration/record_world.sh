@@ -37,5 +37,32 @@ grep -q '^stop: 2 round(s) done$' "$dir/plain"; check "a NOTE at the stop" $?
 bin/fpm-analyze --format json "$dir/log" > "$dir/json" 2>"$dir/aerr"
 check "the analyzer reads it" $?
 grep -q '"host_millicores": 1500, "rounds": 2' "$dir/json"; check "analyzer: the quota is the host, 2 rounds" $?
+
+# logrotate with create + HUP: the log is renamed, SIGHUP reopens a new one;
+# SIGTERM finishes the round, ends the frame and exits 0
+bin/fpm-record --proc-root fixtures/world/proc --sys-root fixtures/world/sys \
+    --pool www=unix:$dir/www.sock --interval 1s -o "$dir/rot.log" 2>"$dir/rot.err" &
+rec=$!
+sleep 2.5
+mv "$dir/rot.log" "$dir/rot.log.1"
+kill -HUP $rec
+sleep 2.2
+kill -TERM $rec
+wait $rec; check "SIGTERM: exit 0" $?
+[ ! -s "$dir/rot.err" ]; check "nothing on stderr" $?
+zstd -t -q "$dir/rot.log.1" "$dir/rot.log"; check "both files' frames are closed" $?
+[ "$(stat -c %a "$dir/rot.log")" = 600 ]; check "the new log is mode 0600" $?
+zstdcat "$dir/rot.log.1" > "$dir/rot1"; zstdcat "$dir/rot.log" > "$dir/rot2"
+grep -q '^SIGHUP: reopening the log$' "$dir/rot1"; check "the old file says it was closed on SIGHUP" $?
+head -1 "$dir/rot2" | grep -q '^#fpmlog1 HOST '; check "the new file starts with HOST" $?
+grep -q '^#fpmlog1 POOL [0-9]* [0-9]* www ' "$dir/rot2"; check "and its POOL records" $?
+grep -q '^stop: SIGTERM$' "$dir/rot2"; check "SIGTERM is noted" $?
+seqs=$(cat "$dir/rot1" "$dir/rot2" | grep -a '^seq=' | cut -d= -f2 | tr '\n' ' ')
+n=$(echo $seqs | wc -w)
+[ "$seqs" = "$(seq -s ' ' 1 "$n") " ]; check "rounds go on across the files ($seqs)" $?
+bin/fpm-analyze --format json "$dir/rot.log.1" "$dir/rot.log" > "$dir/rot.json" 2>"$dir/rot.aerr"
+grep -q "\"rounds\": $n," "$dir/rot.json"; check "the analyzer reads both as one history" $?
+[ ! -s "$dir/rot.aerr" ]; check "without a complaint" $?
+
 echo "record world: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -10,6 +10,7 @@
 #include "readings.h"
 #include "replay.h"
 #include "report.h"
+#include "msg.h"
 #include "version.h"
 
 #define PROG "fpm-analyze"
@@ -46,13 +47,7 @@ static void usage(FILE *out)
 "Exit status: 0 ok, 1 a check failed, 2 usage or unreadable input.\n");
 }
 
-static int bad_usage(const char *fmt, const char *arg)
-{
-    fprintf(stderr, PROG ": ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nTry \"" PROG " --help\" for more information.\n");
-    return 2;
-}
+#define bad_usage(...) msg_usage(PROG, __VA_ARGS__)
 
 /* A whole number in [lo, hi]; 0 ok, -1 not. */
 static int parse_count(const char *s, long long lo, long long hi, long long *out)
@@ -147,9 +142,9 @@ static int handle_args(int argc, char **argv, config *cfg)
             break;
         case O_OWN_URI:
             if (optarg[0] == '\0')
-                return bad_usage("--own-uri needs a non-empty prefix%s", "");
+                return bad_usage("--own-uri needs a non-empty prefix");
             if (rd_prefixes_add(&cfg->own_uri, optarg, strlen(optarg)))
-                return bad_usage("out of memory%s", "");
+                return bad_usage("out of memory");
             break;
         case O_EXPLAIN:
             cfg->scenario.explain = 1;
@@ -167,7 +162,7 @@ static int handle_args(int argc, char **argv, config *cfg)
         }
     }
     if (optind >= argc)
-        return bad_usage("no LOG given%s", "");
+        return bad_usage("no LOG given");
     cfg->logs = argv + optind;
     cfg->nlogs = argc - optind;
     return -1;

@@ -626,19 +626,44 @@ int fpmlog_reader_next(fpmlog_reader *r, fpmlog_record *rec, fpmlog_damage *dmg)
 /* ---------------------------------------------------------------- writer */
 
 struct fpmlog_writer {
-    int fd;
-    ZSTD_CCtx *cctx;            /* NULL: plain */
+    fpmlog_sink sink;
+    void       *arg;
+    int         fd;
+    ZSTD_CCtx  *cctx;           /* NULL: plain */
     unsigned char *out;
-    size_t out_cap;
-    char *hdr;
+    size_t      out_cap;
+    int         in_frame;       /* records went in since the frame began */
+    char       *hdr;
 };
 
-fpmlog_writer *fpmlog_writer_new(int fd, int level)
+static int write_all(int fd, const void *buf, size_t len)
+{
+    const char *p = buf;
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+static int fd_sink(void *arg, const void *buf, size_t len)
+{
+    return write_all(((fpmlog_writer *)arg)->fd, buf, len);
+}
+
+fpmlog_writer *fpmlog_writer_to(fpmlog_sink sink, void *arg, int level)
 {
     fpmlog_writer *w = calloc(1, sizeof *w);
     if (!w)
         return NULL;
-    w->fd = fd;
+    w->sink = sink;
+    w->arg = arg;
     w->hdr = malloc(FPMLOG_HDR_MAX);
     if (!w->hdr)
         goto err;
@@ -657,6 +682,23 @@ err:
     return NULL;
 }
 
+fpmlog_writer *fpmlog_writer_new(int fd, int level)
+{
+    fpmlog_writer *w = fpmlog_writer_to(fd_sink, NULL, level);
+    if (w) {
+        w->arg = w;
+        w->fd = fd;
+    }
+    return w;
+}
+
+void fpmlog_writer_reset(fpmlog_writer *w)
+{
+    if (w->cctx)
+        ZSTD_CCtx_reset(w->cctx, ZSTD_reset_session_only);
+    w->in_frame = 0;
+}
+
 void fpmlog_writer_free(fpmlog_writer *w)
 {
     if (!w)
@@ -667,27 +709,11 @@ void fpmlog_writer_free(fpmlog_writer *w)
     free(w);
 }
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-    const char *p = buf;
-    while (len > 0) {
-        ssize_t n = write(fd, p, len);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return -1;
-        }
-        p += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
 /* Feeds bytes (or a flush/end directive with none) through the compressor. */
 static int put(fpmlog_writer *w, const void *buf, size_t len, ZSTD_EndDirective mode)
 {
     if (!w->cctx)
-        return len ? write_all(w->fd, buf, len) : 0;
+        return len ? w->sink(w->arg, buf, len) : 0;
     ZSTD_inBuffer in = {buf, len, 0};
     for (;;) {
         ZSTD_outBuffer out = {w->out, w->out_cap, 0};
@@ -696,7 +722,7 @@ static int put(fpmlog_writer *w, const void *buf, size_t len, ZSTD_EndDirective 
             errno = EIO;
             return -1;
         }
-        if (out.pos && write_all(w->fd, w->out, out.pos) != 0)
+        if (out.pos && w->sink(w->arg, w->out, out.pos) != 0)
             return -1;
         if (mode == ZSTD_e_continue ? in.pos == in.size : left == 0)
             return 0;
@@ -760,17 +786,23 @@ int fpmlog_write(fpmlog_writer *w, const char *type, uint64_t mono, uint64_t rea
     if (put(w, w->hdr, (size_t)n, ZSTD_e_continue) || put(w, payload, len, ZSTD_e_continue) ||
         put(w, "\n", 1, ZSTD_e_continue))
         return -1;
+    w->in_frame = 1;
     return 0;
 }
 
 int fpmlog_writer_flush(fpmlog_writer *w)
 {
-    return put(w, NULL, 0, ZSTD_e_flush);
+    return w->in_frame ? put(w, NULL, 0, ZSTD_e_flush) : 0;
 }
 
 int fpmlog_writer_end_frame(fpmlog_writer *w)
 {
-    return put(w, NULL, 0, ZSTD_e_end);
+    if (!w->in_frame)
+        return 0;
+    int rc = put(w, NULL, 0, ZSTD_e_end);
+    if (rc == 0)
+        w->in_frame = 0;
+    return rc;
 }
 
 /* ---------------------------------------------------------------- key=value */

@@ -79,6 +79,15 @@ typedef struct fpmlog_writer fpmlog_writer;
 /* level 0 writes plain records; 1..19 zstd at that level.  NULL on ENOMEM. */
 fpmlog_writer *fpmlog_writer_new(int fd, int level);
 
+/* The same, giving the bytes to sink instead (it returns 0, or -1 with
+ * errno); the recorder buffers a round this way. */
+typedef int (*fpmlog_sink)(void *arg, const void *buf, size_t len);
+fpmlog_writer *fpmlog_writer_to(fpmlog_sink sink, void *arg, int level);
+
+/* Forgets the frame in progress (its bytes were lost): the next record
+ * starts a new frame. */
+void fpmlog_writer_reset(fpmlog_writer *w);
+
 /* Appends one record; source NULL means "-".  0 ok, -1 with errno set. */
 int fpmlog_write(fpmlog_writer *w, const char *type, uint64_t mono, uint64_t real,
                  const char *source, size_t source_len,
@@ -90,7 +99,8 @@ int fpmlog_write(fpmlog_writer *w, const char *type, uint64_t mono, uint64_t rea
 int fpmlog_header(char *buf, const char *type, uint64_t mono, uint64_t real,
                   const char *source, size_t source_len, const void *payload, size_t len);
 
-/* Pushes everything written so far to fd (zstd: ZSTD_e_flush). */
+/* Pushes everything written so far to fd (zstd: ZSTD_e_flush); nothing
+ * when no record was written since the frame began. */
 int fpmlog_writer_flush(fpmlog_writer *w);
 
 /* Ends the current zstd frame (ZSTD_e_end); the next record starts a new

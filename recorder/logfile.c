@@ -9,21 +9,18 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zstd.h>
 
 #include "fpmlog.h"
 
 struct logfile {
     int            fd;
     int            level;         /* 0 plain */
-    ZSTD_CCtx     *cctx;
+    fpmlog_writer *w;             /* records into pend */
     unsigned char *pend;          /* bytes for the next commit */
     size_t         pend_len, pend_cap;
     uint64_t       good_size;     /* file size after the last good commit */
     int            disk_frame_open; /* the file ends inside an open frame */
     int            abandoned;     /* a write failed: cut back, start anew */
-    int            in_frame;      /* records went into the compressor since a frame end */
-    char           hdr[FPMLOG_HDR_MAX];
 };
 
 static const unsigned char EMPTY_LAST_BLOCK[3] = {0x01, 0x00, 0x00};
@@ -141,6 +138,27 @@ int logfile_repair(int fd, char *repaired, size_t rlen, int *plain_tail)
     return 0;
 }
 
+/* The writer's sink: bytes wait in memory for the commit. */
+static int pend_sink(void *arg, const void *buf, size_t len)
+{
+    logfile *lf = arg;
+    if (lf->pend_len + len > lf->pend_cap) {
+        size_t cap = lf->pend_cap ? lf->pend_cap : 65536;
+        while (cap < lf->pend_len + len)
+            cap *= 2;
+        unsigned char *p = realloc(lf->pend, cap);
+        if (!p) {
+            errno = ENOMEM;
+            return -1;
+        }
+        lf->pend = p;
+        lf->pend_cap = cap;
+    }
+    memcpy(lf->pend + lf->pend_len, buf, len);
+    lf->pend_len += len;
+    return 0;
+}
+
 logfile *logfile_open(const char *path, int level, char *repaired, size_t rlen,
                       char *err, size_t errlen)
 {
@@ -166,71 +184,19 @@ logfile *logfile_open(const char *path, int level, char *repaired, size_t rlen,
     fstat(lf->fd, &st);
     lf->good_size = (uint64_t)st.st_size;
     lf->level = plain_tail ? 0 : level;
-    if (lf->level > 0) {
-        lf->cctx = ZSTD_createCCtx();
-        if (!lf->cctx) {
-            snprintf(err, errlen, "%s", strerror(ENOMEM));
-            logfile_close(lf);
-            return NULL;
-        }
-        ZSTD_CCtx_setParameter(lf->cctx, ZSTD_c_compressionLevel, lf->level);
-        ZSTD_CCtx_setParameter(lf->cctx, ZSTD_c_checksumFlag, 0);
+    lf->w = fpmlog_writer_to(pend_sink, lf, lf->level);
+    if (!lf->w) {
+        snprintf(err, errlen, "%s", strerror(ENOMEM));
+        logfile_drop(lf);
+        return NULL;
     }
     return lf;
-}
-
-static int pend_reserve(logfile *lf, size_t more)
-{
-    if (lf->pend_len + more <= lf->pend_cap)
-        return 0;
-    size_t cap = lf->pend_cap ? lf->pend_cap : 65536;
-    while (cap < lf->pend_len + more)
-        cap *= 2;
-    unsigned char *p = realloc(lf->pend, cap);
-    if (!p)
-        return -1;
-    lf->pend = p;
-    lf->pend_cap = cap;
-    return 0;
-}
-
-/* Puts bytes (or just a directive) through the compressor into pend. */
-static int put(logfile *lf, const void *buf, size_t len, ZSTD_EndDirective mode)
-{
-    if (!lf->cctx) {
-        if (pend_reserve(lf, len))
-            return -1;
-        memcpy(lf->pend + lf->pend_len, buf, len);
-        lf->pend_len += len;
-        return 0;
-    }
-    ZSTD_inBuffer in = {buf, len, 0};
-    for (;;) {
-        if (pend_reserve(lf, ZSTD_CStreamOutSize()))
-            return -1;
-        ZSTD_outBuffer out = {lf->pend + lf->pend_len, lf->pend_cap - lf->pend_len, 0};
-        size_t left = ZSTD_compressStream2(lf->cctx, &out, &in, mode);
-        if (ZSTD_isError(left)) {
-            errno = EIO;
-            return -1;
-        }
-        lf->pend_len += out.pos;
-        if (mode == ZSTD_e_continue ? in.pos == in.size : left == 0)
-            return 0;
-    }
 }
 
 int logfile_add(logfile *lf, const char *type, uint64_t mono, uint64_t real,
                 const char *source, size_t source_len, const void *payload, size_t len)
 {
-    int n = fpmlog_header(lf->hdr, type, mono, real, source, source_len, payload, len);
-    if (n < 0)
-        return -1;
-    if (put(lf, lf->hdr, (size_t)n, ZSTD_e_continue) || put(lf, payload, len, ZSTD_e_continue) ||
-        put(lf, "\n", 1, ZSTD_e_continue))
-        return -1;
-    lf->in_frame = 1;
-    return 0;
+    return fpmlog_write(lf->w, type, mono, real, source, source_len, payload, len);
 }
 
 /* After a failed write: cut the file back to its last good byte and close
@@ -258,26 +224,22 @@ int logfile_commit(logfile *lf, int end_frame)
     int e;
     if (lf->abandoned && recover(lf) != 0)
         goto fail;
-    if (lf->cctx && lf->in_frame && put(lf, NULL, 0, end_frame ? ZSTD_e_end : ZSTD_e_flush) != 0)
+    if ((end_frame ? fpmlog_writer_end_frame(lf->w) : fpmlog_writer_flush(lf->w)) != 0)
         goto fail;
     if (lf->pend_len == 0)
         return 0;
     if (write_all(lf->fd, lf->pend, lf->pend_len) != 0)
         goto fail;
     lf->good_size += lf->pend_len;
-    lf->disk_frame_open = lf->cctx && !end_frame;
-    if (end_frame)
-        lf->in_frame = 0;
+    lf->disk_frame_open = lf->level > 0 && !end_frame;
     lf->pend_len = 0;
     return 0;
 fail:
     e = errno;
     /* this round's bytes are lost; the next records start a new frame */
     lf->abandoned = 1;
-    lf->in_frame = 0;
     lf->pend_len = 0;
-    if (lf->cctx)
-        ZSTD_CCtx_reset(lf->cctx, ZSTD_reset_session_only);
+    fpmlog_writer_reset(lf->w);
     errno = e;
     return -1;
 }
@@ -292,7 +254,7 @@ void logfile_drop(logfile *lf)
     if (!lf)
         return;
     close(lf->fd);
-    ZSTD_freeCCtx(lf->cctx);
+    fpmlog_writer_free(lf->w);
     free(lf->pend);
     free(lf);
 }

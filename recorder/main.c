@@ -19,6 +19,7 @@
 #include "procfs.h"
 #include "procscan.h"
 #include "status.h"
+#include "msg.h"
 #include "version.h"
 
 #define PROG "fpm-record"
@@ -94,13 +95,7 @@ static void usage(FILE *out)
 "Exit status: 0 ok, 1 a check failed, 2 usage error or LOG unusable.\n");
 }
 
-static int bad_usage(const char *fmt, const char *arg)
-{
-    fprintf(stderr, PROG ": ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nTry \"" PROG " --help\" for more information.\n");
-    return 2;
-}
+#define bad_usage(...) msg_usage(PROG, __VA_ARGS__)
 
 /* "30s", "1m", "2h", "500ms", or bare seconds; 0 ok with *ms. */
 static int parse_duration(const char *s, uint64_t *ms)
@@ -323,9 +318,9 @@ static int handle_args(int argc, char **argv, config *cfg)
     if (optind < argc)
         return bad_usage("unexpected argument \"%s\"", argv[optind]);
     if (cfg->npools == 0 && !cfg->fpm_config)
-        return bad_usage("no pool: give --pool NAME=ENDPOINT or --fpm-config FILE%s", "");
+        return bad_usage("no pool: give --pool NAME=ENDPOINT or --fpm-config FILE");
     if (!cfg->output && !cfg->check)
-        return bad_usage("no log: give -o LOG%s", "");
+        return bad_usage("no log: give -o LOG");
     return -1;
 }
 

@@ -6,10 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fpmlog.h"
 #include "pipeline.h"
 #include "readings.h"
 #include "replay.h"
 #include "report.h"
+#include "timearg.h"
 #include "msg.h"
 #include "version.h"
 
@@ -19,6 +21,12 @@ typedef struct {
     const rp_format *format;
     rp_scenario      scenario;
     rd_prefixes      own_uri;
+    rp_override      max_children[64];
+    const char      *from, *until;
+    int              quiet;
+    int              hist;           /* the hist view */
+    const char      *pool;           /* hist --pool */
+    double           cutoff;         /* hist --cutoff */
     char           **logs;
     int              nlogs;
 } config;
@@ -27,6 +35,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
 "Usage: " PROG " [OPTION]... LOG...\n"
+"       " PROG " hist [--pool POOL] [--cutoff PCT] [OPTION]... LOG...\n"
 "Replays fpm-record logs and prints, per php-fpm pool, how CPU-bound its\n"
 "requests are, what a busy worker costs the host, and how many busy workers\n"
 "fill the CPU.  Several LOGs are one history, in the order given.\n"
@@ -36,8 +45,20 @@ static void usage(FILE *out)
 "      --cores N             the same, N whole cores\n"
 "      --headroom H          ceiling = fill x H, 1 to 100, two decimals at most\n"
 "                            (default 2)\n"
+"      --max-children POOL=N what-if: pm.max_children N for pools named POOL\n"
+"                            (repeatable)\n"
+"      --from T, --until T   only rounds from T and before T: ISO 8601 with Z or\n"
+"                            an offset (2026-11-29T14:00:00Z), @EPOCH, or HH:MM[:SS]\n"
+"                            on the log's first day (UTC); earlier rounds prime\n"
+"                            the state but count nothing\n"
 "      --own-uri PREFIX      requests whose URI starts with PREFIX are\n"
 "                            monitoring, not visitors (repeatable)\n"
+"  -q, --quiet               no progress line\n"
+"\n"
+"hist prints each pool's distribution of CPU shares, one row per bucket,\n"
+"up to the cutoff (default 99.99%%), then the largest bucket observed:\n"
+"      --pool POOL           only pools named POOL\n"
+"      --cutoff PCT          stop once the running %% reaches PCT (0..100)\n"
 "      --explain             text: also print why readings were not counted\n"
 "  -h, --help                print this help and exit\n"
 "  -V, --version             print the version and exit\n"
@@ -94,10 +115,57 @@ static int parse_headroom(const char *s, int *out)
     return 0;
 }
 
+/* The first REAL time in the first log: its day is the day of HH:MM. */
+static int first_day(const char *path, uint64_t *day_ns)
+{
+    char err[256];
+    fpmlog_reader *r = fpmlog_reader_open(path, err, sizeof err);
+    fpmlog_record rec;
+    fpmlog_damage d;
+    int ret, found = 0;
+    while (r && !found && (ret = fpmlog_reader_next(r, &rec, &d)) != 0 && ret != -2)
+        if (ret == 1 && rec.real > 0) {
+            *day_ns = rec.real - rec.real % (86400ull * 1000000000ull);
+            found = 1;
+        }
+    fpmlog_reader_free(r);
+    return found ? 0 : -1;
+}
+
+/* --from/--until into ns; 0 ok, else said (exit 2). */
+static int resolve_time(config *cfg, const char *arg, const char *opt, int *has, uint64_t *ns)
+{
+    long sod;
+    uint64_t day;
+    if (!arg)
+        return 0;
+    switch (timearg_parse(arg, ns, &sod)) {
+    case TA_OK:
+        break;
+    case TA_CLOCK:
+        if (first_day(cfg->logs[0], &day) != 0) {
+            bad_usage("%s %s: %s holds no time to take the day from", opt, arg, cfg->logs[0]);
+            return -1;
+        }
+        *ns = day + (uint64_t)sod * 1000000000ull;
+        break;
+    case TA_NO_ZONE:
+        bad_usage("%s %s: give the zone (Z or an offset such as +01:00)", opt, arg);
+        return -1;
+    default:
+        bad_usage("%s must be ISO 8601 with Z or an offset (2026-11-29T14:00:00Z), "
+                  "@EPOCH or HH:MM[:SS], not \"%s\"", opt, arg);
+        return -1;
+    }
+    *has = 1;
+    return 0;
+}
+
 /* Fills cfg from argv; returns -1 to go on, else the exit code. */
 static int handle_args(int argc, char **argv, config *cfg)
 {
-    enum { O_HOST_MC = 256, O_CORES, O_HEADROOM, O_OWN_URI, O_EXPLAIN };
+    enum { O_HOST_MC = 256, O_CORES, O_HEADROOM, O_OWN_URI, O_EXPLAIN, O_MAXCH, O_FROM, O_UNTIL,
+           O_POOL, O_CUTOFF };
     static const struct option longopts[] = {
         {"format", required_argument, NULL, 'f'},
         {"host-millicores", required_argument, NULL, O_HOST_MC},
@@ -105,6 +173,12 @@ static int handle_args(int argc, char **argv, config *cfg)
         {"headroom", required_argument, NULL, O_HEADROOM},
         {"own-uri", required_argument, NULL, O_OWN_URI},
         {"explain", no_argument, NULL, O_EXPLAIN},
+        {"max-children", required_argument, NULL, O_MAXCH},
+        {"from", required_argument, NULL, O_FROM},
+        {"until", required_argument, NULL, O_UNTIL},
+        {"quiet", no_argument, NULL, 'q'},
+        {"pool", required_argument, NULL, O_POOL},
+        {"cutoff", required_argument, NULL, O_CUTOFF},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -113,8 +187,14 @@ static int handle_args(int argc, char **argv, config *cfg)
     int c;
     cfg->format = report_format("text");
     cfg->scenario.headroom = RP_DEFAULT_HEADROOM;
+    cfg->cutoff = 99.99;
+    if (argc > 1 && strcmp(argv[1], "hist") == 0) {
+        cfg->hist = 1;
+        argv++;
+        argc--;
+    }
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":f:hV", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":f:qhV", longopts, NULL)) != -1) {
         switch (c) {
         case 'f':
             cfg->format = report_format(optarg);
@@ -149,6 +229,35 @@ static int handle_args(int argc, char **argv, config *cfg)
         case O_EXPLAIN:
             cfg->scenario.explain = 1;
             break;
+        case O_MAXCH: {
+            char *eq = strrchr(optarg, '=');
+            if (!eq || eq == optarg || parse_count(eq + 1, 1, 1000000, &v))
+                return bad_usage("--max-children wants POOL=N with N in range 1..1000000, not "
+                                 "\"%s\"", optarg);
+            if (cfg->scenario.nmax_children == 64)
+                return bad_usage("--max-children is given more than 64 times");
+            *eq = '\0';
+            cfg->max_children[cfg->scenario.nmax_children++] = (rp_override){optarg, v};
+            cfg->scenario.max_children = cfg->max_children;
+            break;
+        }
+        case O_FROM: cfg->from = optarg; break;
+        case O_UNTIL: cfg->until = optarg; break;
+        case 'q': cfg->quiet = 1; break;
+        case O_POOL:
+        case O_CUTOFF:
+            if (!cfg->hist)
+                return bad_usage("option \"%s\" goes with \"" PROG " hist\"", argv[optind - 1]);
+            if (c == O_POOL) {
+                cfg->pool = optarg;
+            } else {
+                char *end;
+                errno = 0;
+                cfg->cutoff = strtod(optarg, &end);
+                if (errno || end == optarg || *end || !(cfg->cutoff >= 0 && cfg->cutoff <= 100))
+                    return bad_usage("--cutoff must be in range 0..100, not \"%s\"", optarg);
+            }
+            break;
         case 'h':
             usage(stdout);
             return 0;
@@ -165,6 +274,13 @@ static int handle_args(int argc, char **argv, config *cfg)
         return bad_usage("no LOG given");
     cfg->logs = argv + optind;
     cfg->nlogs = argc - optind;
+    if (resolve_time(cfg, cfg->from, "--from", &cfg->scenario.has_from, &cfg->scenario.from_ns) ||
+        resolve_time(cfg, cfg->until, "--until", &cfg->scenario.has_until,
+                     &cfg->scenario.until_ns))
+        return 2;
+    if (cfg->scenario.has_from && cfg->scenario.has_until &&
+        cfg->scenario.from_ns >= cfg->scenario.until_ns)
+        return bad_usage("--from must come before --until");
     return -1;
 }
 
@@ -176,7 +292,9 @@ int main(int argc, char **argv)
         rd_prefixes_free(&cfg.own_uri);
         return rc;
     }
-    pl_options opt = {.own_uri = &cfg.own_uri};
+    pl_options opt = {.own_uri = &cfg.own_uri,
+                      .has_from = cfg.scenario.has_from, .from_ns = cfg.scenario.from_ns,
+                      .has_until = cfg.scenario.has_until, .until_ns = cfg.scenario.until_ns};
     pipeline *pl = pipeline_new(&opt);
     replay_stats st = {0};
     rc = 0;
@@ -198,7 +316,8 @@ int main(int argc, char **argv)
     pl_host *const *hosts;
     if (pipeline_hosts(pl, &hosts) == 0)
         fprintf(stderr, PROG ": no HOST record in the input: nothing to analyze\n");
-    if (cfg.format->print(stdout, pl, &cfg.scenario) != 0 || fflush(stdout) != 0) {
+    if ((cfg.hist ? report_hist(stdout, pl, cfg.pool, cfg.cutoff)
+                  : cfg.format->print(stdout, pl, &cfg.scenario)) != 0 || fflush(stdout) != 0) {
         fprintf(stderr, PROG ": could not write the output\n");
         rc = 2;
     }

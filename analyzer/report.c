@@ -1,15 +1,31 @@
 /* Section 7 arithmetic and the text and JSON outputs. */
 #include "report.h"
+#include "timearg.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-rp_pool_view report_pool_view(const pl_pool *p, uint64_t hm, int headroom)
+int report_is_what_if(const rp_scenario *sc)
+{
+    return sc->has_host_millicores || sc->headroom != RP_DEFAULT_HEADROOM || sc->nmax_children;
+}
+
+int64_t report_now(const pl_pool *p, const rp_scenario *sc)
+{
+    for (size_t i = sc->nmax_children; i-- > 0;)
+        if (strlen(sc->max_children[i].pool) == p->name_len &&
+            memcmp(sc->max_children[i].pool, p->name, p->name_len) == 0)
+            return sc->max_children[i].max_children;
+    return p->max_children;
+}
+
+rp_pool_view report_pool_view(const pl_pool *p, uint64_t hm, int headroom, int64_t now)
 {
     rp_pool_view v = {0};
     v.line = fit_solve(&p->f);
-    v.now = p->max_children > 0 ? p->max_children : 0;
+    v.now = now > 0 ? now : 0;
     if (p->h.total > 0) {
         v.has_typical = 1;
         v.typical_pct = hist_floor_pct(hist_percentile(&p->h, 50));
@@ -58,8 +74,15 @@ static rp_pool_view *host_views(const pl_host *h, const rp_scenario *sc)
         return NULL;
     uint64_t hm = report_host_millicores(h, sc);
     for (size_t i = 0; i < h->npools; i++)
-        v[i] = report_pool_view(h->pools[i], hm, sc->headroom);
+        v[i] = report_pool_view(h->pools[i], hm, sc->headroom, report_now(h->pools[i], sc));
     return v;
+}
+
+/* The views as measured: the host's own size, headroom 2, its own max. */
+static rp_pool_view *measured_views(const pl_host *h)
+{
+    rp_scenario m = {.headroom = RP_DEFAULT_HEADROOM};
+    return host_views(h, &m);
 }
 
 /* ------------------------------------------------------------ text helpers */
@@ -206,107 +229,227 @@ tail:
                 (unsigned long long)p->starved, p->starved == 1 ? "" : "s");
 }
 
-enum { C_POOL, C_READ, C_TYP, C_P90, C_SHAPE, C_PHP, C_HOST, C_FILL, C_CEIL, C_MAX,
-       C_LIMIT, C_STARVED, NCOLS };
-static const char *const HEAD[NCOLS] = {"POOL", "READINGS", "TYPICAL", "P90", "SHAPE",
-                                        "PHP/W", "HOST/W", "FILL", "CEILING", "MAX",
-                                        "LIMIT", "STARVED"};
-static const int LEFT[NCOLS] = {[C_POOL] = 1, [C_SHAPE] = 1, [C_LIMIT] = 1};
+/* A table of text cells, columns lined up; left[c] says which are left-aligned. */
+typedef struct {
+    size_t  ncols, nrows, cap;
+    char  **cell;
+    size_t *width;              /* of each cell, in code points */
+    int     failed;
+} table;
 
-static void pad(FILE *out, size_t n)
+static void table_add(table *t, char *owned, size_t width)
 {
-    while (n-- > 0)
-        fputc(' ', out);
+    if (t->failed)
+        goto drop;
+    if (!owned) {
+        t->failed = 1;
+        return;
+    }
+    size_t used = 0;
+    while (used < t->cap && t->cell[used])
+        used++;
+    if (used == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 64;
+        char **c = realloc(t->cell, cap * sizeof *c);
+        size_t *w = realloc(t->width, cap * sizeof *w);
+        if (c)
+            t->cell = c;
+        if (w)
+            t->width = w;
+        if (!c || !w) {
+            t->failed = 1;
+            goto drop;
+        }
+        memset(t->cell + t->cap, 0, (cap - t->cap) * sizeof *c);
+        t->cap = cap;
+    }
+    t->cell[used] = owned;
+    t->width[used] = width;
+    t->nrows = (used + t->ncols) / t->ncols;
+    return;
+drop:
+    free(owned);
+}
+
+static void table_text(table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void table_text(table *t, const char *fmt, ...)
+{
+    char b[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b, sizeof b, fmt, ap);
+    va_end(ap);
+    table_add(t, strdup(b), strlen(b) - (strstr(b, "\xe2\x86\x92") ? 2 : 0));
+}
+
+static void table_print(FILE *out, const table *t, const int *left)
+{
+    size_t width[16] = {0};
+    for (size_t i = 0; i < t->nrows * t->ncols && t->cell[i]; i++)
+        if (t->width[i] > width[i % t->ncols])
+            width[i % t->ncols] = t->width[i];
+    for (size_t r = 0; r < t->nrows; r++) {
+        char line[4096];
+        size_t o = 0;
+        for (size_t c = 0; c < t->ncols; c++) {
+            size_t i = r * t->ncols + c;
+            const char *cell = t->cell[i] ? t->cell[i] : "";
+            size_t fill = width[c] - (t->cell[i] ? t->width[i] : 0), cl = strlen(cell);
+            if (o + 2 + fill + cl >= sizeof line)
+                break;
+            if (c > 0)
+                o += (size_t)snprintf(line + o, sizeof line - o, "  ");
+            if (!left[c])
+                for (size_t k = 0; k < fill; k++)
+                    line[o++] = ' ';
+            memcpy(line + o, cell, cl);
+            o += cl;
+            if (left[c])
+                for (size_t k = 0; k < fill; k++)
+                    line[o++] = ' ';
+        }
+        while (o > 0 && line[o - 1] == ' ')
+            o--;
+        line[o++] = '\n';
+        fwrite(line, 1, o, out);
+    }
+}
+
+static void table_free(table *t)
+{
+    for (size_t i = 0; i < t->cap; i++)
+        free(t->cell[i]);
+    free(t->cell);
+    free(t->width);
+}
+
+static const char *limit_name(rp_limit l)
+{
+    return l == RP_LIMIT_CPU ? "cpu" : l == RP_LIMIT_WORKERS ? "workers" : "-";
+}
+
+static void host_line(FILE *out, const char *hn, uint64_t hm, int64_t now, int64_t atc,
+                      const char *label)
+{
+    fprintf(out, "host %s%s: ", hn, label);
+    if (hm)
+        fprintf(out, "needed now %lldm of %llum (%.2fx), at ceiling %lldm (%.2fx); a worst "
+                     "case, every worker busy at once\n",
+                (long long)now, (unsigned long long)hm, (double)now / (double)hm,
+                (long long)atc, (double)atc / (double)hm);
+    else
+        fprintf(out, "needed now %lldm, at ceiling %lldm; the host's size is unknown\n",
+                (long long)now, (long long)atc);
+}
+
+/* What-if: the measured figures beside the scenario's. */
+static void print_what_if(FILE *out, const pl_host *h, const rp_pool_view *v,
+                          const rp_pool_view *m, const char *hn)
+{
+    static const int left[6] = {1, 0, 0, 0, 0, 1};
+    table t = {.ncols = 6};
+    const char *arrow = "\xe2\x86\x92"; /* → */
+    table_text(&t, "WHAT-IF");
+    table_text(&t, "FILL");
+    table_text(&t, "CEILING");
+    table_text(&t, "MAX");
+    table_text(&t, "DRAW AT MAX");
+    table_text(&t, "LIMIT");
+    for (size_t i = 0; i < h->npools; i++) {
+        size_t w = 0;
+        char *name = display_name(h->pools[i]->name, h->pools[i]->name_len, &w);
+        table_add(&t, name, w);
+        char a[32], b[32];
+        if (m[i].has_fill) snprintf(a, sizeof a, "%lld", (long long)m[i].fill); else strcpy(a, "-");
+        if (v[i].has_fill) snprintf(b, sizeof b, "%lld", (long long)v[i].fill); else strcpy(b, "-");
+        table_text(&t, "%s %s %s", a, arrow, b);
+        if (m[i].has_fill) snprintf(a, sizeof a, "%lld", (long long)m[i].ceiling); else strcpy(a, "-");
+        if (v[i].has_fill) snprintf(b, sizeof b, "%lld", (long long)v[i].ceiling); else strcpy(b, "-");
+        table_text(&t, "%s %s %s", a, arrow, b);
+        if (m[i].now) snprintf(a, sizeof a, "%lld", (long long)m[i].now); else strcpy(a, "?");
+        if (v[i].now) snprintf(b, sizeof b, "%lld", (long long)v[i].now); else strcpy(b, "?");
+        table_text(&t, "%s %s %s", a, arrow, b);
+        if (m[i].shape && m[i].now) snprintf(a, sizeof a, "%lldm", (long long)(m[i].now * m[i].host_millicores_per_worker)); else strcpy(a, "-");
+        if (v[i].shape && v[i].now) snprintf(b, sizeof b, "%lldm", (long long)(v[i].now * v[i].host_millicores_per_worker)); else strcpy(b, "-");
+        table_text(&t, "%s %s %s", a, arrow, b);
+        table_text(&t, "%s %s %s", limit_name(m[i].limit), arrow, limit_name(v[i].limit));
+    }
+    fputc('\n', out);
+    table_print(out, &t, left);
+    table_free(&t);
+    fputc('\n', out);
+    int64_t now, atc;
+    report_host_needs(m, h->npools, &now, &atc);
+    host_line(out, hn, h->host_millicores, now, atc, " as measured");
 }
 
 static int print_host_text(FILE *out, const pl_host *h, const rp_scenario *sc)
 {
+    static const int left[12] = {1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0};
     uint64_t hm = report_host_millicores(h, sc);
-    rp_pool_view *v = host_views(h, sc);
-    char *(*cell)[NCOLS] = calloc(h->npools + 1, sizeof *cell);
-    size_t (*cw)[NCOLS] = calloc(h->npools + 1, sizeof *cw);
-    size_t width[NCOLS] = {0};
+    rp_pool_view *v = host_views(h, sc), *m = measured_views(h);
+    table t = {.ncols = 12};
+    size_t hw;
+    char *hn = display_name(h->hostname, h->hostname_len, &hw);
     int rc = -1;
-    if (!v || !cell || !cw)
+    if (!v || !m || !hn)
         goto err;
-
-    char *hn = display_name(h->hostname, h->hostname_len, &width[0]);
     char cores[48];
     cores_text(cores, sizeof cores, hm);
     if (hm)
-        fprintf(out, "%s: %s (%llum)%s, %llu rounds, headroom %d.%02d\n", hn ? hn : "?",
-                cores, (unsigned long long)hm, sc->has_host_millicores ? " (what-if)" : "",
+        fprintf(out, "%s: %s (%llum)%s, %llu rounds, headroom %d.%02d\n", hn, cores,
+                (unsigned long long)hm, sc->has_host_millicores ? " (what-if)" : "",
                 (unsigned long long)h->rounds, sc->headroom / 100, sc->headroom % 100);
     else
-        fprintf(out, "%s: size unknown (its HOST record has no nproc), %llu rounds\n",
-                hn ? hn : "?", (unsigned long long)h->rounds);
-    width[0] = 0;
-
-    for (size_t c = 0; c < NCOLS; c++) {
-        cell[0][c] = strdup(HEAD[c]);
-        cw[0][c] = strlen(HEAD[c]);
-    }
+        fprintf(out, "%s: size unknown (its HOST record has no nproc), %llu rounds\n", hn,
+                (unsigned long long)h->rounds);
+    static const char *const head[12] = {"POOL", "READINGS", "TYPICAL", "P90", "SHAPE",
+                                         "PHP/W", "HOST/W", "FILL", "CEILING", "MAX", "LIMIT",
+                                         "STARVED"};
+    for (size_t c = 0; c < 12; c++)
+        table_text(&t, "%s", head[c]);
     for (size_t i = 0; i < h->npools; i++) {
         const pl_pool *p = h->pools[i];
         const rp_pool_view *pv = &v[i];
-        char b[NCOLS][64];
-        size_t r = i + 1;
-        snprintf(b[C_READ], 64, "%u", p->h.total);
-        pct_text(b[C_TYP], 64, pv->has_typical, pv->typical_pct);
-        pct_text(b[C_P90], 64, pv->has_typical, pv->p90_pct);
-        snprintf(b[C_SHAPE], 64, "%s", pv->shape ? pv->shape : "-");
+        char b[64];
+        size_t w = 0;
+        char *name = display_name(p->name, p->name_len, &w);
+        table_add(&t, name, w);
+        table_text(&t, "%u", p->h.total);
+        pct_text(b, sizeof b, pv->has_typical, pv->typical_pct);
+        table_text(&t, "%s", b);
+        pct_text(b, sizeof b, pv->has_typical, pv->p90_pct);
+        table_text(&t, "%s", b);
+        table_text(&t, "%s", pv->shape ? pv->shape : "-");
         if (pv->shape) {
-            snprintf(b[C_PHP], 64, "%lldm", (long long)pv->php_millicores);
-            snprintf(b[C_HOST], 64, "%lldm", (long long)pv->host_millicores_per_worker);
+            table_text(&t, "%lldm", (long long)pv->php_millicores);
+            table_text(&t, "%lldm", (long long)pv->host_millicores_per_worker);
         } else {
-            strcpy(b[C_PHP], "-");
-            strcpy(b[C_HOST], "-");
+            table_text(&t, "-");
+            table_text(&t, "-");
         }
         if (pv->has_fill) {
-            snprintf(b[C_FILL], 64, "%lld", (long long)pv->fill);
-            snprintf(b[C_CEIL], 64, "%lld", (long long)pv->ceiling);
+            table_text(&t, "%lld", (long long)pv->fill);
+            table_text(&t, "%lld", (long long)pv->ceiling);
         } else {
-            strcpy(b[C_FILL], "-");
-            strcpy(b[C_CEIL], "-");
+            table_text(&t, "-");
+            table_text(&t, "-");
         }
         if (pv->now > 0)
-            snprintf(b[C_MAX], 64, "%lld", (long long)pv->now);
+            table_text(&t, "%lld", (long long)pv->now);
         else
-            strcpy(b[C_MAX], "?");
-        strcpy(b[C_LIMIT], pv->limit == RP_LIMIT_CPU ? "cpu"
-                           : pv->limit == RP_LIMIT_WORKERS ? "workers" : "-");
-        snprintf(b[C_STARVED], 64, "%llu", (unsigned long long)p->starved);
-        cell[r][C_POOL] = display_name(p->name, p->name_len, &cw[r][C_POOL]);
-        for (size_t c = 1; c < NCOLS; c++) {
-            cell[r][c] = strdup(b[c]);
-            cw[r][c] = strlen(b[c]);
-        }
+            table_text(&t, "?");
+        table_text(&t, "%s", limit_name(pv->limit));
+        table_text(&t, "%llu", (unsigned long long)p->starved);
     }
-    for (size_t r = 0; r <= h->npools; r++)
-        for (size_t c = 0; c < NCOLS; c++) {
-            if (!cell[r][c])
-                goto err;
-            if (cw[r][c] > width[c])
-                width[c] = cw[r][c];
-        }
+    if (t.failed)
+        goto err;
     fputc('\n', out);
-    for (size_t r = 0; r <= h->npools; r++) {
-        for (size_t c = 0; c < NCOLS; c++) {
-            size_t fill = width[c] - cw[r][c];
-            if (c > 0)
-                fputs("  ", out);
-            if (!LEFT[c])
-                pad(out, fill);
-            fputs(cell[r][c], out);
-            if (LEFT[c] && c + 1 < NCOLS)
-                pad(out, fill);
-        }
-        fputc('\n', out);
-    }
+    table_print(out, &t, left);
     if (h->npools)
         fputc('\n', out);
     for (size_t i = 0; i < h->npools; i++) {
-        fprintf(out, "%s: ", cell[i + 1][C_POOL]);
+        fprintf(out, "%s: ", t.cell[(i + 1) * 12]);
         why_text(out, h->pools[i], &v[i], hm, sc->headroom);
         fputc('\n', out);
         if (sc->explain) {
@@ -320,37 +463,138 @@ static int print_host_text(FILE *out, const pl_host *h, const rp_scenario *sc)
     }
     int64_t now, atc;
     report_host_needs(v, h->npools, &now, &atc);
-    fprintf(out, "\nhost %s: ", hn ? hn : "?");
-    if (hm)
-        fprintf(out, "needed now %lldm of %llum (%.2fx), at ceiling %lldm (%.2fx); a worst "
-                     "case, every worker busy at once\n",
-                (long long)now, (unsigned long long)hm, (double)now / (double)hm,
-                (long long)atc, (double)atc / (double)hm);
-    else
-        fprintf(out, "needed now %lldm, at ceiling %lldm; the host's size is unknown\n",
-                (long long)now, (long long)atc);
-    free(hn);
+    fputc('\n', out);
+    host_line(out, hn, hm, now, atc, report_is_what_if(sc) ? " in the what-if" : "");
+    if (report_is_what_if(sc))
+        print_what_if(out, h, v, m, hn);
     rc = 0;
 err:
-    for (size_t r = 0; cell && r <= h->npools; r++)
-        for (size_t c = 0; c < NCOLS; c++)
-            free(cell[r][c]);
-    free(cell);
-    free(cw);
+    table_free(&t);
+    free(hn);
     free(v);
+    free(m);
     return rc;
+}
+
+/* The heading lines: the window and the scenario, when given. */
+static void print_heading(FILE *out, const rp_scenario *sc)
+{
+    char a[40], b[40];
+    if (sc->has_from || sc->has_until) {
+        if (sc->has_from)
+            timearg_format(sc->from_ns, a);
+        if (sc->has_until)
+            timearg_format(sc->until_ns, b);
+        fprintf(out, "window: %s to %s (rounds whose ROUND record is in it; those before "
+                     "it only primed the state)\n",
+                sc->has_from ? a : "the start", sc->has_until ? b : "the end");
+    }
+    if (report_is_what_if(sc)) {
+        fputs("what-if:", out);
+        if (sc->has_host_millicores) {
+            cores_text(a, sizeof a, sc->host_millicores);
+            fprintf(out, " a host of %s (%llum)", a, (unsigned long long)sc->host_millicores);
+        }
+        fprintf(out, "%s headroom %d.%02d", sc->has_host_millicores ? "," : "",
+                sc->headroom / 100, sc->headroom % 100);
+        for (size_t i = 0; i < sc->nmax_children; i++)
+            fprintf(out, ", pm.max_children %s=%lld", sc->max_children[i].pool,
+                    (long long)sc->max_children[i].max_children);
+        fputc('\n', out);
+    }
+    if (sc->has_from || sc->has_until || report_is_what_if(sc))
+        fputc('\n', out);
 }
 
 static int print_text(FILE *out, const pipeline *pl, const rp_scenario *sc)
 {
     pl_host *const *hosts;
     size_t n = pipeline_hosts(pl, &hosts);
+    print_heading(out, sc);
     for (size_t i = 0; i < n; i++) {
         if (i)
             fputc('\n', out);
         if (print_host_text(out, hosts[i], sc))
             return -1;
     }
+    return 0;
+}
+
+/* ------------------------------------------------------------ hist */
+
+static void bucket_range(char *b, size_t n, int i)
+{
+    if (i == HIST_BUCKETS - 1)
+        snprintf(b, n, "%d%%+", hist_floor_pct(i));
+    else
+        snprintf(b, n, "%d-%d%%", hist_floor_pct(i), hist_floor_pct(i + 1));
+}
+
+int report_hist(FILE *out, const pipeline *pl, const char *pool, double cutoff)
+{
+    static const int left[4] = {0, 0, 0, 0};
+    pl_host *const *hosts;
+    size_t nh = pipeline_hosts(pl, &hosts), shown = 0;
+    for (size_t k = 0; k < nh; k++) {
+        const pl_host *h = hosts[k];
+        for (size_t i = 0; i < h->npools; i++) {
+            const pl_pool *p = h->pools[i];
+            if (pool && (strlen(pool) != p->name_len || memcmp(pool, p->name, p->name_len)))
+                continue;
+            size_t hw, pw;
+            char *hn = display_name(h->hostname, h->hostname_len, &hw);
+            char *pn = display_name(p->name, p->name_len, &pw);
+            fprintf(out, "%s%s on %s: %u readings; CPU share of requests up to %.4f%%:\n",
+                    shown++ ? "\n" : "", pn ? pn : "?", hn ? hn : "?", p->h.total, cutoff);
+            free(hn);
+            free(pn);
+            table t = {.ncols = 4};
+            table_text(&t, "CPU share");
+            table_text(&t, "%% of total");
+            table_text(&t, "running %%");
+            table_text(&t, "count");
+            int last = -1;
+            for (int b = 0; b < HIST_BUCKETS; b++)
+                if (p->h.count[b])
+                    last = b;
+            uint64_t run = 0;
+            int stopped = -1;
+            char r[32];
+            for (int b = 0; b <= last; b++) {
+                if (!p->h.count[b])
+                    continue;
+                run += p->h.count[b];
+                bucket_range(r, sizeof r, b);
+                table_text(&t, "%s", r);
+                table_text(&t, "%.4f", 100.0 * p->h.count[b] / p->h.total);
+                table_text(&t, "%.4f", 100.0 * (double)run / p->h.total);
+                table_text(&t, "%u", p->h.count[b]);
+                if (100.0 * (double)run / p->h.total >= cutoff) {
+                    stopped = b;
+                    break;
+                }
+            }
+            if (stopped >= 0 && stopped < last) {
+                table_text(&t, "...");
+                table_text(&t, "%s", "");
+                table_text(&t, "%s", "");
+                table_text(&t, "%s", "");
+                bucket_range(r, sizeof r, last);
+                table_text(&t, "%s", r);
+                table_text(&t, "%.4f", 100.0 * p->h.count[last] / p->h.total);
+                table_text(&t, "%.4f", 100.0);
+                table_text(&t, "%u", p->h.count[last]);
+            }
+            if (t.failed) {
+                table_free(&t);
+                return -1;
+            }
+            table_print(out, &t, left);
+            table_free(&t);
+        }
+    }
+    if (!shown)
+        fprintf(out, pool ? "no pool named \"%s\"\n" : "no pool%s\n", pool ? pool : "");
     return 0;
 }
 
@@ -440,7 +684,38 @@ static int print_json(FILE *out, const pipeline *pl, const rp_scenario *sc)
 {
     pl_host *const *hosts;
     size_t n = pipeline_hosts(pl, &hosts);
-    fputs("{\"format\": 1, \"hosts\": [", out);
+    fputs("{\"format\": 1, ", out);
+    if (sc->has_from || sc->has_until) {
+        char t[40];
+        fputs("\"window\": {\"from\": ", out);
+        if (sc->has_from) {
+            timearg_format(sc->from_ns, t);
+            fprintf(out, "\"%s\"", t);
+        } else {
+            fputs("null", out);
+        }
+        fputs(", \"until\": ", out);
+        if (sc->has_until) {
+            timearg_format(sc->until_ns, t);
+            fprintf(out, "\"%s\"", t);
+        } else {
+            fputs("null", out);
+        }
+        fputs("}, ", out);
+    }
+    if (report_is_what_if(sc)) {
+        fputs("\"scenario\": {\"host_millicores\": ", out);
+        json_i64(out, sc->has_host_millicores, (int64_t)sc->host_millicores);
+        fprintf(out, ", \"headroom\": %d.%02d, \"max_children\": {", sc->headroom / 100,
+                sc->headroom % 100);
+        for (size_t i = 0; i < sc->nmax_children; i++) {
+            fputs(i ? ", " : "", out);
+            report_json_string(out, sc->max_children[i].pool, strlen(sc->max_children[i].pool));
+            fprintf(out, ": %lld", (long long)sc->max_children[i].max_children);
+        }
+        fputs("}}, ", out);
+    }
+    fputs("\"hosts\": [", out);
     for (size_t i = 0; i < n; i++) {
         const pl_host *h = hosts[i];
         rp_pool_view *v = host_views(h, sc);

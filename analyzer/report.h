@@ -16,11 +16,27 @@
 #define RP_DEFAULT_HEADROOM 200 /* hundredths */
 
 typedef struct {
+    const char *pool;
+    int64_t     max_children;
+} rp_override;
+
+typedef struct {
     int      has_host_millicores;   /* --host-millicores / --cores */
     uint64_t host_millicores;
     int      headroom;              /* hundredths: 2 is 200, 1.1 is 110 */
+    const rp_override *max_children; /* --max-children POOL=N */
+    size_t   nmax_children;
     int      explain;               /* text: print the filter counts */
+    int      has_from, has_until;   /* the window applied, for the heading */
+    uint64_t from_ns, until_ns;
 } rp_scenario;
+
+/* Whether the scenario differs from what was measured. */
+int report_is_what_if(const rp_scenario *sc);
+
+/* pm.max_children of a pool in the scenario: the override, else the latest
+ * POOL record's (0 unknown). */
+int64_t report_now(const pl_pool *p, const rp_scenario *sc);
 
 typedef enum { RP_LIMIT_UNKNOWN, RP_LIMIT_CPU, RP_LIMIT_WORKERS } rp_limit;
 
@@ -39,8 +55,10 @@ typedef struct {
 
 #define RP_MIN_READINGS 20
 
-/* Section 7 for one pool on a host of host_millicores (0 unknown). */
-rp_pool_view report_pool_view(const pl_pool *p, uint64_t host_millicores, int headroom);
+/* Section 7 for one pool on a host of host_millicores (0 unknown) with
+ * pm.max_children now (0 unknown). */
+rp_pool_view report_pool_view(const pl_pool *p, uint64_t host_millicores, int headroom,
+                              int64_t now);
 
 /* The host line: the sums of section 7 over the pool views. */
 void report_host_needs(const rp_pool_view *v, size_t n, int64_t *needed_now,
@@ -56,6 +74,12 @@ typedef struct {
 
 /* The format called name ("text", "json"), or NULL. */
 const rp_format *report_format(const char *name);
+
+/* The hist view: per pool (only those named pool, when not NULL), one row
+ * per non-empty bucket with its range, % of total, running % and count,
+ * until the running % reaches cutoff; then "..." and the largest observed
+ * bucket.  0, or -1 out of memory. */
+int report_hist(FILE *out, const pipeline *pl, const char *pool, double cutoff);
 
 /* Writes s[0..n) as a JSON string, invalid UTF-8 bytes as U+FFFD. */
 void report_json_string(FILE *out, const char *s, size_t n);

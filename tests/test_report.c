@@ -31,14 +31,14 @@ static void test_shape_needs_20_readings(void **state)
 {
     (void)state;
     pl_pool p = pool_of(19, 7000, 10);
-    rp_pool_view v = report_pool_view(&p, 4000, 200);
+    rp_pool_view v = report_pool_view(&p, 4000, 200, p.max_children);
     assert_null(v.shape);
     assert_int_equal(v.has_typical, 1);
     assert_int_equal(v.typical_pct, 70);
     assert_int_equal(v.has_fill, 0);
     assert_int_equal(v.limit, RP_LIMIT_UNKNOWN);
     p = pool_of(20, 7000, 10);
-    v = report_pool_view(&p, 4000, 200);
+    v = report_pool_view(&p, 4000, 200, p.max_children);
     assert_string_equal(v.shape, "cpu-bound");
 }
 
@@ -51,7 +51,7 @@ static void test_shape_thresholds_50_and_20(void **state)
     };
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
         pl_pool p = pool_of(20, c[i].s, 0);
-        assert_string_equal(report_pool_view(&p, 4000, 200).shape, c[i].shape);
+        assert_string_equal(report_pool_view(&p, 4000, 200, p.max_children).shape, c[i].shape);
     }
 }
 
@@ -59,7 +59,7 @@ static void test_php_millicores_is_typical_times_10(void **state)
 {
     (void)state;
     pl_pool p = pool_of(30, 7099, 0);
-    rp_pool_view v = report_pool_view(&p, 4000, 200);
+    rp_pool_view v = report_pool_view(&p, 4000, 200, p.max_children);
     assert_int_equal(v.php_millicores, 700);
     assert_int_equal(v.host_millicores_per_worker, 700); /* no fit: PHP's own */
 }
@@ -69,23 +69,23 @@ static void test_host_cost_is_php_times_overhead_rounded_half_away(void **state)
     (void)state;
     pl_pool p = pool_of(30, 500, 0); /* TYPICAL 5%: 50m */
     fit_125(&p);
-    rp_pool_view v = report_pool_view(&p, 4000, 200);
+    rp_pool_view v = report_pool_view(&p, 4000, 200, p.max_children);
     assert_int_equal(v.line.believed, 1);
     assert_true(v.line.overhead == 1.25);
     assert_int_equal(v.host_millicores_per_worker, 63); /* 62.5 rounds up */
     p = pool_of(30, 7000, 0);
     fit_125(&p);
-    assert_int_equal(report_pool_view(&p, 4000, 200).host_millicores_per_worker, 875);
+    assert_int_equal(report_pool_view(&p, 4000, 200, p.max_children).host_millicores_per_worker, 875);
 }
 
 static void test_fill_is_the_ceiling_of_host_over_cost(void **state)
 {
     (void)state;
     pl_pool p = pool_of(30, 7000, 0);
-    rp_pool_view v = report_pool_view(&p, 4000, 200);
+    rp_pool_view v = report_pool_view(&p, 4000, 200, p.max_children);
     assert_int_equal(v.fill, 6); /* 4000 / 700 = 5.7 */
     p = pool_of(30, 10000, 0);
-    v = report_pool_view(&p, 4000, 200);
+    v = report_pool_view(&p, 4000, 200, p.max_children);
     assert_int_equal(v.fill, 4); /* exactly 4 */
 }
 
@@ -93,24 +93,24 @@ static void test_ceiling_is_fill_times_headroom_at_least_cores_plus_1(void **sta
 {
     (void)state;
     pl_pool p = pool_of(30, 7000, 0);
-    assert_int_equal(report_pool_view(&p, 4000, 200).ceiling, 12);
+    assert_int_equal(report_pool_view(&p, 4000, 200, p.max_children).ceiling, 12);
     p = pool_of(30, 320000, 0); /* 32000m: fill 1 */
-    assert_int_equal(report_pool_view(&p, 4000, 200).fill, 1);
-    assert_int_equal(report_pool_view(&p, 4000, 200).ceiling, 5);  /* 4 cores + 1 */
-    assert_int_equal(report_pool_view(&p, 2500, 200).ceiling, 4);  /* ceil(2.5) + 1 */
-    assert_int_equal(report_pool_view(&p, 4000, 100).ceiling, 5);
+    assert_int_equal(report_pool_view(&p, 4000, 200, p.max_children).fill, 1);
+    assert_int_equal(report_pool_view(&p, 4000, 200, p.max_children).ceiling, 5);  /* 4 cores + 1 */
+    assert_int_equal(report_pool_view(&p, 2500, 200, p.max_children).ceiling, 4);  /* ceil(2.5) + 1 */
+    assert_int_equal(report_pool_view(&p, 4000, 100, p.max_children).ceiling, 5);
 }
 
 static void test_headroom_is_exact_in_hundredths(void **state)
 {
     (void)state;
     pl_pool p = pool_of(30, 10000, 0); /* 1000m: fill 50 on 50 cores */
-    rp_pool_view v = report_pool_view(&p, 50000, 110);
+    rp_pool_view v = report_pool_view(&p, 50000, 110, p.max_children);
     assert_int_equal(v.fill, 50);
     assert_int_equal(v.ceiling, 55); /* not 56 */
-    v = report_pool_view(&p, 50000, 101);
+    v = report_pool_view(&p, 50000, 101, p.max_children);
     assert_int_equal(v.ceiling, 51); /* 50.5 rounds up, and ceil(50) + 1 = 51 */
-    v = report_pool_view(&p, 49000, 133);
+    v = report_pool_view(&p, 49000, 133, p.max_children);
     assert_int_equal(v.ceiling, 66); /* 49 x 1.33 = 65.17 */
 }
 
@@ -118,22 +118,22 @@ static void test_limit_is_cpu_past_the_ceiling_workers_within_it(void **state)
 {
     (void)state;
     pl_pool p = pool_of(30, 7000, 13);
-    assert_int_equal(report_pool_view(&p, 4000, 200).limit, RP_LIMIT_CPU);
+    assert_int_equal(report_pool_view(&p, 4000, 200, p.max_children).limit, RP_LIMIT_CPU);
     p = pool_of(30, 7000, 12);
-    assert_int_equal(report_pool_view(&p, 4000, 200).limit, RP_LIMIT_WORKERS);
+    assert_int_equal(report_pool_view(&p, 4000, 200, p.max_children).limit, RP_LIMIT_WORKERS);
     p = pool_of(30, 7000, 0);
-    assert_int_equal(report_pool_view(&p, 4000, 200).limit, RP_LIMIT_UNKNOWN);
+    assert_int_equal(report_pool_view(&p, 4000, 200, p.max_children).limit, RP_LIMIT_UNKNOWN);
 }
 
 static void test_no_fill_without_a_host_size_or_a_cost(void **state)
 {
     (void)state;
     pl_pool p = pool_of(30, 7000, 40);
-    rp_pool_view v = report_pool_view(&p, 0, 200);
+    rp_pool_view v = report_pool_view(&p, 0, 200, p.max_children);
     assert_int_equal(v.has_fill, 0);
     assert_int_equal(v.limit, RP_LIMIT_UNKNOWN);
     p = pool_of(30, 499, 40); /* TYPICAL <5%: 0m per worker */
-    v = report_pool_view(&p, 4000, 200);
+    v = report_pool_view(&p, 4000, 200, p.max_children);
     assert_string_equal(v.shape, "i/o-bound");
     assert_int_equal(v.host_millicores_per_worker, 0);
     assert_int_equal(v.has_fill, 0);
@@ -143,8 +143,8 @@ static void test_host_line_sums_now_and_ceiling(void **state)
 {
     (void)state;
     pl_pool a = pool_of(30, 7000, 40), b = pool_of(30, 1000, 0), c = pool_of(5, 7000, 9);
-    rp_pool_view v[3] = {report_pool_view(&a, 4000, 200), report_pool_view(&b, 4000, 200),
-                         report_pool_view(&c, 4000, 200)};
+    rp_pool_view v[3] = {report_pool_view(&a, 4000, 200, a.max_children), report_pool_view(&b, 4000, 200, b.max_children),
+                         report_pool_view(&c, 4000, 200, c.max_children)};
     int64_t now, atc;
     report_host_needs(v, 3, &now, &atc);
     assert_int_equal(now, 40 * 700);            /* b's now unknown, c has no shape */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fpmlog.h"
 #include "pipeline.h"
@@ -304,7 +305,7 @@ int main(int argc, char **argv)
         goto out;
     }
     for (int i = 0; i < cfg.nlogs; i++) {
-        if (replay_file(pl, cfg.logs[i], PROG, stderr, &st) == -2) {
+        if (replay_file(pl, cfg.logs[i], PROG, stderr, !cfg.quiet && isatty(2), &st) == -2) {
             rc = 2;
             goto out;
         }

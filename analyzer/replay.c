@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include "fpmlog.h"
 
@@ -163,7 +165,28 @@ static void say_pos(FILE *err, const char *prog, const char *path, const fpmlog_
                 (unsigned long long)pos->offset, what, tail);
 }
 
-int replay_file(pipeline *pl, const char *path, const char *prog, FILE *err,
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* "prog: LOG: 45.2 of 120.0 MB (38%), 89.1 MB/s, 12000 rounds" */
+static void show_progress(FILE *err, const char *prog, const char *path, uint64_t done,
+                          uint64_t total, double secs, uint64_t rounds)
+{
+    fprintf(err, "\r%s: %s: %.1f", prog, path, (double)done / 1e6);
+    if (total)
+        fprintf(err, " of %.1f MB (%.0f%%)", (double)total / 1e6, 100.0 * (double)done / (double)total);
+    else
+        fputs(" MB", err);
+    fprintf(err, ", %.1f MB/s, %llu rounds\033[K", secs > 0 ? (double)done / 1e6 / secs : 0.0,
+            (unsigned long long)rounds);
+    fflush(err);
+}
+
+int replay_file(pipeline *pl, const char *path, const char *prog, FILE *err, int progress,
                 replay_stats *st)
 {
     char why[256];
@@ -174,11 +197,19 @@ int replay_file(pipeline *pl, const char *path, const char *prog, FILE *err,
         return -1;
     }
     pending p = {0};
+    struct stat sb;
+    uint64_t total = stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0;
+    double start = progress ? now_s() : 0, shown = start;
+    int progress_on_screen = 0;
     fpmlog_record rec;
     fpmlog_damage dmg;
     uint64_t hostless_before = st->hostless_rounds, damaged_before = st->damaged;
     int rc = 0, ret;
     while ((ret = fpmlog_reader_next(r, &rec, &dmg)) != 0) {
+        if (progress_on_screen) {
+            fputs("\r\033[K", err);
+            progress_on_screen = 0;
+        }
         if (ret == -2) {
             say_pos(err, prog, path, &dmg.pos, dmg.what, "");
             st->unreadable++;
@@ -197,6 +228,11 @@ int replay_file(pipeline *pl, const char *path, const char *prog, FILE *err,
             continue;
         }
         st->records++;
+        if (progress && (st->records & 255) == 0 && now_s() - shown >= 0.25) {
+            shown = now_s();
+            show_progress(err, prog, path, fpmlog_reader_tell(r), total, shown - start, st->rounds);
+            progress_on_screen = 1;
+        }
         int e = 0;
         if (strcmp(rec.type, "ROUND") == 0) {
             e = finish_round(pl, &p, &rec, st);
@@ -222,6 +258,8 @@ int replay_file(pipeline *pl, const char *path, const char *prog, FILE *err,
             break;
         }
     }
+    if (progress_on_screen)
+        fputs("\r\033[K", err);
     if (p.any && rc == 0) {
         st->dropped_rounds++;
         fprintf(err, "%s: %s: the file ends inside a round (no ROUND record): that round is dropped\n",

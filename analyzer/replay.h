@@ -17,9 +17,11 @@ typedef struct {
 } replay_stats;
 
 /* Replays one file into pl (state carries over between calls).  Messages
- * go to err prefixed with prog.  Returns 0, -1 when the file could not be
- * opened or read to its end (stats->unreadable counts it), -2 ENOMEM. */
-int replay_file(pipeline *pl, const char *path, const char *prog, FILE *err,
+ * go to err prefixed with prog; with progress, a line on err (a terminal)
+ * says how far it is, at most four times a second, and is wiped at the end.
+ * Returns 0, -1 when the file could not be opened or read to its end
+ * (stats->unreadable counts it), -2 ENOMEM. */
+int replay_file(pipeline *pl, const char *path, const char *prog, FILE *err, int progress,
                 replay_stats *stats);
 
 #endif

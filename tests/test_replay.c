@@ -66,7 +66,7 @@ static pipeline *replay(const buf *files, int n, replay_stats *st, char **said)
     memset(st, 0, sizeof *st);
     for (int i = 0; i < n; i++) {
         char *p = path_of(&files[i], i);
-        replay_file(pl, p, "t", err, st);
+        replay_file(pl, p, "t", err, 0, st);
         unlink(p);
         free(p);
     }
@@ -218,7 +218,7 @@ static void test_unreadable_file_is_counted_and_said(void **state)
     char *said;
     size_t len;
     FILE *err = open_memstream(&said, &len);
-    assert_int_equal(replay_file(pl, "/nonexistent/x.fpmlog", "t", err, &st), -1);
+    assert_int_equal(replay_file(pl, "/nonexistent/x.fpmlog", "t", err, 0, &st), -1);
     fclose(err);
     assert_int_equal(st.unreadable, 1);
     assert_string_equal(said, "t: /nonexistent/x.fpmlog: could not open: No such file or directory\n");

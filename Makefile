@@ -8,13 +8,13 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -Wall -Wextra -Werror
 CPPFLAGS += -Iformats -Ianalyzer -Irecorder -Itests -D_DEFAULT_SOURCE
-LDLIBS  := -lzstd -lz -lm
+LDLIBS  := -lzstd -lz -ljansson -lm
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LOG     ?= fixtures/logs/realistic.fpmlog.zst
 
 FORMATS  := formats/fpmlog.c formats/status.c formats/procfs.c formats/msg.c
 ANALYZER := analyzer/hist.c analyzer/fit.c analyzer/pidmap.c analyzer/readings.c \
-            analyzer/pipeline.c analyzer/replay.c analyzer/report.c analyzer/timearg.c
+            analyzer/pipeline.c analyzer/replay.c analyzer/report.c analyzer/timearg.c analyzer/check.c
 RECORDER := recorder/fcgi.c recorder/fpmconf.c recorder/procscan.c recorder/logfile.c
 UNITS    := fpmlog status procfs hist fit readings pipeline report replay timearg fcgi fpmconf logfile procscan
 

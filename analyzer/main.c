@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "fpmlog.h"
 #include "pipeline.h"
 #include "readings.h"
@@ -24,8 +25,13 @@ typedef struct {
     rd_prefixes      own_uri;
     rp_override      max_children[64];
     const char      *from, *until;
+    const char      *output;         /* -o FILE: FILE.tmp renamed into place */
     int              quiet;
     int              hist;           /* the hist view */
+    int              check;          /* the check subcommand */
+    const char      *baseline;
+    int              tolerance;
+    double           max_rise;
     const char      *pool;           /* hist --pool */
     double           cutoff;         /* hist --cutoff */
     char           **logs;
@@ -37,11 +43,15 @@ static void usage(FILE *out)
     fprintf(out,
 "Usage: " PROG " [OPTION]... LOG...\n"
 "       " PROG " hist [--pool POOL] [--cutoff PCT] [OPTION]... LOG...\n"
+"       " PROG " check --baseline BASE.json [--tolerance-buckets N]\n"
+"                   [--max-overhead-rise PCT] [OPTION]... LOG...\n"
 "Replays fpm-record logs and prints, per php-fpm pool, how CPU-bound its\n"
 "requests are, what a busy worker costs the host, and how many busy workers\n"
 "fill the CPU.  Several LOGs are one history, in the order given.\n"
 "\n"
-"  -f, --format FMT          text (default) or json (pipeline.md section 8)\n"
+"  -f, --format FMT          text (default), json (pipeline.md section 8) or\n"
+"                            openmetrics (node_exporter's textfile collector)\n"
+"  -o, --output FILE         write FILE.tmp, then rename it to FILE\n"
 "      --host-millicores N   judge against a host of N millicores (what-if)\n"
 "      --cores N             the same, N whole cores\n"
 "      --headroom H          ceiling = fill x H, 1 to 100, two decimals at most\n"
@@ -60,6 +70,11 @@ static void usage(FILE *out)
 "up to the cutoff (default 99.99%%), then the largest bucket observed:\n"
 "      --pool POOL           only pools named POOL\n"
 "      --cutoff PCT          stop once the running %% reaches PCT (0..100)\n"
+"\n"
+"check compares LOG with an earlier --format json output and exits 1 with\n"
+"what got worse: TYPICAL or P90 up by more than N buckets (default 0), a\n"
+"shape toward cpu-bound, overhead up by more than PCT%% (default 10), new\n"
+"starved rounds, a pool with too few readings now or gone; 0 when nothing did.\n"
 "      --explain             text: also print why readings were not counted\n"
 "  -h, --help                print this help and exit\n"
 "  -V, --version             print the version and exit\n"
@@ -166,9 +181,10 @@ static int resolve_time(config *cfg, const char *arg, const char *opt, int *has,
 static int handle_args(int argc, char **argv, config *cfg)
 {
     enum { O_HOST_MC = 256, O_CORES, O_HEADROOM, O_OWN_URI, O_EXPLAIN, O_MAXCH, O_FROM, O_UNTIL,
-           O_POOL, O_CUTOFF };
+           O_POOL, O_CUTOFF, O_BASELINE, O_TOL, O_RISE };
     static const struct option longopts[] = {
         {"format", required_argument, NULL, 'f'},
+        {"output", required_argument, NULL, 'o'},
         {"host-millicores", required_argument, NULL, O_HOST_MC},
         {"cores", required_argument, NULL, O_CORES},
         {"headroom", required_argument, NULL, O_HEADROOM},
@@ -180,6 +196,9 @@ static int handle_args(int argc, char **argv, config *cfg)
         {"quiet", no_argument, NULL, 'q'},
         {"pool", required_argument, NULL, O_POOL},
         {"cutoff", required_argument, NULL, O_CUTOFF},
+        {"baseline", required_argument, NULL, O_BASELINE},
+        {"tolerance-buckets", required_argument, NULL, O_TOL},
+        {"max-overhead-rise", required_argument, NULL, O_RISE},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -189,19 +208,22 @@ static int handle_args(int argc, char **argv, config *cfg)
     cfg->format = report_format("text");
     cfg->scenario.headroom = RP_DEFAULT_HEADROOM;
     cfg->cutoff = 99.99;
-    if (argc > 1 && strcmp(argv[1], "hist") == 0) {
-        cfg->hist = 1;
+    cfg->max_rise = 10;
+    if (argc > 1 && (strcmp(argv[1], "hist") == 0 || strcmp(argv[1], "check") == 0)) {
+        cfg->hist = argv[1][0] == 'h';
+        cfg->check = !cfg->hist;
         argv++;
         argc--;
     }
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":f:qhV", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":f:o:qhV", longopts, NULL)) != -1) {
         switch (c) {
         case 'f':
             cfg->format = report_format(optarg);
             if (!cfg->format)
-                return bad_usage("--format must be text or json, not \"%s\"", optarg);
+                return bad_usage("--format must be text, json or openmetrics, not \"%s\"", optarg);
             break;
+        case 'o': cfg->output = optarg; break;
         case O_HOST_MC:
             if (parse_count(optarg, 1, 100000000, &v))
                 return bad_usage("--host-millicores must be a whole number in range "
@@ -245,6 +267,27 @@ static int handle_args(int argc, char **argv, config *cfg)
         case O_FROM: cfg->from = optarg; break;
         case O_UNTIL: cfg->until = optarg; break;
         case 'q': cfg->quiet = 1; break;
+        case O_BASELINE:
+        case O_TOL:
+        case O_RISE:
+            if (!cfg->check)
+                return bad_usage("option \"%s\" goes with \"" PROG " check\"", argv[optind - 1]);
+            if (c == O_BASELINE) {
+                cfg->baseline = optarg;
+            } else if (c == O_TOL) {
+                if (parse_count(optarg, 0, 60, &v))
+                    return bad_usage("--tolerance-buckets must be in range 0..60, not \"%s\"",
+                                     optarg);
+                cfg->tolerance = (int)v;
+            } else {
+                char *end;
+                errno = 0;
+                cfg->max_rise = strtod(optarg, &end);
+                if (errno || end == optarg || *end || !(cfg->max_rise >= 0 && cfg->max_rise <= 1000))
+                    return bad_usage("--max-overhead-rise must be in range 0..1000 (percent), "
+                                     "not \"%s\"", optarg);
+            }
+            break;
         case O_POOL:
         case O_CUTOFF:
             if (!cfg->hist)
@@ -271,6 +314,8 @@ static int handle_args(int argc, char **argv, config *cfg)
             return bad_usage("unknown option \"%s\"", argv[optind - 1]);
         }
     }
+    if (cfg->check && !cfg->baseline)
+        return bad_usage("check needs --baseline BASE.json");
     if (optind >= argc)
         return bad_usage("no LOG given");
     cfg->logs = argv + optind;
@@ -317,9 +362,58 @@ int main(int argc, char **argv)
     pl_host *const *hosts;
     if (pipeline_hosts(pl, &hosts) == 0)
         fprintf(stderr, PROG ": no HOST record in the input: nothing to analyze\n");
-    if ((cfg.hist ? report_hist(stdout, pl, cfg.pool, cfg.cutoff)
-                  : cfg.format->print(stdout, pl, &cfg.scenario)) != 0 || fflush(stdout) != 0) {
-        fprintf(stderr, PROG ": could not write the output\n");
+    FILE *out = stdout;
+    char tmp[4096];
+    if (cfg.output) {
+        snprintf(tmp, sizeof tmp, "%s.tmp", cfg.output);
+        if (!(out = fopen(tmp, "w"))) {
+            fprintf(stderr, PROG ": %s: could not open: %s\n", tmp, strerror(errno));
+            rc = 2;
+            goto out;
+        }
+    }
+    int bad;
+    if (cfg.check) {
+        char *base = NULL, err[512];
+        size_t blen = 0;
+        FILE *bf = fopen(cfg.baseline, "rb");
+        if (bf) {
+            fseek(bf, 0, SEEK_END);
+            long n = ftell(bf);
+            rewind(bf);
+            base = n >= 0 ? malloc((size_t)n + 1) : NULL;
+            blen = base ? fread(base, 1, (size_t)n, bf) : 0;
+            fclose(bf);
+        }
+        if (!base) {
+            fprintf(stderr, PROG ": %s: could not read: %s\n", cfg.baseline, strerror(errno));
+            rc = 2;
+            goto out;
+        }
+        int worse = check_against(out, pl, &cfg.scenario, base, blen, cfg.tolerance,
+                                  cfg.max_rise, err, sizeof err);
+        free(base);
+        if (worse < 0) {
+            fprintf(stderr, PROG ": %s: %s\n", cfg.baseline, err);
+            rc = 2;
+            goto out;
+        }
+        if (worse > 0 && rc == 0)
+            rc = 1;
+        bad = fflush(out) != 0;
+    } else {
+        bad = (cfg.hist ? report_hist(out, pl, cfg.pool, cfg.cutoff)
+                        : cfg.format->print(out, pl, &cfg.scenario)) != 0;
+    }
+    bad |= out == stdout ? fflush(out) != 0 : fclose(out) != 0;
+    out = stdout;
+    if (!bad && cfg.output && rename(tmp, cfg.output) != 0)
+        bad = 1;
+    if (bad) {
+        fprintf(stderr, PROG ": could not write the output%s%s: %s\n", cfg.output ? " to " : "",
+                cfg.output ? cfg.output : "", strerror(errno));
+        if (cfg.output)
+            unlink(tmp);
         rc = 2;
     }
     if (st.unreadable)

@@ -741,9 +741,160 @@ static int print_json(FILE *out, const pipeline *pl, const rp_scenario *sc)
     return 0;
 }
 
+/* ------------------------------------------------------------ OpenMetrics */
+
+/* A label value: \\, \" and \n escaped, invalid UTF-8 as U+FFFD. */
+static void om_label(FILE *out, const char *str, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    for (size_t i = 0; i < n;) {
+        size_t k = utf8_len(s + i, n - i);
+        if (k == 0) {
+            fputs("\xEF\xBF\xBD", out);
+            i++;
+        } else if (s[i] == '\\' || s[i] == '"') {
+            fprintf(out, "\\%c", s[i]);
+            i++;
+        } else if (s[i] == '\n') {
+            fputs("\\n", out);
+            i++;
+        } else {
+            fwrite(s + i, 1, k, out);
+            i += k;
+        }
+    }
+}
+
+static void om_labels(FILE *out, const pl_host *h, const pl_pool *p, const char *extra)
+{
+    fputs("{host=\"", out);
+    om_label(out, h->hostname, h->hostname_len);
+    if (p) {
+        fputs("\",pool=\"", out);
+        om_label(out, p->name, p->name_len);
+    }
+    fprintf(out, "\"%s}", extra ? extra : "");
+}
+
+enum { OM_TYPICAL, OM_P90, OM_COUNT, OM_READINGS, OM_PHP, OM_HOST, OM_OVERHEAD, OM_FILL, OM_CEIL,
+       OM_STARVED, OM_LIMIT };
+
+/* One pool's value of a family; 0 when it has none. */
+static int om_value(int what, const pl_pool *p, const rp_pool_view *v, double *x)
+{
+    switch (what) {
+    case OM_TYPICAL: *x = v->typical_pct / 100.0; return v->has_typical;
+    case OM_P90: *x = v->p90_pct / 100.0; return v->has_typical;
+    case OM_COUNT:
+    case OM_READINGS: *x = p->h.total; return 1;
+    case OM_PHP: *x = (double)v->php_millicores / 1000.0; return v->shape != NULL;
+    case OM_HOST: *x = (double)v->host_millicores_per_worker / 1000.0; return v->shape != NULL;
+    case OM_OVERHEAD: *x = v->line.overhead; return v->line.believed;
+    case OM_FILL: *x = (double)v->fill; return v->has_fill;
+    case OM_CEIL: *x = (double)v->ceiling; return v->has_fill;
+    case OM_STARVED: *x = (double)p->starved; return 1;
+    case OM_LIMIT: *x = v->limit == RP_LIMIT_CPU; return v->limit != RP_LIMIT_UNKNOWN;
+    }
+    return 0;
+}
+
+static int print_openmetrics(FILE *out, const pipeline *pl, const rp_scenario *sc)
+{
+    static const struct {
+        const char *name, *type, *unit, *help;
+        int what[3];                /* samples of the family, -1 ends */
+    } fam[] = {
+        {"fpm_cpu_request_cpu_share_ratio", "summary", "ratio",
+         "CPU time over wall time of finished requests (bucket floors)",
+         {OM_TYPICAL, OM_P90, OM_COUNT}},
+        {"fpm_cpu_readings", "gauge", NULL, "Requests counted, after halving", {OM_READINGS, -1, -1}},
+        {"fpm_cpu_php_worker_cores", "gauge", "cores", "CPU of one busy worker's PHP",
+         {OM_PHP, -1, -1}},
+        {"fpm_cpu_host_worker_cores", "gauge", "cores",
+         "CPU one busy worker costs the host, overhead counted", {OM_HOST, -1, -1}},
+        {"fpm_cpu_host_overhead_ratio", "gauge", "ratio",
+         "Host CPU per unit of the pool's CPU, when believed", {OM_OVERHEAD, -1, -1}},
+        {"fpm_cpu_fill_workers", "gauge", NULL, "Busy workers that fill the CPU", {OM_FILL, -1, -1}},
+        {"fpm_cpu_ceiling_workers", "gauge", NULL, "Workers past which more only add latency",
+         {OM_CEIL, -1, -1}},
+        {"fpm_cpu_starved_rounds_total", "counter", NULL,
+         "Rounds with a listen queue while the CPU was full", {OM_STARVED, -1, -1}},
+        {"fpm_cpu_limit_cpu", "gauge", NULL,
+         "1 when pm.max_children is past the ceiling, 0 when within it", {OM_LIMIT, -1, -1}},
+    };
+    pl_host *const *hosts;
+    size_t nh = pipeline_hosts(pl, &hosts);
+    rp_pool_view **views = calloc(nh ? nh : 1, sizeof *views);
+    if (!views)
+        return -1;
+    int rc = 0;
+    for (size_t k = 0; k < nh; k++)
+        if (!(views[k] = host_views(hosts[k], sc)))
+            rc = -1;
+    for (size_t f = 0; rc == 0 && f < sizeof fam / sizeof fam[0]; f++) {
+        fprintf(out, "# TYPE %s %s\n", fam[f].name, fam[f].type);
+        if (fam[f].unit)
+            fprintf(out, "# UNIT %s %s\n", fam[f].name, fam[f].unit);
+        fprintf(out, "# HELP %s %s\n", fam[f].name, fam[f].help);
+        for (size_t k = 0; k < nh; k++) {
+            for (size_t i = 0; i < hosts[k]->npools; i++) {
+                for (int s = 0; s < 3 && fam[f].what[s] >= 0; s++) {
+                    double x;
+                    int what = fam[f].what[s];
+                    if (!om_value(what, hosts[k]->pools[i], &views[k][i], &x))
+                        continue;
+                    /* counters are named with _total, as the textfile collector
+                                     * and promtool read them */
+                    const char *suffix = what == OM_COUNT ? "_count" : "";
+                    fprintf(out, "%s%s", fam[f].name, suffix);
+                    om_labels(out, hosts[k], hosts[k]->pools[i],
+                              what == OM_TYPICAL ? ",quantile=\"0.5\""
+                              : what == OM_P90 ? ",quantile=\"0.9\"" : NULL);
+                    fputc(' ', out);
+                    json_double(out, x);
+                    fputc('\n', out);
+                }
+            }
+        }
+    }
+    if (rc == 0) {
+        fputs("# TYPE fpm_cpu_host_cores gauge\n# UNIT fpm_cpu_host_cores cores\n"
+              "# HELP fpm_cpu_host_cores CPU the host has (its quota, else its CPUs)\n", out);
+        for (size_t k = 0; k < nh; k++) {
+            fputs("fpm_cpu_host_cores", out);
+            om_labels(out, hosts[k], NULL, NULL);
+            fprintf(out, " %g\n", (double)report_host_millicores(hosts[k], sc) / 1000.0);
+        }
+        fputs("# TYPE fpm_cpu_needed_at_ceiling_cores gauge\n"
+              "# UNIT fpm_cpu_needed_at_ceiling_cores cores\n"
+              "# HELP fpm_cpu_needed_at_ceiling_cores CPU every pool at its ceiling would draw\n",
+              out);
+        for (size_t k = 0; k < nh; k++) {
+            int64_t now, atc;
+            report_host_needs(views[k], hosts[k]->npools, &now, &atc);
+            fputs("fpm_cpu_needed_at_ceiling_cores", out);
+            om_labels(out, hosts[k], NULL, NULL);
+            fprintf(out, " %g\n", (double)atc / 1000.0);
+        }
+        fputs("# TYPE fpm_cpu_rounds_total counter\n"
+              "# HELP fpm_cpu_rounds_total Complete rounds replayed\n", out);
+        for (size_t k = 0; k < nh; k++) {
+            fputs("fpm_cpu_rounds_total", out);
+            om_labels(out, hosts[k], NULL, NULL);
+            fprintf(out, " %llu\n", (unsigned long long)hosts[k]->rounds);
+        }
+        fputs("# EOF\n", out);
+    }
+    for (size_t k = 0; k < nh; k++)
+        free(views[k]);
+    free(views);
+    return rc;
+}
+
 static const rp_format FORMATS[] = {
     {"text", print_text},
     {"json", print_json},
+    {"openmetrics", print_openmetrics},
 };
 
 const rp_format *report_format(const char *name)

@@ -3,7 +3,7 @@
 # usage: scripts/deps.sh build|test|bench
 # As root it runs apt-get; otherwise it prints the exact line to run and fails.
 set -u
-want="gcc make pkg-config libzstd-dev zlib1g-dev libcsv-dev"
+want="gcc make pkg-config libzstd-dev zlib1g-dev libcsv-dev libjansson-dev"
 case "${1:-build}" in
 test)  want="$want libcmocka-dev php8.2-fpm libfcgi-bin python3 zstd" ;;
 bench) want="$want python3 zstd time" ;;

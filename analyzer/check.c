@@ -1,0 +1,119 @@
+/* fpm-analyze check: what got worse than the baseline. */
+#include "check.h"
+
+#include <jansson.h>
+#include <string.h>
+
+static int shape_rank(const char *s)
+{
+    if (!s)
+        return -1;
+    return strcmp(s, "cpu-bound") == 0 ? 2 : strcmp(s, "mixed") == 0 ? 1 : 0;
+}
+
+static int bucket_of_pct(const json_t *v, int *b)
+{
+    if (!json_is_integer(v))
+        return 0;
+    *b = hist_bucket((int64_t)json_integer_value(v) * 100);
+    return 1;
+}
+
+int check_against(FILE *out, const pipeline *pl, const rp_scenario *sc, const char *baseline,
+                  size_t len, int tol, double rise_pct, char *err, size_t errlen)
+{
+    json_error_t je;
+    json_t *root = json_loadb(baseline, len, 0, &je);
+    const json_t *bhosts = root ? json_object_get(root, "hosts") : NULL;
+    if (!root || !json_is_array(bhosts) || json_integer_value(json_object_get(root, "format")) != 1) {
+        if (!root)
+            snprintf(err, errlen, "not JSON: line %d: %s", je.line, je.text);
+        else
+            snprintf(err, errlen, "not an fpm-analyze --format json output (format 1)");
+        json_decref(root);
+        return -1;
+    }
+    pl_host *const *hosts;
+    size_t nh = pipeline_hosts(pl, &hosts);
+    int worse = 0, compared = 0;
+    size_t hi;
+    const json_t *bh;
+    json_array_foreach(bhosts, hi, bh) {
+        const char *hname = json_string_value(json_object_get(bh, "hostname"));
+        const json_t *bpools = json_object_get(bh, "pools");
+        if (!hname || !json_is_array(bpools))
+            continue;
+        const pl_host *h = NULL;
+        for (size_t k = 0; k < nh; k++)
+            if (strlen(hname) == hosts[k]->hostname_len &&
+                memcmp(hname, hosts[k]->hostname, hosts[k]->hostname_len) == 0)
+                h = hosts[k];
+        size_t pi;
+        const json_t *bp;
+        json_array_foreach(bpools, pi, bp) {
+            const char *pname = json_string_value(json_object_get(bp, "pool"));
+            if (!pname)
+                continue;
+            const pl_pool *p = NULL;
+            for (size_t i = 0; h && i < h->npools; i++)
+                if (strlen(pname) == h->pools[i]->name_len &&
+                    memcmp(pname, h->pools[i]->name, h->pools[i]->name_len) == 0)
+                    p = h->pools[i];
+            if (!p) {
+                fprintf(out, "%s %s: in the baseline, not in the new log\n", hname, pname);
+                worse++;
+                continue;
+            }
+            compared++;
+            rp_pool_view v = report_pool_view(p, report_host_millicores(h, sc), sc->headroom,
+                                              report_now(p, sc));
+            const char *bshape = json_string_value(json_object_get(bp, "shape"));
+            int b;
+            static const char *const names[2] = {"TYPICAL", "P90"};
+            int now_pct[2] = {v.typical_pct, v.p90_pct};
+            const char *keys[2] = {"typical_pct", "p90_pct"};
+            for (int k = 0; k < 2; k++) {
+                if (!v.has_typical || !bucket_of_pct(json_object_get(bp, keys[k]), &b))
+                    continue;
+                int nb = hist_bucket((int64_t)now_pct[k] * 100);
+                if (nb - b > tol) {
+                    fprintf(out, "%s %s: %s %lld%% -> %d%% (up %d bucket%s, tolerance %d)\n",
+                            hname, pname, names[k],
+                            (long long)json_integer_value(json_object_get(bp, keys[k])),
+                            now_pct[k], nb - b, nb - b == 1 ? "" : "s", tol);
+                    worse++;
+                }
+            }
+            if (bshape && !v.shape) {
+                fprintf(out, "%s %s: too few readings now (%u) to call a shape; the baseline "
+                             "was %s\n", hname, pname, p->h.total, bshape);
+                worse++;
+            } else if (bshape && shape_rank(v.shape) > shape_rank(bshape)) {
+                fprintf(out, "%s %s: shape %s -> %s\n", hname, pname, bshape, v.shape);
+                worse++;
+            }
+            const json_t *bo = json_object_get(bp, "overhead");
+            if (json_is_number(bo) && v.line.believed &&
+                v.line.overhead > json_number_value(bo) * (1 + rise_pct / 100.0)) {
+                fprintf(out, "%s %s: overhead %.2fx -> %.2fx (up %.0f%%, at most %g%%)\n", hname,
+                        pname, json_number_value(bo), v.line.overhead,
+                        100.0 * (v.line.overhead / json_number_value(bo) - 1), rise_pct);
+                worse++;
+            }
+            json_int_t bs = json_integer_value(json_object_get(bp, "starved_rounds"));
+            if ((json_int_t)p->starved > bs) {
+                fprintf(out, "%s %s: starved rounds %lld -> %llu (requests queued while the CPU "
+                             "was full)\n", hname, pname, (long long)bs,
+                        (unsigned long long)p->starved);
+                worse++;
+            }
+        }
+    }
+    json_decref(root);
+    if (worse)
+        fprintf(out, "check: %d regression%s against the baseline\n", worse, worse == 1 ? "" : "s");
+    else
+        fprintf(out, "check: no regression; %d pool%s as good as the baseline\n", compared,
+                compared == 1 ? "" : "s");
+    return worse;
+}

@@ -1,0 +1,22 @@
+/*
+ * check: a CI regression check of a replayed history against a JSON output
+ * saved earlier (pipeline.md section 8).  What got worse: TYPICAL or P90 up
+ * by more than tol buckets, a shape that moved toward cpu-bound, overhead up
+ * by more than rise_pct percent, new starved rounds, a pool that now has too
+ * few readings or is gone.
+ */
+#ifndef CHECK_H
+#define CHECK_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "pipeline.h"
+#include "report.h"
+
+/* Writes one line per regression to out and a summary line.  Returns how
+ * many regressions, or -1 with err set when the baseline is not usable. */
+int check_against(FILE *out, const pipeline *pl, const rp_scenario *sc, const char *baseline,
+                  size_t len, int tol, double rise_pct, char *err, size_t errlen);
+
+#endif

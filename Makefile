@@ -8,15 +8,15 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -Wall -Wextra -Werror
 CPPFLAGS += -Iformats -Ianalyzer -Irecorder -Itests -D_DEFAULT_SOURCE
-LDLIBS  := -lzstd -lz -ljansson -lm
+LDLIBS  := -lzstd -lz -ljansson -lcsv -lm
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LOG     ?= fixtures/logs/realistic.fpmlog.zst
 
 FORMATS  := formats/fpmlog.c formats/status.c formats/procfs.c formats/msg.c
 ANALYZER := analyzer/hist.c analyzer/fit.c analyzer/pidmap.c analyzer/readings.c \
-            analyzer/pipeline.c analyzer/replay.c analyzer/report.c analyzer/timearg.c analyzer/check.c
+            analyzer/pipeline.c analyzer/replay.c analyzer/report.c analyzer/timearg.c analyzer/check.c analyzer/csvout.c
 RECORDER := recorder/fcgi.c recorder/fpmconf.c recorder/procscan.c recorder/logfile.c
-UNITS    := fpmlog status procfs hist fit readings pipeline report replay timearg fcgi fpmconf logfile procscan
+UNITS    := fpmlog status procfs hist fit readings pipeline report replay timearg csvout fcgi fpmconf logfile procscan
 
 .PHONY: all run test unit unit-asan cli fixtures fixtures-check integration deps deps-test bench clean
 all: bin/fpm-analyze bin/fpm-record

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "csvout.h"
 #include "fpmlog.h"
 #include "pipeline.h"
 #include "readings.h"
@@ -26,6 +27,7 @@ typedef struct {
     rp_override      max_children[64];
     const char      *from, *until;
     const char      *output;         /* -o FILE: FILE.tmp renamed into place */
+    const char      *csv_readings, *csv_rounds;
     int              quiet;
     int              hist;           /* the hist view */
     int              check;          /* the check subcommand */
@@ -52,6 +54,9 @@ static void usage(FILE *out)
 "  -f, --format FMT          text (default), json (pipeline.md section 8) or\n"
 "                            openmetrics (node_exporter's textfile collector)\n"
 "  -o, --output FILE         write FILE.tmp, then rename it to FILE\n"
+"      --csv-readings FILE   a CSV row per worker seen per round, with its verdict\n"
+"      --csv-rounds FILE     a CSV row per round and pool: host and pool CPU,\n"
+"                            listen queue, fit point, starved\n"
 "      --host-millicores N   judge against a host of N millicores (what-if)\n"
 "      --cores N             the same, N whole cores\n"
 "      --headroom H          ceiling = fill x H, 1 to 100, two decimals at most\n"
@@ -181,7 +186,7 @@ static int resolve_time(config *cfg, const char *arg, const char *opt, int *has,
 static int handle_args(int argc, char **argv, config *cfg)
 {
     enum { O_HOST_MC = 256, O_CORES, O_HEADROOM, O_OWN_URI, O_EXPLAIN, O_MAXCH, O_FROM, O_UNTIL,
-           O_POOL, O_CUTOFF, O_BASELINE, O_TOL, O_RISE };
+           O_POOL, O_CUTOFF, O_BASELINE, O_TOL, O_RISE, O_CSV_READINGS, O_CSV_ROUNDS };
     static const struct option longopts[] = {
         {"format", required_argument, NULL, 'f'},
         {"output", required_argument, NULL, 'o'},
@@ -197,6 +202,8 @@ static int handle_args(int argc, char **argv, config *cfg)
         {"pool", required_argument, NULL, O_POOL},
         {"cutoff", required_argument, NULL, O_CUTOFF},
         {"baseline", required_argument, NULL, O_BASELINE},
+        {"csv-readings", required_argument, NULL, O_CSV_READINGS},
+        {"csv-rounds", required_argument, NULL, O_CSV_ROUNDS},
         {"tolerance-buckets", required_argument, NULL, O_TOL},
         {"max-overhead-rise", required_argument, NULL, O_RISE},
         {"help", no_argument, NULL, 'h'},
@@ -224,6 +231,8 @@ static int handle_args(int argc, char **argv, config *cfg)
                 return bad_usage("--format must be text, json or openmetrics, not \"%s\"", optarg);
             break;
         case 'o': cfg->output = optarg; break;
+        case O_CSV_READINGS: cfg->csv_readings = optarg; break;
+        case O_CSV_ROUNDS: cfg->csv_rounds = optarg; break;
         case O_HOST_MC:
             if (parse_count(optarg, 1, 100000000, &v))
                 return bad_usage("--host-millicores must be a whole number in range "
@@ -343,12 +352,23 @@ int main(int argc, char **argv)
                       .has_until = cfg.scenario.has_until, .until_ns = cfg.scenario.until_ns};
     pipeline *pl = pipeline_new(&opt);
     replay_stats st = {0};
+    csvout csv = {0};
     rc = 0;
     if (!pl) {
         fprintf(stderr, PROG ": out of memory\n");
         rc = 2;
         goto out;
     }
+    const char *csv_paths[2] = {cfg.csv_readings, cfg.csv_rounds};
+    FILE **csv_files[2] = {&csv.readings, &csv.rounds};
+    for (int k = 0; k < 2; k++) {
+        if (csv_paths[k] && !(*csv_files[k] = fopen(csv_paths[k], "w"))) {
+            fprintf(stderr, PROG ": %s: could not open: %s\n", csv_paths[k], strerror(errno));
+            rc = 2;
+            goto out;
+        }
+    }
+    csvout_attach(&csv, pl);
     for (int i = 0; i < cfg.nlogs; i++) {
         if (replay_file(pl, cfg.logs[i], PROG, stderr, !cfg.quiet && isatty(2), &st) == -2) {
             rc = 2;
@@ -419,6 +439,14 @@ int main(int argc, char **argv)
     if (st.unreadable)
         rc = 2;
 out:
+    for (int k = 0; k < 2; k++) {
+        FILE *f = k ? csv.rounds : csv.readings;
+        if (f && fclose(f) != 0) {
+            fprintf(stderr, PROG ": %s: could not write: %s\n", k ? cfg.csv_rounds : cfg.csv_readings,
+                    strerror(errno));
+            rc = 2;
+        }
+    }
     pipeline_free(pl);
     rd_prefixes_free(&cfg.own_uri);
     return rc;

@@ -14,6 +14,8 @@ struct pipeline {
     pl_host       *cur;
     pl_reading_fn  fn;
     void          *fn_arg;
+    pl_round_fn    round_fn;
+    void          *round_arg;
     status_page    page;
     pidmap         scratch;
     /* per-round work arrays, kept to save allocations */
@@ -22,6 +24,8 @@ struct pipeline {
     const pl_pool_round **rp_sorted;
     double        *rp_cores;
     unsigned char *rp_ok;       /* status page read this round */
+    int64_t       *rp_lq;       /* its listen queue, -1 unknown */
+    unsigned char *rp_point, *rp_starved;
 };
 
 static int name_cmp(const char *a, size_t al, const char *b, size_t bl)
@@ -54,6 +58,12 @@ void pipeline_on_reading(pipeline *pl, pl_reading_fn fn, void *arg)
 {
     pl->fn = fn;
     pl->fn_arg = arg;
+}
+
+void pipeline_on_round(pipeline *pl, pl_round_fn fn, void *arg)
+{
+    pl->round_fn = fn;
+    pl->round_arg = arg;
 }
 
 static void pool_free(pl_pool *p)
@@ -94,6 +104,9 @@ void pipeline_free(pipeline *pl)
     free(pl->rp_sorted);
     free(pl->rp_cores);
     free(pl->rp_ok);
+    free(pl->rp_lq);
+    free(pl->rp_point);
+    free(pl->rp_starved);
     free(pl);
 }
 
@@ -247,7 +260,13 @@ static int grow_work(pipeline *pl, size_t n)
     if (c) pl->rp_cores = c;
     void *d = realloc(pl->rp_ok, cap);
     if (d) pl->rp_ok = d;
-    if (!a || !b || !c || !d)
+    void *e = realloc(pl->rp_lq, cap * sizeof *pl->rp_lq);
+    if (e) pl->rp_lq = e;
+    void *f = realloc(pl->rp_point, cap);
+    if (f) pl->rp_point = f;
+    void *g = realloc(pl->rp_starved, cap);
+    if (g) pl->rp_starved = g;
+    if (!a || !b || !c || !d || !e || !f || !g)
         return -1;
     pl->work_cap = cap;
     return 0;
@@ -341,6 +360,9 @@ int pipeline_round(pipeline *pl, const pl_round *r)
             return -2;
         pl->rp_pool[i] = p;
         pl->rp_ok[i] = 0;
+        pl->rp_lq[i] = -1;
+        pl->rp_point[i] = PL_POINT_NONE;
+        pl->rp_starved[i] = 0;
         if (!rp->has_status || rp->is_error)
             continue;
         int rc = status_parse(&pl->page, (const char *)rp->status, rp->status_len);
@@ -352,6 +374,8 @@ int pipeline_round(pipeline *pl, const pl_round *r)
         reading_ctx ctx = {pl, h, p, r, in};
         if (rd_page(&pl->page, &p->remembered, &pl->scratch, &p->own, on_reading, &ctx))
             return -2;
+        if (pl->page.has_listen_queue)
+            pl->rp_lq[i] = pl->page.listen_queue;
         if (pl->page.has_listen_queue && pl->page.listen_queue > 0)
             pl->rp_ok[i] = 2; /* requests were queued */
     }
@@ -371,9 +395,12 @@ int pipeline_round(pipeline *pl, const pl_round *r)
         host_cores = usec ? (double)(busy - h->prev_busy) / 1e6 / interval
                           : (double)(busy - h->prev_busy) / (double)h->clk_tck / interval;
     int saturated = 0;
+    double ratio = -1;
     if (usable && h->host_millicores > 0) {
-        double ratio = host_cores / ((double)h->host_millicores / 1000.0);
-        saturated = (ratio > 1 ? 1 : ratio) >= PL_SATURATED;
+        ratio = host_cores / ((double)h->host_millicores / 1000.0);
+        if (ratio > 1)
+            ratio = 1;
+        saturated = ratio >= PL_SATURATED;
     }
     for (size_t i = 0; i < n; i++) {
         pl->rp_cores[i] = 0;
@@ -411,17 +438,28 @@ int pipeline_round(pipeline *pl, const pl_round *r)
         }
         if (all) {
             for (size_t i = 0; i < n; i++) {
-                if (total < PL_IDLE_CORES)
+                if (total < PL_IDLE_CORES) {
                     fit_add(&pl->rp_pool[i]->f, 0, host_cores);
-                else if (pl->rp_cores[i] >= PL_DOMINANT * total)
+                    pl->rp_point[i] = PL_POINT_IDLE;
+                } else if (pl->rp_cores[i] >= PL_DOMINANT * total) {
                     fit_add(&pl->rp_pool[i]->f, pl->rp_cores[i], host_cores);
+                    pl->rp_point[i] = PL_POINT_DOMINANT;
+                }
             }
         }
     }
     if (usable && in && saturated)
         for (size_t i = 0; i < n; i++)
-            if (pl->rp_ok[i] == 2)
+            if (pl->rp_ok[i] == 2) {
                 pl->rp_pool[i]->starved++;
+                pl->rp_starved[i] = 1;
+            }
+    for (size_t i = 0; in && pl->round_fn && i < n; i++) {
+        pl_pool_pair pair = {usable, interval, host_cores, ratio,
+                             usable && pl->rp_sorted[i]->has_pids, pl->rp_cores[i], pl->rp_lq[i],
+                             pl->rp_point[i], pl->rp_starved[i]};
+        pl->round_fn(pl->round_arg, h, pl->rp_pool[i], r, &pair);
+    }
     if (in)
         h->rounds++;
 

@@ -85,10 +85,27 @@ typedef void (*pl_reading_fn)(void *arg, const pl_host *h, const pl_pool *p,
                               const pl_round *r, const status_worker *w,
                               rd_verdict v, int64_t share);
 
+/* What one round pair said about one pool (the CSV of rounds). */
+typedef struct {
+    int     usable;          /* the pair with the round before could be used */
+    double  interval_s, host_cores, busy_ratio;   /* with usable; ratio -1 unknown */
+    int     has_pool_cores;
+    double  pool_cores;
+    int64_t listen_queue;    /* -1 unknown */
+    enum { PL_POINT_NONE, PL_POINT_IDLE, PL_POINT_DOMINANT } point;
+    int     starved;
+} pl_pool_pair;
+
+typedef void (*pl_round_fn)(void *arg, const pl_host *h, const pl_pool *p, const pl_round *r,
+                            const pl_pool_pair *pair);
+
 /* NULL on ENOMEM.  opt is copied; what it points to must outlive pl. */
 pipeline *pipeline_new(const pl_options *opt);
 void pipeline_free(pipeline *pl);
 void pipeline_on_reading(pipeline *pl, pl_reading_fn fn, void *arg);
+
+/* Optional hook called for each pool of each round in the window. */
+void pipeline_on_round(pipeline *pl, pl_round_fn fn, void *arg);
 
 /* A HOST record: it becomes the host in force.  0 ok, -1 when the payload
  * has no hostname (ignored), -2 ENOMEM. */

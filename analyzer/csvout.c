@@ -1,0 +1,101 @@
+/* CSV of readings and of rounds. */
+#include "csvout.h"
+
+#include <csv.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "timearg.h"
+
+static void field(FILE *f, int first, const char *s, size_t n)
+{
+    if (!first)
+        fputc(',', f);
+    csv_fwrite(f, s, n);
+}
+
+static void fieldf(FILE *f, int first, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fieldf(FILE *f, int first, const char *fmt, ...)
+{
+    char b[128];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(b, sizeof b, fmt, ap);
+    va_end(ap);
+    field(f, first, b, n < 0 ? 0 : (size_t)n);
+}
+
+static void header(FILE *f, const char *const *names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        field(f, i == 0, names[i], strlen(names[i]));
+    fputs("\r\n", f);
+}
+
+/* time, host, pool: the first fields of every row */
+static void row_start(FILE *f, const pl_host *h, const pl_pool *p, const pl_round *r)
+{
+    char t[40];
+    timearg_format(r->real, t);
+    field(f, 1, t, strlen(t));
+    field(f, 0, h->hostname, h->hostname_len);
+    field(f, 0, p->name, p->name_len);
+}
+
+static void on_reading(void *arg, const pl_host *h, const pl_pool *p, const pl_round *r,
+                       const status_worker *w, rd_verdict v, int64_t share)
+{
+    FILE *f = arg;
+    row_start(f, h, p, r);
+    if (w->has_pid) fieldf(f, 0, "%lld", (long long)w->pid); else field(f, 0, "", 0);
+    if (w->has_requests) fieldf(f, 0, "%lld", (long long)w->requests); else field(f, 0, "", 0);
+    field(f, 0, w->has_state ? w->state : "", w->has_state ? w->state_len : 0);
+    if (w->has_duration) fieldf(f, 0, "%lld", (long long)w->duration); else field(f, 0, "", 0);
+    if (v == RD_ACCEPTED)
+        fieldf(f, 0, "%lld.%02lld", (long long)(share / 100), (long long)(share % 100));
+    else
+        field(f, 0, w->has_cpu ? w->cpu : "", w->has_cpu ? w->cpu_len : 0);
+    const char *vn = rd_name(v);
+    field(f, 0, vn, strlen(vn));
+    fputs("\r\n", f);
+}
+
+static void on_round(void *arg, const pl_host *h, const pl_pool *p, const pl_round *r,
+                     const pl_pool_pair *pair)
+{
+    static const char *const point[] = {"none", "idle", "dominant"};
+    FILE *f = arg;
+    row_start(f, h, p, r);
+    if (pair->usable) {
+        fieldf(f, 0, "%.3f", pair->interval_s);
+        fieldf(f, 0, "%.4f", pair->host_cores);
+        if (pair->busy_ratio >= 0) fieldf(f, 0, "%.4f", pair->busy_ratio); else field(f, 0, "", 0);
+    } else {
+        field(f, 0, "", 0);
+        field(f, 0, "", 0);
+        field(f, 0, "", 0);
+    }
+    if (pair->has_pool_cores) fieldf(f, 0, "%.4f", pair->pool_cores); else field(f, 0, "", 0);
+    if (pair->listen_queue >= 0) fieldf(f, 0, "%lld", (long long)pair->listen_queue);
+    else field(f, 0, "", 0);
+    field(f, 0, point[pair->point], strlen(point[pair->point]));
+    fieldf(f, 0, "%d", pair->starved);
+    fputs("\r\n", f);
+}
+
+void csvout_attach(csvout *c, pipeline *pl)
+{
+    static const char *const rh[] = {"time", "host", "pool", "pid", "requests", "state",
+                                     "duration_us", "cpu_share_pct", "verdict"};
+    static const char *const oh[] = {"time", "host", "pool", "interval_s", "host_cores",
+                                     "busy_ratio", "pool_cores", "listen_queue", "fit_point",
+                                     "starved"};
+    if (c->readings) {
+        header(c->readings, rh, sizeof rh / sizeof rh[0]);
+        pipeline_on_reading(pl, on_reading, c->readings);
+    }
+    if (c->rounds) {
+        header(c->rounds, oh, sizeof oh / sizeof oh[0]);
+        pipeline_on_round(pl, on_round, c->rounds);
+    }
+}

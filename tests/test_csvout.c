@@ -1,0 +1,125 @@
+/* The CSV exports, parsed back with libcsv. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <csv.h>
+
+#include "csvout.h"
+#include "replay.h"
+#include "testlib.h"
+
+typedef struct {
+    char   *f[16];
+    size_t  nf;
+    char ***rows;      /* rows[r][c] */
+    size_t *ncols;
+    size_t  nrows;
+} table_t;
+
+static void on_field(void *s, size_t len, void *arg)
+{
+    table_t *t = arg;
+    char *c = malloc(len + 1);
+    memcpy(c, s, len);
+    c[len] = '\0';
+    if (t->nf < 16)
+        t->f[t->nf++] = c;
+    else
+        free(c);
+}
+
+static void on_row(int term, void *arg)
+{
+    (void)term;
+    table_t *t = arg;
+    t->rows = realloc(t->rows, (t->nrows + 1) * sizeof *t->rows);
+    t->ncols = realloc(t->ncols, (t->nrows + 1) * sizeof *t->ncols);
+    t->rows[t->nrows] = malloc(t->nf * sizeof(char *));
+    memcpy(t->rows[t->nrows], t->f, t->nf * sizeof(char *));
+    t->ncols[t->nrows++] = t->nf;
+    t->nf = 0;
+}
+
+static table_t parse(const char *text, size_t n)
+{
+    table_t t = {0};
+    struct csv_parser p;
+    assert_int_equal(csv_init(&p, CSV_STRICT | CSV_STRICT_FINI), 0);
+    assert_int_equal(csv_parse(&p, text, n, on_field, on_row, &t), n);
+    assert_int_equal(csv_fini(&p, on_field, on_row, &t), 0);
+    csv_free(&p);
+    return t;
+}
+
+static void table_free_all(table_t *t)
+{
+    for (size_t r = 0; r < t->nrows; r++) {
+        for (size_t c = 0; c < t->ncols[r]; c++)
+            free(t->rows[r][c]);
+        free(t->rows[r]);
+    }
+    free(t->rows);
+    free(t->ncols);
+}
+
+static void test_csv_of_readings_and_rounds_parses_back(void **state)
+{
+    (void)state;
+    char *rt = NULL, *ot = NULL, *said = NULL;
+    size_t rl = 0, ol = 0, sl = 0;
+    csvout c = {open_memstream(&rt, &rl), open_memstream(&ot, &ol)};
+    pipeline *pl = pipeline_new(NULL);
+    csvout_attach(&c, pl);
+    replay_stats st = {0};
+    FILE *err = open_memstream(&said, &sl);
+    assert_int_equal(replay_file(pl, "fixtures/logs/odd-names.fpmlog", "t", err, 0, &st), 0);
+    fclose(err);
+    fclose(c.readings);
+    fclose(c.rounds);
+
+    table_t r = parse(rt, rl), o = parse(ot, ol);
+    assert_string_equal(r.rows[0][0], "time");
+    assert_string_equal(r.rows[0][8], "verdict");
+    assert_string_equal(o.rows[0][8], "fit_point");
+    const char *odd = "a\"; system(\"touch /tmp/fpmcpu-pwned\"); \"";
+    pl_host *const *hs;
+    pipeline_hosts(pl, &hs);
+    const pl_host *h = hs[0];
+    uint64_t accepted = 0, starved = 0, odd_rows = 0;
+    for (size_t i = 1; i < r.nrows; i++) {
+        assert_int_equal(r.ncols[i], 9);
+        assert_string_equal(r.rows[i][1], "web\"4");
+        accepted += strcmp(r.rows[i][8], "accepted") == 0;
+        odd_rows += strcmp(r.rows[i][2], odd) == 0;
+        assert_int_equal(strlen(r.rows[i][0]), 24); /* 2026-11-29T22:07:10.008Z */
+    }
+    for (size_t i = 1; i < o.nrows; i++) {
+        assert_int_equal(o.ncols[i], 10);
+        starved += strcmp(o.rows[i][9], "1") == 0;
+    }
+    uint64_t readings = 0, want_starved = 0;
+    for (size_t i = 0; i < h->npools; i++) {
+        readings += h->pools[i]->h.total;
+        want_starved += h->pools[i]->starved;
+    }
+    assert_int_equal(accepted, readings);
+    assert_int_equal(starved, want_starved);
+    assert_true(odd_rows > 0);
+    assert_int_equal(o.nrows - 1, 2 * h->rounds); /* two pools in every round */
+    table_free_all(&r);
+    table_free_all(&o);
+    free(rt);
+    free(ot);
+    free(said);
+    pipeline_free(pl);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_csv_of_readings_and_rounds_parses_back),
+    };
+    return cmocka_run_group_tests_name("csvout", tests, NULL, NULL);
+}

@@ -14,7 +14,7 @@ LOG     ?= fixtures/logs/realistic.fpmlog.zst
 
 FORMATS  := formats/fpmlog.c formats/status.c formats/procfs.c formats/msg.c
 ANALYZER := analyzer/hist.c analyzer/fit.c analyzer/pidmap.c analyzer/readings.c \
-            analyzer/pipeline.c analyzer/replay.c analyzer/report.c analyzer/timearg.c analyzer/check.c analyzer/csvout.c
+            analyzer/pipeline.c analyzer/replay.c analyzer/report.c analyzer/timearg.c analyzer/check.c analyzer/csvout.c analyzer/plot.c
 RECORDER := recorder/fcgi.c recorder/fpmconf.c recorder/procscan.c recorder/logfile.c
 UNITS    := fpmlog status procfs hist fit readings pipeline report replay timearg csvout fcgi fpmconf logfile procscan
 
@@ -78,6 +78,7 @@ fixtures-check:
 integration: bin/fpm-analyze bin/fpm-record bin/tests/status_dump
 	@tests/integration/status_pages.sh
 	@tests/integration/record_world.sh
+	@tests/integration/plots.sh
 	@tests/integration/record_fpm.sh
 	@tests/integration/record_crash.sh
 	@tests/integration/record_enospc.sh

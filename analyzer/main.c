@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "csvout.h"
+#include "plot.h"
 #include "fpmlog.h"
 #include "pipeline.h"
 #include "readings.h"
@@ -28,6 +29,7 @@ typedef struct {
     const char      *from, *until;
     const char      *output;         /* -o FILE: FILE.tmp renamed into place */
     const char      *csv_readings, *csv_rounds;
+    const char      *plot_dir;
     int              quiet;
     int              hist;           /* the hist view */
     int              check;          /* the check subcommand */
@@ -57,6 +59,8 @@ static void usage(FILE *out)
 "      --csv-readings FILE   a CSV row per worker seen per round, with its verdict\n"
 "      --csv-rounds FILE     a CSV row per round and pool: host and pool CPU,\n"
 "                            listen queue, fit point, starved\n"
+"      --plot DIR            per pool: histogram, fit and time series as PNG and\n"
+"                            SVG (gnuplot), with the .dat and .gp files\n"
 "      --host-millicores N   judge against a host of N millicores (what-if)\n"
 "      --cores N             the same, N whole cores\n"
 "      --headroom H          ceiling = fill x H, 1 to 100, two decimals at most\n"
@@ -186,7 +190,7 @@ static int resolve_time(config *cfg, const char *arg, const char *opt, int *has,
 static int handle_args(int argc, char **argv, config *cfg)
 {
     enum { O_HOST_MC = 256, O_CORES, O_HEADROOM, O_OWN_URI, O_EXPLAIN, O_MAXCH, O_FROM, O_UNTIL,
-           O_POOL, O_CUTOFF, O_BASELINE, O_TOL, O_RISE, O_CSV_READINGS, O_CSV_ROUNDS };
+           O_POOL, O_CUTOFF, O_BASELINE, O_TOL, O_RISE, O_CSV_READINGS, O_CSV_ROUNDS, O_PLOT };
     static const struct option longopts[] = {
         {"format", required_argument, NULL, 'f'},
         {"output", required_argument, NULL, 'o'},
@@ -204,6 +208,7 @@ static int handle_args(int argc, char **argv, config *cfg)
         {"baseline", required_argument, NULL, O_BASELINE},
         {"csv-readings", required_argument, NULL, O_CSV_READINGS},
         {"csv-rounds", required_argument, NULL, O_CSV_ROUNDS},
+        {"plot", required_argument, NULL, O_PLOT},
         {"tolerance-buckets", required_argument, NULL, O_TOL},
         {"max-overhead-rise", required_argument, NULL, O_RISE},
         {"help", no_argument, NULL, 'h'},
@@ -233,6 +238,7 @@ static int handle_args(int argc, char **argv, config *cfg)
         case 'o': cfg->output = optarg; break;
         case O_CSV_READINGS: cfg->csv_readings = optarg; break;
         case O_CSV_ROUNDS: cfg->csv_rounds = optarg; break;
+        case O_PLOT: cfg->plot_dir = optarg; break;
         case O_HOST_MC:
             if (parse_count(optarg, 1, 100000000, &v))
                 return bad_usage("--host-millicores must be a whole number in range "
@@ -353,6 +359,7 @@ int main(int argc, char **argv)
     pipeline *pl = pipeline_new(&opt);
     replay_stats st = {0};
     csvout csv = {0};
+    plotter *plots = NULL;
     rc = 0;
     if (!pl) {
         fprintf(stderr, PROG ": out of memory\n");
@@ -369,6 +376,14 @@ int main(int argc, char **argv)
         }
     }
     csvout_attach(&csv, pl);
+    char perr[600];
+    if (cfg.plot_dir) {
+        if (!(plots = plot_new(cfg.plot_dir, perr, sizeof perr)) || plot_attach(plots, pl) != 0) {
+            fprintf(stderr, PROG ": %s\n", plots ? "too many hooks" : perr);
+            rc = 2;
+            goto out;
+        }
+    }
     for (int i = 0; i < cfg.nlogs; i++) {
         if (replay_file(pl, cfg.logs[i], PROG, stderr, !cfg.quiet && isatty(2), &st) == -2) {
             rc = 2;
@@ -382,6 +397,12 @@ int main(int argc, char **argv)
     pl_host *const *hosts;
     if (pipeline_hosts(pl, &hosts) == 0)
         fprintf(stderr, PROG ": no HOST record in the input: nothing to analyze\n");
+    if (plots) {
+        int pr = plot_finish(plots, pl, perr, sizeof perr);
+        fprintf(stderr, PROG ": %s\n", perr);
+        if (pr < 0)
+            rc = 2;
+    }
     FILE *out = stdout;
     char tmp[4096];
     if (cfg.output) {
@@ -447,6 +468,7 @@ out:
             rc = 2;
         }
     }
+    plot_free(plots);
     pipeline_free(pl);
     rd_prefixes_free(&cfg.own_uri);
     return rc;

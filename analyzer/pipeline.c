@@ -12,10 +12,12 @@ struct pipeline {
     pl_host      **hosts;
     size_t         nhosts;
     pl_host       *cur;
-    pl_reading_fn  fn;
-    void          *fn_arg;
-    pl_round_fn    round_fn;
-    void          *round_arg;
+    pl_reading_fn  fn[PL_MAX_HOOKS];
+    void          *fn_arg[PL_MAX_HOOKS];
+    size_t         nfn;
+    pl_round_fn    round_fn[PL_MAX_HOOKS];
+    void          *round_arg[PL_MAX_HOOKS];
+    size_t         nround_fn;
     status_page    page;
     pidmap         scratch;
     /* per-round work arrays, kept to save allocations */
@@ -54,16 +56,22 @@ pipeline *pipeline_new(const pl_options *opt)
     return pl;
 }
 
-void pipeline_on_reading(pipeline *pl, pl_reading_fn fn, void *arg)
+int pipeline_on_reading(pipeline *pl, pl_reading_fn fn, void *arg)
 {
-    pl->fn = fn;
-    pl->fn_arg = arg;
+    if (pl->nfn == PL_MAX_HOOKS)
+        return -1;
+    pl->fn[pl->nfn] = fn;
+    pl->fn_arg[pl->nfn++] = arg;
+    return 0;
 }
 
-void pipeline_on_round(pipeline *pl, pl_round_fn fn, void *arg)
+int pipeline_on_round(pipeline *pl, pl_round_fn fn, void *arg)
 {
-    pl->round_fn = fn;
-    pl->round_arg = arg;
+    if (pl->nround_fn == PL_MAX_HOOKS)
+        return -1;
+    pl->round_fn[pl->nround_fn] = fn;
+    pl->round_arg[pl->nround_fn++] = arg;
+    return 0;
 }
 
 static void pool_free(pl_pool *p)
@@ -296,8 +304,8 @@ static void on_reading(void *arg, const status_worker *w, rd_verdict v, int64_t 
         hist_add(&c->p->h, share);
     else
         c->p->filtered[v]++;
-    if (c->pl->fn)
-        c->pl->fn(c->pl->fn_arg, c->h, c->p, c->r, w, v, share);
+    for (size_t k = 0; k < c->pl->nfn; k++)
+        c->pl->fn[k](c->pl->fn_arg[k], c->h, c->p, c->r, w, v, share);
 }
 
 static void collect_tick(void *arg, int64_t pid, uint64_t ticks)
@@ -454,11 +462,12 @@ int pipeline_round(pipeline *pl, const pl_round *r)
                 pl->rp_pool[i]->starved++;
                 pl->rp_starved[i] = 1;
             }
-    for (size_t i = 0; in && pl->round_fn && i < n; i++) {
+    for (size_t i = 0; in && pl->nround_fn && i < n; i++) {
         pl_pool_pair pair = {usable, interval, host_cores, ratio,
                              usable && pl->rp_sorted[i]->has_pids, pl->rp_cores[i], pl->rp_lq[i],
                              pl->rp_point[i], pl->rp_starved[i]};
-        pl->round_fn(pl->round_arg, h, pl->rp_pool[i], r, &pair);
+        for (size_t k = 0; k < pl->nround_fn; k++)
+            pl->round_fn[k](pl->round_arg[k], h, pl->rp_pool[i], r, &pair);
     }
     if (in)
         h->rounds++;

@@ -80,6 +80,8 @@ typedef struct {
 
 typedef struct pipeline pipeline;
 
+#define PL_MAX_HOOKS 4
+
 /* Optional per-worker hook (CSV of readings, tests). */
 typedef void (*pl_reading_fn)(void *arg, const pl_host *h, const pl_pool *p,
                               const pl_round *r, const status_worker *w,
@@ -102,10 +104,12 @@ typedef void (*pl_round_fn)(void *arg, const pl_host *h, const pl_pool *p, const
 /* NULL on ENOMEM.  opt is copied; what it points to must outlive pl. */
 pipeline *pipeline_new(const pl_options *opt);
 void pipeline_free(pipeline *pl);
-void pipeline_on_reading(pipeline *pl, pl_reading_fn fn, void *arg);
+/* Adds a hook called for each worker judged in the window; 0, or -1 when
+ * PL_MAX_HOOKS are there already. */
+int pipeline_on_reading(pipeline *pl, pl_reading_fn fn, void *arg);
 
-/* Optional hook called for each pool of each round in the window. */
-void pipeline_on_round(pipeline *pl, pl_round_fn fn, void *arg);
+/* Adds a hook called for each pool of each round in the window. */
+int pipeline_on_round(pipeline *pl, pl_round_fn fn, void *arg);
 
 /* A HOST record: it becomes the host in force.  0 ok, -1 when the payload
  * has no hostname (ignored), -2 ENOMEM. */

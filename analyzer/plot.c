@@ -1,0 +1,363 @@
+/* gnuplot plots of each pool. */
+#define _POSIX_C_SOURCE 200809L
+#include "plot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fit.h"
+#include "hist.h"
+
+typedef struct {
+    const pl_host *h;
+    const pl_pool *p;
+    char           base[96];    /* file names start with it: safe characters only */
+    FILE          *series, *points;
+    size_t         npoints, nusable; /* fit points; rounds with a usable pair */
+} plot_pool;
+
+struct plotter {
+    char      *dir;
+    plot_pool *pools;
+    size_t     n;
+    int        failed;
+};
+
+void plot_quote(char *out, const char *name, size_t len)
+{
+    size_t o = 0;
+    out[o++] = '\'';
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)name[i];
+        if (c == '\'') {
+            out[o++] = '\'';
+            out[o++] = '\'';
+        } else if (c < 0x20 || c == 0x7F) {
+            out[o++] = '?';
+        } else {
+            out[o++] = (char)c;
+        }
+    }
+    out[o++] = '\'';
+    out[o] = '\0';
+}
+
+static void safe_part(char *out, size_t cap, const char *s, size_t n)
+{
+    size_t o = strlen(out);
+    for (size_t i = 0; i < n && o + 1 < cap; i++) {
+        char c = s[i];
+        out[o++] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                   c == '.' || c == '-' ? c : '_';
+    }
+    out[o] = '\0';
+}
+
+plotter *plot_new(const char *dir, char *err, size_t errlen)
+{
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+        snprintf(err, errlen, "%s: could not make the folder: %s", dir, strerror(errno));
+        return NULL;
+    }
+    plotter *pt = calloc(1, sizeof *pt);
+    if (!pt || !(pt->dir = strdup(dir))) {
+        free(pt);
+        snprintf(err, errlen, "%s", strerror(ENOMEM));
+        return NULL;
+    }
+    return pt;
+}
+
+static FILE *open_in(const plotter *pt, const char *base, const char *suffix, const char *mode)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s%s", pt->dir, base, suffix);
+    return fopen(path, mode);
+}
+
+static plot_pool *pool_of(plotter *pt, const pl_host *h, const pl_pool *p)
+{
+    for (size_t i = 0; i < pt->n; i++)
+        if (pt->pools[i].p == p)
+            return &pt->pools[i];
+    plot_pool *np = realloc(pt->pools, (pt->n + 1) * sizeof *np);
+    if (!np)
+        return NULL;
+    pt->pools = np;
+    plot_pool *q = &pt->pools[pt->n];
+    memset(q, 0, sizeof *q);
+    q->h = h;
+    q->p = p;
+    snprintf(q->base, sizeof q->base, "%02zu-", pt->n + 1);
+    safe_part(q->base, 48, h->hostname, h->hostname_len);
+    strcat(q->base, "-");
+    safe_part(q->base, sizeof q->base - 8, p->name, p->name_len);
+    q->series = open_in(pt, q->base, ".series.dat", "w");
+    q->points = open_in(pt, q->base, ".points.dat", "w");
+    pt->n++;
+    if (!q->series || !q->points)
+        return NULL;
+    fputs("# time host_busy_cores pool_cores listen_queue starved\n", q->series);
+    fputs("# pool_cores host_cores (the fit's points)\n", q->points);
+    return q;
+}
+
+static void on_round(void *arg, const pl_host *h, const pl_pool *p, const pl_round *r,
+                     const pl_pool_pair *pair)
+{
+    plotter *pt = arg;
+    plot_pool *q = pool_of(pt, h, p);
+    if (!q) {
+        pt->failed = 1;
+        return;
+    }
+    fprintf(q->series, "%.3f ", (double)r->real / 1e9);
+    if (pair->usable)
+        fprintf(q->series, "%.4f ", pair->host_cores);
+    else
+        fputs("NaN ", q->series);
+    if (pair->has_pool_cores)
+        fprintf(q->series, "%.4f ", pair->pool_cores);
+    else
+        fputs("NaN ", q->series);
+    if (pair->listen_queue >= 0)
+        fprintf(q->series, "%lld %d\n", (long long)pair->listen_queue, pair->starved);
+    else
+        fprintf(q->series, "NaN %d\n", pair->starved);
+    q->nusable += pair->usable;
+    q->npoints += pair->point != PL_POINT_NONE;
+    if (pair->point != PL_POINT_NONE)
+        fprintf(q->points, "%.4f %.4f\n", pair->point == PL_POINT_IDLE ? 0.0 : pair->pool_cores,
+                pair->host_cores);
+}
+
+int plot_attach(plotter *pt, pipeline *pl)
+{
+    return pipeline_on_round(pl, on_round, pt);
+}
+
+/* Copies a .dat file into the script as a datablock. */
+static int datablock(FILE *gp, const plotter *pt, const char *base, const char *suffix,
+                     const char *name)
+{
+    FILE *f = open_in(pt, base, suffix, "r");
+    if (!f)
+        return -1;
+    fprintf(gp, "$%s << EOD\n", name);
+    char buf[8192];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        fwrite(buf, 1, n, gp);
+    fputs("EOD\n", gp);
+    fclose(f);
+    return 0;
+}
+
+/* An empty panel that says why, where a plot has no data. */
+static void empty(FILE *gp, const char *why)
+{
+    fprintf(gp, "set xrange [0:1]\nset yrange [0:1]\nunset xtics\nunset ytics\nunset y2tics\n"
+                "set label 1 '%s' at graph 0.5, 0.5 center\nplot NaN notitle\nunset label 1\n",
+            why);
+}
+
+static void plots(FILE *gp, const char *term, const char *ext, const plot_pool *q,
+                  const fit_line *l)
+{
+    const char *base = q->base;
+    fprintf(gp, "reset\nset terminal %s size 1000,600 noenhanced\n", term);
+    fprintf(gp, "set output '%s-hist.%s'\n", base, ext);
+    fputs("set title 'CPU share of requests: '.name noenhanced\n"
+          "set xlabel 'CPU time over wall time (bucket floors: 5% wide to 100%, then 25%, then 100%)' noenhanced\n"
+          "set ylabel 'requests'\nset style fill solid 0.6\nset boxwidth 0.8\n"
+          "set xtics rotate by -90 noenhanced font ',9'\nset grid ytics\n"
+          "plot $hist using 0:2:xtic(3) with boxes notitle\n", gp);
+    fprintf(gp, "reset\nset output '%s-fit.%s'\n", base, ext);
+    fputs("set title 'Host CPU against the pool''s CPU: '.name noenhanced\n"
+          "set xlabel 'pool cores'\nset ylabel 'host busy cores'\nset grid\nset key left top\n", gp);
+    if (q->npoints == 0)
+        empty(gp, "no round pair gave a fit point yet");
+    else if (l->exists)
+        fprintf(gp, "plot $points using 1:2 with points pt 7 ps 0.6 title 'round pairs', "
+                    "[0:*] %.6f + %.6f * x with lines lw 2 title sprintf('base %%.2f cores, "
+                    "overhead %%.2fx%s', %.6f, %.6f)\n",
+                l->intercept, l->slope, l->believed ? "" : " (not believed yet)", l->intercept,
+                l->slope);
+    else
+        fputs("plot $points using 1:2 with points pt 7 ps 0.6 title 'round pairs (no line "
+              "yet)'\n", gp);
+    fprintf(gp, "reset\nset output '%s-series.%s'\n", base, ext);
+    fputs("set title 'CPU and queue over time: '.name noenhanced\n"
+          "set xdata time\nset timefmt '%s'\nset format x '%H:%M'\nset xlabel 'UTC'\n"
+          "set ylabel 'cores'\nset y2label 'listen queue'\nset ytics nomirror\nset y2tics\n"
+          "set grid\nset key left top\n", gp);
+    if (q->nusable == 0)
+        empty(gp, "no usable round pair (5 s to 5 min apart) yet");
+    else
+        fputs("plot $series using 1:2 with lines title 'host busy cores', "
+              "$series using 1:3 with lines title 'pool cores', "
+              "$series using 1:4 axes x1y2 with steps title 'listen queue', "
+              "$series using 1:($5 > 0 ? $2 : NaN) with points pt 7 ps 1.2 title 'starved'\n",
+              gp);
+    fputs("set output\n", gp);
+}
+
+static int write_script(plotter *pt, plot_pool *q)
+{
+    FILE *h = open_in(pt, q->base, ".hist.dat", "w");
+    if (!h)
+        return -1;
+    /* the buckets up to the largest one observed, and at least 0-100% */
+    int last = 19;
+    for (int b = 0; b < HIST_BUCKETS; b++)
+        if (q->p->h.count[b] && b > last)
+            last = b;
+    fputs("# bucket_floor_pct requests label\n", h);
+    for (int b = 0; b <= last; b++)
+        fprintf(h, "%d %u %d%%\n", hist_floor_pct(b), q->p->h.count[b], hist_floor_pct(b));
+    if (fclose(h) != 0)
+        return -1;
+    FILE *gp = open_in(pt, q->base, ".gp", "w");
+    if (!gp)
+        return -1;
+    size_t nl = q->p->name_len + q->h->hostname_len;
+    char *qn = malloc(4 * nl + 16), *qh = malloc(4 * q->h->hostname_len + 3);
+    if (!qn || !qh) {
+        free(qn);
+        free(qh);
+        fclose(gp);
+        return -1;
+    }
+    plot_quote(qn, q->p->name, q->p->name_len);
+    plot_quote(qh, q->h->hostname, q->h->hostname_len);
+    fprintf(gp, "# fpm-analyze plots of one pool; re-render with: gnuplot %s.gp\n", q->base);
+    fprintf(gp, "name = %s.' on '.%s\n", qn, qh);
+    free(qn);
+    free(qh);
+    int rc = datablock(gp, pt, q->base, ".hist.dat", "hist") |
+             datablock(gp, pt, q->base, ".points.dat", "points") |
+             datablock(gp, pt, q->base, ".series.dat", "series");
+    fit_line l = fit_solve(&q->p->f);
+    plots(gp, "pngcairo", "png", q, &l);
+    plots(gp, "svg", "svg", q, &l);
+    if (fclose(gp) != 0)
+        rc = -1;
+    return rc;
+}
+
+/* Runs gnuplot in dir on the script, fed through a pipe.  0 ok, 1 gnuplot
+ * is not installed, -1 it failed. */
+static int run_gnuplot(const char *dir, const char *script)
+{
+    int fd[2];
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, script);
+    FILE *in = fopen(path, "r");
+    if (!in || pipe(fd) != 0) {
+        if (in)
+            fclose(in);
+        return -1;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        fclose(in);
+        close(fd[0]);
+        close(fd[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        dup2(fd[0], 0);
+        close(fd[0]);
+        close(fd[1]);
+        if (chdir(dir) != 0)
+            _exit(126);
+        int log = open("gnuplot.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+        if (log >= 0)
+            dup2(log, 2);
+        char *const argv[] = {"gnuplot", NULL};
+        execvp("gnuplot", argv);
+        _exit(127);
+    }
+    close(fd[0]);
+    void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+    char buf[8192];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        if (write(fd[1], buf, n) != (ssize_t)n)
+            break;
+    fclose(in);
+    close(fd[1]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    signal(SIGPIPE, old);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+        return 1;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+int plot_finish(plotter *pt, const pipeline *pl, char *note, size_t notelen)
+{
+    pl_host *const *hosts;
+    size_t nh = pipeline_hosts(pl, &hosts);
+    /* pools with no round in the window still get their histogram */
+    for (size_t k = 0; k < nh; k++)
+        for (size_t i = 0; i < hosts[k]->npools; i++)
+            if (!pool_of(pt, hosts[k], hosts[k]->pools[i]))
+                pt->failed = 1;
+    for (size_t i = 0; i < pt->n; i++) {
+        plot_pool *q = &pt->pools[i];
+        int bad = fclose(q->series) != 0;
+        bad |= fclose(q->points) != 0;
+        q->series = q->points = NULL;
+        if (bad || write_script(pt, q) != 0) {
+            snprintf(note, notelen, "%s: could not write the plot files of %s: %s", pt->dir,
+                     q->base, strerror(errno));
+            return -1;
+        }
+    }
+    if (pt->failed) {
+        snprintf(note, notelen, "%s: could not write the plot data", pt->dir);
+        return -1;
+    }
+    for (size_t i = 0; i < pt->n; i++) {
+        char script[128];
+        snprintf(script, sizeof script, "%s.gp", pt->pools[i].base);
+        int rc = run_gnuplot(pt->dir, script);
+        if (rc == 1) {
+            snprintf(note, notelen, "gnuplot is not installed (Debian: gnuplot-nox); the data "
+                     "and scripts are in %s: render them with: cd %s && for f in *.gp; do "
+                     "gnuplot \"$f\"; done", pt->dir, pt->dir);
+            return 1;
+        }
+        if (rc != 0) {
+            snprintf(note, notelen, "%s: gnuplot failed on %s (see %s/gnuplot.log)", pt->dir,
+                     script, pt->dir);
+            return -1;
+        }
+    }
+    snprintf(note, notelen, "%s: %zu pool(s) plotted", pt->dir, pt->n);
+    return 0;
+}
+
+void plot_free(plotter *pt)
+{
+    if (!pt)
+        return;
+    for (size_t i = 0; i < pt->n; i++) {
+        if (pt->pools[i].series)
+            fclose(pt->pools[i].series);
+        if (pt->pools[i].points)
+            fclose(pt->pools[i].points);
+    }
+    free(pt->pools);
+    free(pt->dir);
+    free(pt);
+}

@@ -1,0 +1,55 @@
+#!/bin/sh
+# --plot: per pool 3 plots as PNG and SVG with their .dat and .gp files; a
+# pool named  a"; system("touch /tmp/fpmcpu-pwned"); "  is printed, not
+# executed; without gnuplot the data and scripts are written and the exit
+# status is 0.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top" || exit 2
+dir=$(mktemp -d /tmp/fpmcpu-plots.XXXXXX)
+trap 'rm -rf "$dir"' EXIT INT TERM
+pass=0 fail=0
+check() { if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else echo "FAIL: $1" >&2; fail=$((fail + 1)); fi; }
+rm -f /tmp/fpmcpu-pwned
+
+bin/fpm-analyze --plot "$dir/p" fixtures/logs/realistic.fpmlog.zst fixtures/logs/odd-names.fpmlog \
+    >/dev/null 2>"$dir/err"
+check "exit 0" $?
+grep -q '5 pool(s) plotted' "$dir/err"; check "says what it plotted" $?
+[ ! -e /tmp/fpmcpu-pwned ]; check "the pool name was not executed by gnuplot" $?
+[ "$(ls "$dir/p"/*.png | wc -l)" = 15 ] && [ "$(ls "$dir/p"/*.svg | wc -l)" = 15 ]
+check "3 PNG and 3 SVG per pool" $?
+python3 - "$dir/p" <<'PY'
+import glob, sys, xml.etree.ElementTree as ET
+bad = 0
+for f in glob.glob(sys.argv[1] + "/*.png"):
+    b = open(f, "rb").read()
+    if not b.startswith(b"\x89PNG\r\n\x1a\n") or len(b) < 5000:
+        print("not a PNG of some size:", f); bad = 1
+for f in glob.glob(sys.argv[1] + "/*.svg"):
+    try:
+        root = ET.parse(f).getroot()
+        if not root.tag.endswith("svg"):
+            raise ValueError(root.tag)
+    except Exception as e:
+        print("not SVG:", f, e); bad = 1
+sys.exit(bad)
+PY
+check "PNGs by signature and size, SVGs parse as XML" $?
+gp=$(ls "$dir/p"/04-*.gp)
+grep -qF "name = 'a\"; system(\"touch /tmp/fpmcpu-pwned\"); \"'.' on '.'web\"4'" "$gp"
+check "the name is one single-quoted gnuplot string" $?
+grep -q '^\$series << EOD$' "$gp" && grep -q '^\$hist << EOD$' "$gp"; check "data in datablocks" $?
+grep -q 'noenhanced' "$gp"; check "titles are noenhanced" $?
+(cd "$dir/p" && gnuplot 03-web1-shop.gp 2>/dev/null); check "a .gp re-renders by itself" $?
+
+# without gnuplot on PATH
+mkdir "$dir/empty"
+PATH="$dir/empty" "$top/bin/fpm-analyze" --plot "$dir/q" fixtures/logs/small.fpmlog >/dev/null 2>"$dir/err2"
+check "without gnuplot: exit 0" $?
+grep -q 'gnuplot is not installed (Debian: gnuplot-nox); the data and scripts are in' "$dir/err2"
+check "without gnuplot: says how to render" $?
+[ "$(ls "$dir/q"/*.gp | wc -l)" = 2 ] && [ "$(ls "$dir/q"/*.dat | wc -l)" = 6 ] && ! ls "$dir/q"/*.png >/dev/null 2>&1
+check "without gnuplot: .gp and .dat written, no image" $?
+echo "plots: $pass passed, $fail failed"
+[ $fail -eq 0 ]

@@ -79,6 +79,7 @@ integration: bin/fpm-analyze bin/fpm-record bin/tests/status_dump
 	@tests/integration/status_pages.sh
 	@tests/integration/record_world.sh
 	@tests/integration/plots.sh
+	@tests/integration/progress.sh
 	@tests/integration/record_fpm.sh
 	@tests/integration/record_crash.sh
 	@tests/integration/record_enospc.sh

@@ -174,15 +174,14 @@ static double now_s(void)
 
 /* "prog: LOG: 45.2 of 120.0 MB (38%), 89.1 MB/s, 12000 rounds" */
 static void show_progress(FILE *err, const char *prog, const char *path, uint64_t done,
-                          uint64_t total, double secs, uint64_t rounds)
+                          uint64_t total, double rate, uint64_t rounds)
 {
     fprintf(err, "\r%s: %s: %.1f", prog, path, (double)done / 1e6);
     if (total)
         fprintf(err, " of %.1f MB (%.0f%%)", (double)total / 1e6, 100.0 * (double)done / (double)total);
     else
         fputs(" MB", err);
-    fprintf(err, ", %.1f MB/s, %llu rounds\033[K", secs > 0 ? (double)done / 1e6 / secs : 0.0,
-            (unsigned long long)rounds);
+    fprintf(err, ", %.1f MB/s, %llu rounds\033[K", rate / 1e6, (unsigned long long)rounds);
     fflush(err);
 }
 
@@ -199,7 +198,8 @@ int replay_file(pipeline *pl, const char *path, const char *prog, FILE *err, int
     pending p = {0};
     struct stat sb;
     uint64_t total = stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0;
-    double start = progress ? now_s() : 0, shown = start;
+    if (progress && st->progress_start == 0)
+        st->progress_start = st->progress_shown = now_s();
     int progress_on_screen = 0;
     fpmlog_record rec;
     fpmlog_damage dmg;
@@ -228,9 +228,12 @@ int replay_file(pipeline *pl, const char *path, const char *prog, FILE *err, int
             continue;
         }
         st->records++;
-        if (progress && (st->records & 255) == 0 && now_s() - shown >= 0.25) {
-            shown = now_s();
-            show_progress(err, prog, path, fpmlog_reader_tell(r), total, shown - start, st->rounds);
+        if (progress && (st->records & 255) == 0 && now_s() - st->progress_shown >= 0.25) {
+            st->progress_shown = now_s();
+            uint64_t done = fpmlog_reader_tell(r);
+            double secs = st->progress_shown - st->progress_start;
+            show_progress(err, prog, path, done, total,
+                          secs > 0 ? (double)(st->progress_bytes + done) / secs : 0, st->rounds);
             progress_on_screen = 1;
         }
         int e = 0;
@@ -271,6 +274,7 @@ int replay_file(pipeline *pl, const char *path, const char *prog, FILE *err, int
     if (st->damaged > damaged_before)
         fprintf(err, "%s: %s: %llu damaged record(s) skipped; every complete round around them was used\n",
                 prog, path, (unsigned long long)(st->damaged - damaged_before));
+    st->progress_bytes += fpmlog_reader_tell(r);
     pend_free(&p);
     fpmlog_reader_free(r);
     return rc;

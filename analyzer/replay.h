@@ -14,6 +14,8 @@
 typedef struct {
     uint64_t records, rounds, damaged, dropped_rounds, hostless_rounds;
     uint64_t unreadable;       /* files that could not be opened or read */
+    double   progress_start, progress_shown; /* the progress line's clock, over files */
+    uint64_t progress_bytes;   /* bytes of the files replayed before this one */
 } replay_stats;
 
 /* Replays one file into pl (state carries over between calls).  Messages

@@ -708,8 +708,15 @@ static int print_json(FILE *out, const pipeline *pl, const rp_scenario *sc)
         json_i64(out, sc->has_host_millicores, (int64_t)sc->host_millicores);
         fprintf(out, ", \"headroom\": %d.%02d, \"max_children\": {", sc->headroom / 100,
                 sc->headroom % 100);
+        int first = 1;
         for (size_t i = 0; i < sc->nmax_children; i++) {
-            fputs(i ? ", " : "", out);
+            int later = 0; /* the last one given for a pool is the one that counts */
+            for (size_t k = i + 1; k < sc->nmax_children; k++)
+                later |= strcmp(sc->max_children[k].pool, sc->max_children[i].pool) == 0;
+            if (later)
+                continue;
+            fputs(first ? "" : ", ", out);
+            first = 0;
             report_json_string(out, sc->max_children[i].pool, strlen(sc->max_children[i].pool));
             fprintf(out, ": %lld", (long long)sc->max_children[i].max_children);
         }

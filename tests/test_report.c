@@ -229,6 +229,36 @@ static void test_what_if_host_size_does_not_rewrite_history(void **state)
     pipeline_free(pl);
 }
 
+static void test_what_if_max_children_replaces_now_for_that_pool(void **state)
+{
+    (void)state;
+    pipeline *pl = small_history();
+    rp_override o[] = {{"shop", 12}, {"shop", 13}, {"nosuch", 5}};
+    rp_scenario sc = {.headroom = 200, .max_children = o, .nmax_children = 3};
+    assert_int_equal(report_is_what_if(&sc), 1);
+    pl_pool *shop = th_find(pl, "web1", "shop"), *young = th_find(pl, "web1", "young");
+    assert_int_equal(report_now(shop, &sc), 13); /* the last one given wins */
+    assert_int_equal(report_now(young, &sc), 0);
+    /* 700m a worker on 4 cores: fill 6, ceiling 12; 13 is past it */
+    rp_pool_view v = report_pool_view(shop, 4000, 200, report_now(shop, &sc));
+    assert_int_equal(v.limit, RP_LIMIT_CPU);
+    char *j = render(pl, "json", &sc);
+    assert_non_null(strstr(j, "\"scenario\": {\"host_millicores\": null, \"headroom\": 2.00, "
+                              "\"max_children\": {\"shop\": 13, \"nosuch\": 5}}"));
+    assert_non_null(strstr(j, "\"needed_now_millicores\": 9100")); /* 13 x 700 */
+    assert_non_null(strstr(j, "\"max_children\": 13, \"limit\": \"cpu\""));
+    free(j);
+    char *t = render(pl, "text", &sc);
+    assert_non_null(strstr(t, "what-if: headroom 2.00, pm.max_children shop=12, pm.max_children "
+                              "shop=13, pm.max_children nosuch=5\n"));
+    assert_non_null(strstr(t, "shop     6 \xe2\x86\x92 6  12 \xe2\x86\x92 12  40 \xe2\x86\x92 13  "
+                              "28000m \xe2\x86\x92 9100m  cpu \xe2\x86\x92 cpu\n"));
+    free(t);
+    sc.nmax_children = 0;
+    assert_int_equal(report_is_what_if(&sc), 0);
+    pipeline_free(pl);
+}
+
 static void test_text_table_and_why_sentences(void **state)
 {
     (void)state;
@@ -287,6 +317,7 @@ int main(void)
         cmocka_unit_test(test_host_line_sums_now_and_ceiling),
         cmocka_unit_test(test_json_output_is_section_8),
         cmocka_unit_test(test_what_if_host_size_does_not_rewrite_history),
+        cmocka_unit_test(test_what_if_max_children_replaces_now_for_that_pool),
         cmocka_unit_test(test_text_table_and_why_sentences),
         cmocka_unit_test(test_names_are_escaped_in_json_and_text),
     };

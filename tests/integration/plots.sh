@@ -8,8 +8,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 2
 dir=$(mktemp -d /tmp/fpmcpu-plots.XXXXXX)
 trap 'rm -rf "$dir"' EXIT INT TERM
-pass=0 fail=0
-check() { if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else echo "FAIL: $1" >&2; fail=$((fail + 1)); fi; }
+. "$top/tests/integration/check.sh"
 rm -f /tmp/fpmcpu-pwned
 
 bin/fpm-analyze --plot "$dir/p" fixtures/logs/realistic.fpmlog.zst fixtures/logs/odd-names.fpmlog \
@@ -51,5 +50,4 @@ grep -q 'gnuplot is not installed (Debian: gnuplot-nox); the data and scripts ar
 check "without gnuplot: says how to render" $?
 [ "$(ls "$dir/q"/*.gp | wc -l)" = 2 ] && [ "$(ls "$dir/q"/*.dat | wc -l)" = 6 ] && ! ls "$dir/q"/*.png >/dev/null 2>&1
 check "without gnuplot: .gp and .dat written, no image" $?
-echo "plots: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+summary "plots"

@@ -5,8 +5,7 @@
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 2
-pass=0 fail=0
-check() { if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else echo "FAIL: $1" >&2; fail=$((fail + 1)); fi; }
+. "$top/tests/integration/check.sh"
 # the same log 300 times is one long history: long enough for an update
 logs=$(for i in $(seq 300); do printf 'fixtures/logs/realistic.fpmlog.zst '; done)
 out=$(script -qc "bin/fpm-analyze --format json $logs >/dev/null" /dev/null | tr '\r' '\n')
@@ -16,5 +15,4 @@ out=$(script -qc "bin/fpm-analyze --quiet --format json $logs >/dev/null" /dev/n
 [ -z "$out" ]; check "none with --quiet" $?
 out=$(bin/fpm-analyze --format json $logs 2>&1 >/dev/null)
 [ -z "$out" ]; check "none when stderr is not a terminal" $?
-echo "progress: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+summary "progress"

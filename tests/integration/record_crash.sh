@@ -10,8 +10,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 KILLS=${KILLS:-15}
 dir=$(mktemp -d /tmp/fpmcpu-crash.XXXXXX)
 trap 'fpm_stop "$dir"; rm -rf "$dir"' EXIT INT TERM
-pass=0 fail=0
-check() { if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else echo "FAIL: $1" >&2; fail=$((fail + 1)); fi; }
+. "$top/tests/integration/check.sh"
 printf '[www]\nlisten = %s/www.sock\npm = static\npm.max_children = 3\npm.status_path = /status\n' \
     "$dir" > "$dir/www.conf"
 fpm_start "$dir" "$dir/www.conf" || { cat "$dir/fpm.log" >&2; exit 1; }
@@ -59,5 +58,4 @@ PY
 while read -r verdict rest; do [ "$verdict" = ok ]; check "$rest" $?; done < "$dir/checks"
 repaired=$(grep -a -c '^repaired: ' "$dir/plain")
 echo "crash: $KILLS kills, $repaired open frames repaired at the next start, $(grep -a -c '^seq=' "$dir/plain") rounds kept"
-echo "record crash: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+summary "record crash"

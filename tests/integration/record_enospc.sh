@@ -17,8 +17,7 @@ dir=$(mktemp -d /tmp/fpmcpu-enospc.XXXXXX)
 mnt=$dir/small
 mkdir "$mnt"
 trap 'fpm_stop "$dir"; umount "$mnt" 2>/dev/null; rm -rf "$dir"' EXIT INT TERM
-pass=0 fail=0
-check() { if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else echo "FAIL: $1" >&2; fail=$((fail + 1)); fi; }
+. "$top/tests/integration/check.sh"
 mount -t tmpfs -o size=512k tmpfs "$mnt" || { echo "record enospc: 0 passed, 0 failed, 1 skipped (mount refused)"; exit 0; }
 printf '[www]\nlisten = %s/www.sock\npm = static\npm.max_children = 3\npm.status_path = /status\n' \
     "$dir" > "$dir/www.conf"
@@ -54,5 +53,4 @@ check "the first run's rounds and the second run's last ones are there ($seqs)" 
 rounds=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["hosts"][0]["rounds"])' "$dir/json")
 [ "$rounds" = "$(echo $seqs | wc -w)" ]; check "the analyzer counts each of them ($rounds)" $?
 sed 's/^/  recorder said: /' "$dir/rec.err"
-echo "record enospc: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+summary "record enospc"

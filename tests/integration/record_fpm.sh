@@ -12,8 +12,7 @@ ROUNDS=${ROUNDS:-7}
 INTERVAL=${INTERVAL:-5s}
 dir=$(mktemp -d /tmp/fpmcpu-record.XXXXXX)
 trap 'touch "$dir/stop"; fpm_stop "$dir"; rm -rf "$dir"' EXIT INT TERM
-pass=0 fail=0
-check() { if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else echo "FAIL: $1" >&2; fail=$((fail + 1)); fi; }
+. "$top/tests/integration/check.sh"
 
 cat > "$dir/burn.php" <<'PHP'
 <?php
@@ -99,5 +98,4 @@ size=$(stat -c %s "$dir/log")
 workers=$(grep -a -c '^[0-9]* (php-fpm8.2)' "$dir/plain")
 echo "recorder: $ROUNDS rounds of 3 pools at $INTERVAL; CPU $((self / ROUNDS)) us per round; longest round $took us;" \
      "peak RSS $peak KiB; log $size bytes, $((size / workers)) bytes per worker per round"
-echo "record php-fpm: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+summary "record php-fpm"

@@ -8,8 +8,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 2
 dir=$(mktemp -d /tmp/fpmcpu-world.XXXXXX)
 trap 'rm -rf "$dir"' EXIT INT TERM
-pass=0 fail=0
-check() { if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else echo "FAIL: $1" >&2; fail=$((fail + 1)); fi; }
+. "$top/tests/integration/check.sh"
 
 bin/fpm-record --proc-root fixtures/world/proc --sys-root fixtures/world/sys \
     --pool www=unix:$dir/www.sock --pool 'api=unix:/nonexistent/api.sock,status=/fpm-status' \
@@ -64,5 +63,4 @@ bin/fpm-analyze --format json "$dir/rot.log.1" "$dir/rot.log" > "$dir/rot.json" 
 grep -q "\"rounds\": $n," "$dir/rot.json"; check "the analyzer reads both as one history" $?
 [ ! -s "$dir/rot.aerr" ]; check "without a complaint" $?
 
-echo "record world: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+summary "record world"

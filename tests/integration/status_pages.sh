@@ -9,10 +9,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 dump=$top/bin/tests/status_dump
 dir=$(mktemp -d /tmp/fpmcpu-status.XXXXXX)
 trap 'fpm_stop "$dir"; rm -rf "$dir"' EXIT INT TERM
-fails=0 passes=0
-check() { # NAME CONDITION-EXIT-CODE
-    if [ "$2" -eq 0 ]; then passes=$((passes + 1)); else echo "FAIL: $1" >&2; fails=$((fails + 1)); fi
-}
+. "$top/tests/integration/check.sh"
 
 cat > "$dir/burn.php" <<'PHP'
 <?php
@@ -59,5 +56,4 @@ if [ "${1:-}" = --update ]; then
     cp "$dir/plain.txt" "$top/fixtures/status/php82-plain.txt"
     echo "fixtures/status/ updated"
 fi
-echo "status pages: $passes passed, $fails failed"
-[ $fails -eq 0 ]
+summary "status pages"

@@ -279,7 +279,10 @@ static void table_text(table *t, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(b, sizeof b, fmt, ap);
     va_end(ap);
-    table_add(t, strdup(b), strlen(b) - (strstr(b, "\xe2\x86\x92") ? 2 : 0));
+    size_t w = 0; /* in code points: UTF-8 continuation bytes take no room */
+    for (const char *p = b; *p; p++)
+        w += ((unsigned char)*p & 0xC0) != 0x80;
+    table_add(t, strdup(b), w);
 }
 
 static void table_print(FILE *out, const table *t, const int *left)

@@ -345,13 +345,33 @@ static void host_line(FILE *out, const char *hn, uint64_t hm, int64_t now, int64
                 (long long)now, (long long)atc);
 }
 
+#define ARROW "\xe2\x86\x92" /* → */
+
+/* One side of a what-if cell: the number with its unit, or what stands for none. */
+static const char *side(char *buf, size_t n, int has, int64_t v, const char *unit,
+                        const char *missing)
+{
+    if (!has)
+        return missing;
+    snprintf(buf, n, "%lld%s", (long long)v, unit);
+    return buf;
+}
+
+/* A cell "measured → scenario". */
+static void before_after(table *t, int has_a, int64_t a, int has_b, int64_t b, const char *unit,
+                         const char *missing)
+{
+    char x[32], y[32];
+    table_text(t, "%s " ARROW " %s", side(x, sizeof x, has_a, a, unit, missing),
+               side(y, sizeof y, has_b, b, unit, missing));
+}
+
 /* What-if: the measured figures beside the scenario's. */
 static void print_what_if(FILE *out, const pl_host *h, const rp_pool_view *v,
                           const rp_pool_view *m, const char *hn)
 {
     static const int left[6] = {1, 0, 0, 0, 0, 1};
     table t = {.ncols = 6};
-    const char *arrow = "\xe2\x86\x92"; /* → */
     table_text(&t, "WHAT-IF");
     table_text(&t, "FILL");
     table_text(&t, "CEILING");
@@ -362,20 +382,13 @@ static void print_what_if(FILE *out, const pl_host *h, const rp_pool_view *v,
         size_t w = 0;
         char *name = display_name(h->pools[i]->name, h->pools[i]->name_len, &w);
         table_add(&t, name, w);
-        char a[32], b[32];
-        if (m[i].has_fill) snprintf(a, sizeof a, "%lld", (long long)m[i].fill); else strcpy(a, "-");
-        if (v[i].has_fill) snprintf(b, sizeof b, "%lld", (long long)v[i].fill); else strcpy(b, "-");
-        table_text(&t, "%s %s %s", a, arrow, b);
-        if (m[i].has_fill) snprintf(a, sizeof a, "%lld", (long long)m[i].ceiling); else strcpy(a, "-");
-        if (v[i].has_fill) snprintf(b, sizeof b, "%lld", (long long)v[i].ceiling); else strcpy(b, "-");
-        table_text(&t, "%s %s %s", a, arrow, b);
-        if (m[i].now) snprintf(a, sizeof a, "%lld", (long long)m[i].now); else strcpy(a, "?");
-        if (v[i].now) snprintf(b, sizeof b, "%lld", (long long)v[i].now); else strcpy(b, "?");
-        table_text(&t, "%s %s %s", a, arrow, b);
-        if (m[i].shape && m[i].now) snprintf(a, sizeof a, "%lldm", (long long)(m[i].now * m[i].host_millicores_per_worker)); else strcpy(a, "-");
-        if (v[i].shape && v[i].now) snprintf(b, sizeof b, "%lldm", (long long)(v[i].now * v[i].host_millicores_per_worker)); else strcpy(b, "-");
-        table_text(&t, "%s %s %s", a, arrow, b);
-        table_text(&t, "%s %s %s", limit_name(m[i].limit), arrow, limit_name(v[i].limit));
+        int64_t mdraw = m[i].now * m[i].host_millicores_per_worker;
+        int64_t vdraw = v[i].now * v[i].host_millicores_per_worker;
+        before_after(&t, m[i].has_fill, m[i].fill, v[i].has_fill, v[i].fill, "", "-");
+        before_after(&t, m[i].has_fill, m[i].ceiling, v[i].has_fill, v[i].ceiling, "", "-");
+        before_after(&t, m[i].now > 0, m[i].now, v[i].now > 0, v[i].now, "", "?");
+        before_after(&t, m[i].shape && m[i].now, mdraw, v[i].shape && v[i].now, vdraw, "m", "-");
+        table_text(&t, "%s %s %s", limit_name(m[i].limit), ARROW, limit_name(v[i].limit));
     }
     fputc('\n', out);
     table_print(out, &t, left);

@@ -1,6 +1,7 @@
 /* fpm-analyze check: what got worse than the baseline. */
 #include "check.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <string.h>
 
@@ -20,13 +21,17 @@ static int bucket_of_pct(const json_t *v, int *b)
 }
 
 int check_against(FILE *out, const pipeline *pl, const rp_scenario *sc, const char *baseline,
-                  size_t len, int tol, double rise_pct, char *err, size_t errlen)
+                  int tol, double rise_pct, char *err, size_t errlen)
 {
     json_error_t je;
-    json_t *root = json_loadb(baseline, len, 0, &je);
+    errno = 0;
+    json_t *root = json_load_file(baseline, 0, &je);
+    int open_errno = errno;
     const json_t *bhosts = root ? json_object_get(root, "hosts") : NULL;
     if (!root || !json_is_array(bhosts) || json_integer_value(json_object_get(root, "format")) != 1) {
-        if (!root)
+        if (!root && je.line < 1) /* jansson could not open it */
+            snprintf(err, errlen, "could not read: %s", strerror(open_errno ? open_errno : EIO));
+        else if (!root)
             snprintf(err, errlen, "not JSON: line %d: %s", je.line, je.text);
         else
             snprintf(err, errlen, "not an fpm-analyze --format json output (format 1)");

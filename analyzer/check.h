@@ -14,9 +14,10 @@
 #include "pipeline.h"
 #include "report.h"
 
-/* Writes one line per regression to out and a summary line.  Returns how
- * many regressions, or -1 with err set when the baseline is not usable. */
+/* Reads the baseline file, writes one line per regression to out and a
+ * summary line.  Returns how many regressions, or -1 with err set when the
+ * baseline cannot be read or is not an fpm-analyze JSON output. */
 int check_against(FILE *out, const pipeline *pl, const rp_scenario *sc, const char *baseline,
-                  size_t len, int tol, double rise_pct, char *err, size_t errlen);
+                  int tol, double rise_pct, char *err, size_t errlen);
 
 #endif

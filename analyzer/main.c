@@ -415,25 +415,9 @@ int main(int argc, char **argv)
     }
     int bad;
     if (cfg.check) {
-        char *base = NULL, err[512];
-        size_t blen = 0;
-        FILE *bf = fopen(cfg.baseline, "rb");
-        if (bf) {
-            fseek(bf, 0, SEEK_END);
-            long n = ftell(bf);
-            rewind(bf);
-            base = n >= 0 ? malloc((size_t)n + 1) : NULL;
-            blen = base ? fread(base, 1, (size_t)n, bf) : 0;
-            fclose(bf);
-        }
-        if (!base) {
-            fprintf(stderr, PROG ": %s: could not read: %s\n", cfg.baseline, strerror(errno));
-            rc = 2;
-            goto out;
-        }
-        int worse = check_against(out, pl, &cfg.scenario, base, blen, cfg.tolerance,
+        char err[512];
+        int worse = check_against(out, pl, &cfg.scenario, cfg.baseline, cfg.tolerance,
                                   cfg.max_rise, err, sizeof err);
-        free(base);
         if (worse < 0) {
             fprintf(stderr, PROG ": %s: %s\n", cfg.baseline, err);
             rc = 2;

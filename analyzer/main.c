@@ -420,6 +420,10 @@ int main(int argc, char **argv)
                                   cfg.max_rise, err, sizeof err);
         if (worse < 0) {
             fprintf(stderr, PROG ": %s: %s\n", cfg.baseline, err);
+            if (out != stdout) {
+                fclose(out);
+                unlink(tmp);
+            }
             rc = 2;
             goto out;
         }

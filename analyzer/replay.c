@@ -8,70 +8,78 @@
 
 #include "fpmlog.h"
 
+/* A copy of a payload; the memory is kept from round to round. */
 typedef struct {
-    char          *name;
-    size_t         name_len;
-    int            has_status, is_error, has_pids;
-    unsigned char *status, *pids;
-    size_t         status_len, pids_len;
+    unsigned char *p;
+    size_t         len, cap;
+} bytes;
+
+/* Replaces the copy by n bytes at src (and a NUL after them). */
+static int keep(bytes *b, const void *src, size_t n)
+{
+    if (n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < n + 1)
+            cap *= 2;
+        unsigned char *np = realloc(b->p, cap);
+        if (!np)
+            return -1;
+        b->p = np;
+        b->cap = cap;
+    }
+    memcpy(b->p, src, n);
+    b->p[n] = '\0';
+    b->len = n;
+    return 0;
+}
+
+typedef struct {
+    bytes name, status, pids;
+    int   has_status, is_error, has_pids;
 } pend_pool;
 
 typedef struct {
     int            any;          /* a record was gathered */
     int            has_stat, has_cpu_stat;
     uint64_t       stat_mono;
-    unsigned char *stat, *cpu_stat;
-    size_t         stat_len, cpu_stat_len;
-    pend_pool     *pools;
+    bytes          stat, cpu_stat;
+    pend_pool     *pools;        /* n in this round; up to cap keep their memory */
     size_t         n, cap;
     pl_pool_round *rp;
 } pending;
 
+/* Forgets the round gathered so far; the buffers stay for the next. */
 static void pend_drop(pending *p)
 {
-    for (size_t i = 0; i < p->n; i++) {
-        free(p->pools[i].name);
-        free(p->pools[i].status);
-        free(p->pools[i].pids);
-    }
-    free(p->stat);
-    free(p->cpu_stat);
-    p->stat = p->cpu_stat = NULL;
     p->n = 0;
     p->any = p->has_stat = p->has_cpu_stat = 0;
 }
 
 static void pend_free(pending *p)
 {
-    pend_drop(p);
+    for (size_t i = 0; i < p->cap; i++) {
+        free(p->pools[i].name.p);
+        free(p->pools[i].status.p);
+        free(p->pools[i].pids.p);
+    }
+    free(p->stat.p);
+    free(p->cpu_stat.p);
     free(p->pools);
     free(p->rp);
-}
-
-/* Replaces *dst by a copy of the payload: the later record stands. */
-static int keep(unsigned char **dst, size_t *dlen, const fpmlog_record *rec)
-{
-    unsigned char *c = malloc(rec->len ? rec->len : 1);
-    if (!c)
-        return -1;
-    memcpy(c, rec->payload, rec->len);
-    free(*dst);
-    *dst = c;
-    *dlen = rec->len;
-    return 0;
 }
 
 static pend_pool *pend_pool_get(pending *p, const fpmlog_record *rec)
 {
     for (size_t i = 0; i < p->n; i++)
-        if (p->pools[i].name_len == rec->source_len &&
-            memcmp(p->pools[i].name, rec->source, rec->source_len) == 0)
+        if (p->pools[i].name.len == rec->source_len &&
+            memcmp(p->pools[i].name.p, rec->source, rec->source_len) == 0)
             return &p->pools[i];
     if (p->n == p->cap) {
         size_t cap = p->cap ? p->cap * 2 : 8;
         pend_pool *np = realloc(p->pools, cap * sizeof *np);
         if (!np)
             return NULL;
+        memset(np + p->cap, 0, (cap - p->cap) * sizeof *np);
         p->pools = np;
         pl_pool_round *nr = realloc(p->rp, cap * sizeof *nr);
         if (!nr)
@@ -80,12 +88,9 @@ static pend_pool *pend_pool_get(pending *p, const fpmlog_record *rec)
         p->cap = cap;
     }
     pend_pool *pp = &p->pools[p->n];
-    memset(pp, 0, sizeof *pp);
-    pp->name = malloc(rec->source_len + 1);
-    if (!pp->name)
+    if (keep(&pp->name, rec->source, rec->source_len) != 0)
         return NULL;
-    memcpy(pp->name, rec->source, rec->source_len + 1);
-    pp->name_len = rec->source_len;
+    pp->has_status = pp->is_error = pp->has_pids = 0;
     p->n++;
     return pp;
 }
@@ -97,13 +102,13 @@ static int gather(pending *p, const fpmlog_record *rec)
     if (strcmp(t, "STAT") == 0) {
         p->any = p->has_stat = 1;
         p->stat_mono = rec->mono;
-        return keep(&p->stat, &p->stat_len, rec);
+        return keep(&p->stat, rec->payload, rec->len);
     }
     if (strcmp(t, "CGROUP") == 0) {
         if (strcmp(rec->source, "cpu.stat") != 0)
             return 0;
         p->any = p->has_cpu_stat = 1;
-        return keep(&p->cpu_stat, &p->cpu_stat_len, rec);
+        return keep(&p->cpu_stat, rec->payload, rec->len);
     }
     int status = strcmp(t, "STATUS") == 0, error = strcmp(t, "ERROR") == 0;
     int pids = strcmp(t, "PIDS") == 0;
@@ -115,11 +120,11 @@ static int gather(pending *p, const fpmlog_record *rec)
     p->any = 1;
     if (pids) {
         pp->has_pids = 1;
-        return keep(&pp->pids, &pp->pids_len, rec);
+        return keep(&pp->pids, rec->payload, rec->len);
     }
     pp->has_status = 1;
     pp->is_error = error;
-    return keep(&pp->status, &pp->status_len, rec);
+    return keep(&pp->status, rec->payload, rec->len);
 }
 
 static int finish_round(pipeline *pl, pending *p, const fpmlog_record *rec,
@@ -129,16 +134,16 @@ static int finish_round(pipeline *pl, pending *p, const fpmlog_record *rec,
     r.real = rec->real;
     r.has_stat = p->has_stat;
     r.stat_mono = p->stat_mono;
-    r.stat = p->stat;
-    r.stat_len = p->stat_len;
+    r.stat = p->stat.p;
+    r.stat_len = p->stat.len;
     r.has_cpu_stat = p->has_cpu_stat;
-    r.cpu_stat = p->cpu_stat;
-    r.cpu_stat_len = p->cpu_stat_len;
+    r.cpu_stat = p->cpu_stat.p;
+    r.cpu_stat_len = p->cpu_stat.len;
     for (size_t i = 0; i < p->n; i++) {
         pend_pool *pp = &p->pools[i];
-        p->rp[i] = (pl_pool_round){pp->name, pp->name_len, pp->has_status, pp->is_error,
-                                   pp->has_pids, pp->status, pp->pids,
-                                   pp->status_len, pp->pids_len};
+        p->rp[i] = (pl_pool_round){(const char *)pp->name.p, pp->name.len, pp->has_status,
+                                   pp->is_error, pp->has_pids, pp->status.p, pp->pids.p,
+                                   pp->status.len, pp->pids.len};
     }
     r.pools = p->rp;
     r.npools = p->n;

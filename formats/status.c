@@ -4,11 +4,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A worker's keys, in the order php-fpm writes them (fpm_status.c). */
-static const char *const KEYS[] = {
-    "pid", "state", "start time", "start since", "requests", "request duration",
-    "request method", "request uri", "content length", "user", "script",
-    "last request cpu", "last request memory",
+/* A worker's keys, in the order php-fpm writes them (fpm_status.c), with
+ * their lengths: the parser compares them for every key it reads. */
+#define KEY(s) {s, sizeof s - 1}
+static const struct {
+    const char *s;
+    size_t      n;
+} KEYS[] = {
+    KEY("pid"), KEY("state"), KEY("start time"), KEY("start since"), KEY("requests"),
+    KEY("request duration"), KEY("request method"), KEY("request uri"),
+    KEY("content length"), KEY("user"), KEY("script"), KEY("last request cpu"),
+    KEY("last request memory"),
 };
 #define NKEYS (sizeof KEYS / sizeof KEYS[0])
 enum { K_PID = 0, K_STATE = 1, K_REQUESTS = 4, K_DURATION = 5, K_URI = 7, K_CPU = 11 };
@@ -182,7 +188,7 @@ static size_t unescape(char *d, const char *s, size_t n)
 static int key_index(const char *k, size_t n)
 {
     for (size_t i = 0; i < NKEYS; i++)
-        if (strlen(KEYS[i]) == n && memcmp(KEYS[i], k, n) == 0)
+        if (KEYS[i].n == n && memcmp(KEYS[i].s, k, n) == 0)
             return (int)i;
     return -1;
 }
@@ -193,8 +199,8 @@ static int is_terminator(const char *b, size_t n, size_t q, int k)
     if ((size_t)k + 1 >= NKEYS || q + 3 > n || b[q] != '"' || b[q + 1] != ',' ||
         b[q + 2] != '"')
         return 0;
-    const char *next = KEYS[k + 1];
-    size_t kl = strlen(next);
+    const char *next = KEYS[k + 1].s;
+    size_t kl = KEYS[k + 1].n;
     return q + 3 + kl + 2 <= n && memcmp(b + q + 3, next, kl) == 0 &&
            b[q + 3 + kl] == '"' && b[q + 4 + kl] == ':';
 }

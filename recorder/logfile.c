@@ -159,6 +159,62 @@ static int pend_sink(void *arg, const void *buf, size_t len)
     return 0;
 }
 
+/* Whether the first bytes of a non-empty file are those of a log: a record
+ * header, a zstd frame or a skippable frame. */
+static int looks_like_log(int fd, uint64_t size)
+{
+    unsigned char m[FPMLOG_MAGIC_LEN];
+    size_t n = size < sizeof m ? (size_t)size : sizeof m;
+    if (full_pread(fd, m, n, 0) != 0)
+        return 0;
+    if (n >= 4 && m[0] == 0x28 && m[1] == 0xB5 && m[2] == 0x2F && m[3] == 0xFD)
+        return 1;
+    if (n >= 4 && (m[0] & 0xF0) == 0x50 && m[1] == 0x2A && m[2] == 0x4D && m[3] == 0x18)
+        return 1;
+    /* a plain log cut inside its first header still begins like one */
+    return memcmp(m, FPMLOG_MAGIC, n) == 0;
+}
+
+static const char *kind_of(mode_t m)
+{
+    return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket"
+         : S_ISCHR(m) || S_ISBLK(m) ? "a device" : "not a regular file";
+}
+
+/* Opens path for appending, only where it is ours: a new file, or a regular
+ * file that is empty or begins like a log.  -1 with err otherwise. */
+static int open_own(const char *path, char *err, size_t errlen)
+{
+    struct stat st;
+    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
+        snprintf(err, errlen, "is %s, not a log: refused", kind_of(st.st_mode));
+        return -1;
+    }
+    /* O_NONBLOCK: a FIFO put there in between must not hang the open */
+    int fd = open(path, O_RDWR | O_APPEND | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    if (fd < 0 && errno == ENOENT)
+        fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        snprintf(err, errlen, "could not open: %s", strerror(errno));
+        return -1;
+    }
+    if (fstat(fd, &st) != 0) {
+        snprintf(err, errlen, "could not open: %s", strerror(errno));
+    } else if (!S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "is %s, not a log: refused", kind_of(st.st_mode));
+    } else if (st.st_size > 0 && !looks_like_log(fd, (uint64_t)st.st_size)) {
+        snprintf(err, errlen, "is not an fpmlog (it begins with neither a record nor a zstd "
+                              "frame): refused, nothing written; give a new file or a log");
+    } else {
+        int fl = fcntl(fd, F_GETFL);
+        if (fl != -1 && fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == 0)
+            return fd;
+        snprintf(err, errlen, "could not open: %s", strerror(errno));
+    }
+    close(fd);
+    return -1;
+}
+
 logfile *logfile_open(const char *path, int level, char *repaired, size_t rlen,
                       char *err, size_t errlen)
 {
@@ -167,9 +223,8 @@ logfile *logfile_open(const char *path, int level, char *repaired, size_t rlen,
         snprintf(err, errlen, "%s", strerror(ENOMEM));
         return NULL;
     }
-    lf->fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
+    lf->fd = open_own(path, err, errlen);
     if (lf->fd < 0) {
-        snprintf(err, errlen, "could not open: %s", strerror(errno));
         free(lf);
         return NULL;
     }

@@ -15,7 +15,10 @@
 
 typedef struct logfile logfile;
 
-/* Opens path for appending: created mode 0600, never through a symlink.  An
+/* Opens path for appending: created mode 0600, never through a symlink.
+ * Only a file that is ours is opened: a new one, or a regular file that is
+ * empty or begins with a record or a zstd frame; anything else (a text
+ * file, a directory, a device, a FIFO) is refused with not a byte written.  An
  * existing log whose last zstd frame was left open is closed first (a
  * partial block cut off, the empty last block 01 00 00 appended); what was
  * done is put in repaired ("" when nothing).  level 0 writes plain records;

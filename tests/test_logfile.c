@@ -208,6 +208,43 @@ static void test_a_plain_log_stays_plain(void **state)
     buf_free(&b);
 }
 
+/* Not a byte into a file that is not ours: text, a directory, a device, a FIFO. */
+static void test_only_a_new_file_or_a_log_is_opened(void **state)
+{
+    (void)state;
+    char rep[256], err[256];
+    static const char text[] = "root:x:0:0:root:/root:/bin/bash\n";
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+    assert_null(logfile_open(path, 3, rep, sizeof rep, err, sizeof err));
+    assert_string_equal(err, "is not an fpmlog (it begins with neither a record nor a zstd "
+                             "frame): refused, nothing written; give a new file or a log");
+    buf b = slurp();
+    assert_int_equal(b.n, sizeof text - 1);
+    buf_free(&b);
+
+    assert_null(logfile_open("/tmp", 3, rep, sizeof rep, err, sizeof err));
+    assert_string_equal(err, "is a directory, not a log: refused");
+    assert_null(logfile_open("/dev/null", 3, rep, sizeof rep, err, sizeof err));
+    assert_string_equal(err, "is a device, not a log: refused");
+    unlink(path);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    assert_null(logfile_open(path, 3, rep, sizeof rep, err, sizeof err));
+    assert_string_equal(err, "is a FIFO, not a log: refused");
+    unlink(path);
+
+    /* an empty file and a log of either kind are taken */
+    close(open(path, O_CREAT | O_WRONLY, 0600));
+    logfile *lf = logfile_open(path, 3, rep, sizeof rep, err, sizeof err);
+    assert_non_null(lf);
+    round_of(lf, 1);
+    logfile_close(lf);
+    lf = logfile_open(path, 3, rep, sizeof rep, err, sizeof err);
+    assert_non_null(lf);
+    logfile_close(lf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -216,6 +253,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_a_failed_write_loses_only_that_round, setup, teardown),
         cmocka_unit_test_setup_teardown(test_created_0600_never_through_a_symlink, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_plain_log_stays_plain, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_only_a_new_file_or_a_log_is_opened, setup, teardown),
     };
     return cmocka_run_group_tests_name("logfile", tests, NULL, NULL);
 }

@@ -98,11 +98,16 @@ static char *value_of(char *v)
     return trim(v);
 }
 
-static int load(const char *path, fpmconf *c, char *section, size_t seclen, int depth,
-                char *err, size_t errlen);
+/* Where the reading is: the section in force and where it began. */
+typedef struct {
+    char section[256];
+    char where[4200];     /* FILE:LINE of its "[name]" */
+} cursor;
 
-static int include(const char *from, const char *pattern, fpmconf *c, char *section,
-                   size_t seclen, int depth, char *err, size_t errlen)
+static int load(const char *path, fpmconf *c, cursor *cur, int depth, char *err, size_t errlen);
+
+static int include(const char *from, const char *pattern, fpmconf *c, cursor *cur, int depth,
+                   char *err, size_t errlen)
 {
     char full[4096];
     if (pattern[0] != '/') {
@@ -121,7 +126,7 @@ static int include(const char *from, const char *pattern, fpmconf *c, char *sect
         return -1;
     }
     for (size_t i = 0; i < g.gl_pathc; i++) {
-        if (load(g.gl_pathv[i], c, section, seclen, depth + 1, err, errlen) != 0) {
+        if (load(g.gl_pathv[i], c, cur, depth + 1, err, errlen) != 0) {
             globfree(&g);
             return -1;
         }
@@ -130,9 +135,9 @@ static int include(const char *from, const char *pattern, fpmconf *c, char *sect
     return 0;
 }
 
-static int load(const char *path, fpmconf *c, char *section, size_t seclen, int depth,
-                char *err, size_t errlen)
+static int load(const char *path, fpmconf *c, cursor *cur, int depth, char *err, size_t errlen)
 {
+    char *section = cur->section;
     if (depth > MAX_DEPTH) {
         snprintf(err, errlen, "%s: includes nested more than %d deep", path, MAX_DEPTH);
         return -1;
@@ -157,7 +162,8 @@ static int load(const char *path, fpmconf *c, char *section, size_t seclen, int 
                 break;
             }
             *end = '\0';
-            snprintf(section, seclen, "%s", trim(s + 1));
+            snprintf(section, sizeof cur->section, "%s", trim(s + 1));
+            snprintf(cur->where, sizeof cur->where, "%s:%d", path, lineno);
             continue;
         }
         char *eq = strchr(s, '=');
@@ -175,16 +181,17 @@ static int load(const char *path, fpmconf *c, char *section, size_t seclen, int 
             break;
         }
         if (strcmp(key, "include") == 0) {
-            rc = include(path, v, c, section, seclen, depth, err, errlen);
+            rc = include(path, v, c, cur, depth, err, errlen);
         } else if (global) {
             if (strcmp(key, "pid") == 0)
                 set(&c->pid_file, v);
         } else {
             fpmconf_pool *p = pool_get(c, section);
             char ep[4200];
-            if (!p)
+            if (!p || (!p->where && !(p->where = strdup(cur->where)))) {
+                snprintf(err, errlen, "%s", strerror(ENOMEM));
                 rc = -1;
-            else if (strcmp(key, "listen") == 0 && fpmconf_endpoint(v, ep, sizeof ep) == 0)
+            } else if (strcmp(key, "listen") == 0 && fpmconf_endpoint(v, ep, sizeof ep) == 0)
                 set(&p->endpoint, ep);
             else if (strcmp(key, "pm.status_path") == 0)
                 set(&p->status_path, v);
@@ -205,9 +212,9 @@ static int load(const char *path, fpmconf *c, char *section, size_t seclen, int 
 
 int fpmconf_load(const char *path, fpmconf *c, char *err, size_t errlen)
 {
-    char section[256] = "";
+    cursor cur = {"", ""};
     memset(c, 0, sizeof *c);
-    if (load(path, c, section, sizeof section, 0, err, errlen) != 0) {
+    if (load(path, c, &cur, 0, err, errlen) != 0) {
         fpmconf_free(c);
         return -1;
     }
@@ -222,6 +229,7 @@ void fpmconf_free(fpmconf *c)
         free(c->pools[i].status_path);
         free(c->pools[i].status_endpoint);
         free(c->pools[i].pm);
+        free(c->pools[i].where);
     }
     free(c->pools);
     free(c->pid_file);

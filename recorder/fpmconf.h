@@ -15,6 +15,7 @@ typedef struct {
     char *status_endpoint; /* pm.status_listen as an endpoint, or NULL */
     char *pm;              /* static, dynamic, ondemand; NULL when not set */
     long  max_children;    /* 0 when not set */
+    char *where;           /* "FILE:LINE" of its "[name]" section header */
 } fpmconf_pool;
 
 typedef struct {

@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -28,6 +29,12 @@
 typedef struct {
     char *name, *endpoint, *status_path, *status_endpoint, *pm;
     long  max_children;
+    char *where;            /* FILE:LINE of its section in php-fpm's configuration */
+    /* while recording */
+    pid_t master;           /* the php-fpm master its workers were found under */
+    char  said_pids[200];   /* the last problem said about its workers, "" none */
+    char  said_error[600];  /* the last read error said, "" while it answers */
+    uint64_t error_rounds;  /* rounds in a row it could not be read */
 } pool;
 
 typedef struct {
@@ -131,6 +138,7 @@ static void pool_free_fields(pool *p)
     free(p->status_path);
     free(p->status_endpoint);
     free(p->pm);
+    free(p->where);
 }
 
 static void pools_free(pool *p, size_t n)
@@ -220,16 +228,31 @@ static int pools_from_config(config *cfg, char **pid_file)
     for (size_t i = 0; i < c.n; i++) {
         fpmconf_pool *fp = &c.pools[i];
         if (!fp->status_path) {
-            say("%s: pool \"%s\" has no pm.status_path: skipped", cfg->fpm_config, fp->name);
+            say("%s: pool \"%s\" has no pm.status_path: skipped (add \"pm.status_path = /status\" "
+                "to it, best with a pm.status_listen of its own, and reload php-fpm)", fp->where,
+                fp->name);
             continue;
         }
         if (!fp->endpoint && !fp->status_endpoint) {
-            say("%s: pool \"%s\" has no listen address: skipped", cfg->fpm_config, fp->name);
+            say("%s: pool \"%s\" has no listen address: skipped (php-fpm needs \"listen = ...\" "
+                "there too)", fp->where, fp->name);
             continue;
         }
-        pool p = {strdup(fp->name), fp->endpoint ? strdup(fp->endpoint) : strdup(fp->status_endpoint),
-                  strdup(fp->status_path), fp->status_endpoint ? strdup(fp->status_endpoint) : NULL,
-                  fp->pm ? strdup(fp->pm) : NULL, fp->max_children};
+        pool p = {0};
+        p.name = strdup(fp->name);
+        p.endpoint = strdup(fp->endpoint ? fp->endpoint : fp->status_endpoint);
+        p.status_path = strdup(fp->status_path);
+        p.status_endpoint = fp->status_endpoint ? strdup(fp->status_endpoint) : NULL;
+        p.pm = fp->pm ? strdup(fp->pm) : NULL;
+        p.max_children = fp->max_children;
+        p.where = strdup(fp->where);
+        if (!p.name || !p.endpoint || !p.status_path || !p.where ||
+            (fp->status_endpoint && !p.status_endpoint) || (fp->pm && !p.pm)) {
+            say("out of memory");
+            pool_free_fields(&p);
+            fpmconf_free(&c);
+            return -1;
+        }
         if (add_pool(cfg, p) != 0)
             pool_free_fields(&p);
     }
@@ -321,6 +344,9 @@ static int handle_args(int argc, char **argv, config *cfg)
         return bad_usage("no pool: give --pool NAME=ENDPOINT or --fpm-config FILE");
     if (!cfg->output && !cfg->check)
         return bad_usage("no log: give -o LOG");
+    if (cfg->interval_ms < 5000 && !cfg->check && !cfg->quiet)
+        say("--interval under 5s: the readings are kept, but the analyzer uses no pair of "
+            "rounds under 5 s apart (no host CPU, overhead or starved rounds)");
     return -1;
 }
 
@@ -333,9 +359,11 @@ typedef struct {
     ps_host        host;
     char           cgroup_dir[4200], cgroup_rel[4200];
     uint64_t       quota_mc;
-    pid_t          master;
+    pid_t          master;          /* php-fpm's master, for its cgroup */
+    pid_t          pid_master;      /* the master of the configuration's pid file, or 0 */
     char          *pid_file;
     uint64_t       seq, frame_start;
+    uint64_t       last_stat;       /* MONO of the last STAT read, 0 none */
     int            write_errno;     /* the last write error said, 0 when writing */
     int            rewrite_header;  /* HOST and POOL may be lost: write them again */
     uint64_t       lost_rounds;
@@ -374,6 +402,8 @@ static void commit(recorder *r, int end_frame, int is_round)
     }
 }
 
+static pid_t only_master(const ps_table *t, const char *name);
+
 static void find_cgroup(recorder *r)
 {
     char *b;
@@ -381,16 +411,24 @@ static void find_cgroup(recorder *r)
     r->cgroup_dir[0] = '\0';
     strcpy(r->cgroup_rel, "-");
     r->quota_mc = 0;
-    r->master = 0;
+    r->master = r->pid_master = 0;
     if (r->pid_file && ps_read_file(r->pid_file, &b, &n) == 0) {
-        r->master = (pid_t)atol(b);
+        char *end;
+        errno = 0;
+        long v = strtol(b, &end, 10);
+        if (!errno && end != b && v > 0 && v <= INT_MAX)
+            r->master = r->pid_master = (pid_t)v;
         free(b);
     }
     if (!r->master) {
+        /* the master of the first pool whose workers are in the table */
         ps_scan(r->cfg->proc_root, &r->table);
-        r->master = r->table.master;
-        for (size_t i = 0; !r->master && i < r->table.n; i++)
-            r->master = r->table.w[i].ppid;
+        for (size_t i = 0; !r->master && i < r->cfg->npools; i++) {
+            pid_t m = only_master(&r->table, r->cfg->pools[i].name);
+            r->master = m > 0 ? m : 0;
+        }
+        if (!r->master)
+            r->master = r->table.master;
     }
     if (!r->master || ps_cgroup_dir(r->cfg->proc_root, r->cfg->sys_root, r->master, r->cgroup_dir,
                                     sizeof r->cgroup_dir, r->cgroup_rel, sizeof r->cgroup_rel) != 0) {
@@ -444,31 +482,115 @@ static void note(recorder *r, const char *fmt, ...)
     add(r, "NOTE", clock_ns(CLOCK_MONOTONIC), clock_ns(CLOCK_REALTIME), NULL, text, (size_t)n);
 }
 
-/* The pool's workers: from the process table, else the status page's pids. */
-static size_t pool_pids(recorder *r, const pool *pl, const unsigned char *page, size_t plen,
-                        pid_t **pids, int *from_table)
+/* The master whose children are most of the page's workers, or 0. */
+static pid_t master_of_page(const ps_table *t, const pool *pl, const status_page *pg)
 {
-    size_t n = 0;
-    *pids = NULL;
-    *from_table = r->table.any_fpm;
-    if (r->table.any_fpm) {
-        *pids = malloc((r->table.n ? r->table.n : 1) * sizeof **pids);
-        for (size_t i = 0; *pids && i < r->table.n; i++)
-            if (strcmp(r->table.w[i].pool, pl->name) == 0 &&
-                (!r->master || r->table.w[i].ppid == r->master))
-                (*pids)[n++] = r->table.w[i].pid;
-        return n;
+    pid_t best = 0;
+    size_t best_n = 0;
+    for (size_t i = 0; i < pg->nworkers; i++) {
+        if (!pg->workers[i].has_pid)
+            continue;
+        for (size_t j = 0; j < t->n; j++) {
+            if (t->w[j].pid != (pid_t)pg->workers[i].pid || strcmp(t->w[j].pool, pl->name) != 0)
+                continue;
+            size_t n = 0;
+            for (size_t k = 0; k < pg->nworkers; k++)
+                for (size_t m = 0; m < t->n; m++)
+                    n += pg->workers[k].has_pid && t->w[m].pid == (pid_t)pg->workers[k].pid &&
+                         t->w[m].ppid == t->w[j].ppid;
+            if (n > best_n) {
+                best = t->w[j].ppid;
+                best_n = n;
+            }
+            break;
+        }
+        if (best_n * 2 > pg->nworkers)
+            break;
     }
-    if (page && status_parse(&r->page, (const char *)page, plen) == 0) {
-        *pids = malloc((r->page.nworkers ? r->page.nworkers : 1) * sizeof **pids);
-        for (size_t i = 0; *pids && i < r->page.nworkers; i++)
+    return best;
+}
+
+/* The one parent of the table's workers named like the pool; 0 when none,
+ * -1 when several masters have a pool of that name. */
+static pid_t only_master(const ps_table *t, const char *name)
+{
+    pid_t m = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        if (strcmp(t->w[i].pool, name) != 0)
+            continue;
+        if (m && t->w[i].ppid != m)
+            return -1;
+        m = t->w[i].ppid;
+    }
+    return m;
+}
+
+static int has_children(const ps_table *t, pid_t master)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (t->w[i].ppid == master)
+            return 1;
+    return 0;
+}
+
+/* The pool's workers (fpmlog PIDS): the children of the pool's own php-fpm
+ * master named "php-fpm: pool NAME" in the process table.  The master is
+ * the parent of the status page's workers; in a round without a page, the
+ * one found before, else the pid file's, else the only master with a pool
+ * of that name.  Without a process table, or when the table has none of
+ * the page's workers, the page's pids.  Returns the count (*pids malloc'd),
+ * or -1 when the workers cannot be known, with why. */
+static long pool_pids(recorder *r, pool *pl, const unsigned char *page, size_t plen,
+                      pid_t **pids, char *why, size_t whylen)
+{
+    const ps_table *t = &r->table;
+    int has_page = page && status_parse(&r->page, (const char *)page, plen) == 0;
+    size_t on_page = 0;
+    for (size_t i = 0; has_page && i < r->page.nworkers; i++)
+        on_page += r->page.workers[i].has_pid;
+    pid_t m = 0;
+    if (t->any_fpm) {
+        if (has_page && on_page)
+            m = master_of_page(t, pl, &r->page);
+        else if (pl->master && has_children(t, pl->master))
+            m = pl->master;
+        else if (r->pid_master && (has_page || has_children(t, r->pid_master)))
+            m = r->pid_master;
+        else if ((m = only_master(t, pl->name)) < 0) {
+            snprintf(why, whylen, "several php-fpm masters have a pool \"%s\" and its status page "
+                     "could not be read to tell which: no PIDS this round", pl->name);
+            return -1;
+        }
+    }
+    *pids = malloc((t->n + on_page + 1) * sizeof **pids);
+    if (!*pids) {
+        snprintf(why, whylen, "out of memory: no PIDS this round");
+        return -1;
+    }
+    size_t n = 0;
+    if (m > 0) {
+        pl->master = m;
+        for (size_t i = 0; i < t->n; i++)
+            if (t->w[i].ppid == m && strcmp(t->w[i].pool, pl->name) == 0)
+                (*pids)[n++] = t->w[i].pid;
+    }
+    if (n == 0 && on_page) {
+        /* php-fpm in another pid namespace, or titles not rewritten */
+        for (size_t i = 0; i < r->page.nworkers; i++)
             if (r->page.workers[i].has_pid)
                 (*pids)[n++] = (pid_t)r->page.workers[i].pid;
     }
-    return n;
+    if (n == 0 && !has_page && !(m > 0 && t->any_fpm)) {
+        snprintf(why, whylen, "its workers cannot be found in %s without its status page: "
+                 "no PIDS this round", r->cfg->proc_root);
+        free(*pids);
+        *pids = NULL;
+        return -1;
+    }
+    return (long)n;
 }
 
-static void read_pool(recorder *r, const pool *pl)
+static void read_pool(recorder *r, pool *pl)
 {
     config *cfg = r->cfg;
     fcgi_response resp;
@@ -503,16 +625,38 @@ static void read_pool(recorder *r, const pool *pl)
     } else {
         add(r, "ERROR", mono, real, pl->name, err, strlen(err));
     }
+    if (ok && pl->said_error[0]) {
+        if (!cfg->quiet)
+            say("pool %s: its status page answers again, after %llu round(s) of ERROR", pl->name,
+                (unsigned long long)pl->error_rounds);
+        pl->said_error[0] = '\0';
+    }
+    pl->error_rounds = ok ? 0 : pl->error_rounds + 1;
+    if (!ok && strcmp(pl->said_error, err) != 0) {
+        say("pool %s: could not read its status page: %s (an ERROR is recorded each round until "
+            "it answers)", pl->name, err);
+        snprintf(pl->said_error, sizeof pl->said_error, "%s", err);
+    }
     /* PIDS, read right after the status */
-    pid_t *pids;
-    int from_table;
-    size_t n = pool_pids(r, pl, page, plen, &pids, &from_table);
-    size_t len = 0;
+    pid_t *pids = NULL;
+    char why[sizeof pl->said_pids];
+    long n = pool_pids(r, pl, page, plen, &pids, why, sizeof why);
+    size_t len = 0, got = 0;
     mono = clock_ns(CLOCK_MONOTONIC);
     real = clock_ns(CLOCK_REALTIME);
-    size_t got = ps_pid_stats(cfg->proc_root, pids, n, &r->pidbuf, &len, &r->pidcap);
-    if (from_table || got > 0 || (n == 0 && page))
+    if (n > 0 && (got = ps_pid_stats(cfg->proc_root, pids, (size_t)n, &r->pidbuf, &len,
+                                     &r->pidcap)) == 0)
+        snprintf(why, sizeof why, "none of its %ld workers' stat files in %s can be read "
+                 "(hidepid, or another pid namespace): no PIDS this round", n, cfg->proc_root);
+    if (n == 0 || got > 0) {
         add(r, "PIDS", mono, real, pl->name, r->pidbuf ? r->pidbuf : "", len);
+        why[0] = '\0';
+    }
+    if (why[0] && strcmp(why, pl->said_pids) != 0) {
+        say("pool %s: %s", pl->name, why);
+        note(r, "pool %s: %s", pl->name, why);
+    }
+    snprintf(pl->said_pids, sizeof pl->said_pids, "%s", why);
     free(pids);
     free(resp.body);
 }
@@ -534,6 +678,7 @@ static void do_round(recorder *r)
     uint64_t mono = clock_ns(CLOCK_MONOTONIC), real = clock_ns(CLOCK_REALTIME);
     if (ps_cpu_lines(cfg->proc_root, &b, &n) == 0) {
         add(r, "STAT", mono, real, NULL, b, n);
+        r->last_stat = mono;
         free(b);
     }
     if (r->cgroup_dir[0]) {
@@ -566,7 +711,29 @@ static void do_round(recorder *r)
         r->frame_start = mono;
 }
 
-/* -n: every pool answers with a status page. */
+/* What to do about a pool's read error, or NULL. */
+static const char *hint_for(const char *err, int http)
+{
+    if (http == 404)
+        return "php-fpm does not serve this path: set pm.status_path to it in the pool "
+               "and reload php-fpm";
+    if (http)
+        return "the endpoint answers, but not with a status page: is it php-fpm's?";
+    if (strstr(err, "No such file or directory"))
+        return "no socket there: is php-fpm running, and is this the pool's listen "
+               "(or pm.status_listen)?";
+    if (strstr(err, "Connection refused"))
+        return "nothing listens there: is php-fpm running?";
+    if (strstr(err, "Permission denied"))
+        return "run as a user that may open the socket (the pool's listen.owner, "
+               "listen.group and listen.mode)";
+    if (strstr(err, "timed out"))
+        return "no answer in time: every worker busy? a pm.status_listen answers even then";
+    return NULL;
+}
+
+/* -n: every pool answers with a status page.  Exit 0 when all do, 1 when
+ * one does not. */
 static int check_config(config *cfg)
 {
     int bad = 0;
@@ -576,18 +743,26 @@ static int check_config(config *cfg)
         fcgi_response resp;
         char err[600];
         status_page pg = {0};
+        const char *hint = NULL;
+        printf("pool %s", pl->name);
+        if (pl->where)
+            printf(" (%s)", pl->where);
+        printf(": %s %s: ", ep, pl->status_path);
         if (fcgi_get(ep, pl->status_path, "json&full", (int)cfg->timeout_ms, FCGI_MAX_BODY, &resp,
                      err, sizeof err) != 0) {
-            printf("pool %s: %s %s: %s\n", pl->name, ep, pl->status_path, err);
+            printf("%s\n", err);
+            hint = hint_for(err, 0);
             bad = 1;
         } else if (resp.status != 200 || status_parse(&pg, (char *)resp.body, resp.body_len) != 0) {
-            printf("pool %s: %s %s: HTTP %d, no status page (%.*s)\n", pl->name, ep,
-                   pl->status_path, resp.status, (int)strcspn((char *)resp.body, "\r\n"),
-                   (char *)resp.body);
+            printf("HTTP %d, no status page (%.*s)\n", resp.status,
+                   (int)strcspn((char *)resp.body, "\r\n"), (char *)resp.body);
+            hint = hint_for("", resp.status ? resp.status : 1);
             bad = 1;
         } else {
-            printf("pool %s: %s %s: ok, %zu workers\n", pl->name, ep, pl->status_path, pg.nworkers);
+            printf("ok, %zu workers\n", pg.nworkers);
         }
+        if (hint)
+            printf("  fix: %s\n", hint);
         status_page_free(&pg);
         free(resp.body);
     }
@@ -649,6 +824,19 @@ static void sleep_until(uint64_t when)
         ;
 }
 
+/* When the next round starts: the next slot of the schedule (start + k x
+ * interval, slots missed in a stall skipped), but never less than one
+ * interval after the last STAT read, which comes a little after a round's
+ * start: STAT to STAT is then at least one interval, as the analyzer's
+ * pairs need. */
+static uint64_t next_round(uint64_t start, uint64_t interval, uint64_t last_stat, uint64_t now)
+{
+    uint64_t next = start + ((now - start) / interval + 1) * interval;
+    if (last_stat && next < last_stat + interval)
+        next = last_stat + interval;
+    return next;
+}
+
 int main(int argc, char **argv)
 {
     config cfg = {0};
@@ -682,7 +870,6 @@ int main(int argc, char **argv)
     commit(&r, 0, 0);
 
     uint64_t start = clock_ns(CLOCK_MONOTONIC), interval = cfg.interval_ms * 1000000ull;
-    uint64_t next = start;
     for (long k = 0; !stop_signal; k++) {
         do_round(&r);
         if (cfg.rounds && k + 1 >= cfg.rounds)
@@ -690,10 +877,7 @@ int main(int argc, char **argv)
         uint64_t now = clock_ns(CLOCK_MONOTONIC);
         if (cfg.duration_ms && now - start >= cfg.duration_ms * 1000000ull)
             break;
-        /* the next slot on the schedule; slots missed in a stall are skipped */
-        next += interval;
-        if (next <= now)
-            next = start + ((now - start) / interval + 1) * interval;
+        uint64_t next = next_round(start, interval, r.last_stat, now);
         if (cfg.duration_ms && next - start > cfg.duration_ms * 1000000ull)
             break;
         for (;;) {

@@ -31,6 +31,10 @@ static void test_pools_from_a_config_with_includes(void **state)
     assert_null(api->status_endpoint);
     assert_string_equal(legacy->endpoint, "tcp:[::1]:9002");
     assert_null(legacy->status_path); /* no status path: the recorder skips it */
+    /* where each pool is defined: its section header, in the included file */
+    assert_string_equal(shop->where, "fixtures/fpmconf/pool.d/a-shop.conf:1");
+    assert_string_equal(api->where, "fixtures/fpmconf/pool.d/b-api.conf:2");
+    assert_string_equal(legacy->where, "fixtures/fpmconf/pool.d/b-api.conf:8");
     fpmconf_free(&c);
 }
 

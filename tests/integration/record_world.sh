@@ -14,7 +14,12 @@ bin/fpm-record --proc-root fixtures/world/proc --sys-root fixtures/world/sys \
     --pool www=unix:$dir/www.sock --pool 'api=unix:/nonexistent/api.sock,status=/fpm-status' \
     --interval 1s --rounds 2 -o "$dir/log" 2>"$dir/err"
 check "exit 0 though no pool answered" $?
-[ ! -s "$dir/err" ]; check "nothing on stderr" $?
+[ "$(grep -c 'could not read its status page' "$dir/err")" = 2 ]
+check "each pool that cannot be read is said once, not every round" $?
+grep -q "^fpm-record: pool api: could not read its status page: cannot connect to /nonexistent/api.sock: No such file or directory (an ERROR is recorded each round until it answers)$" "$dir/err"
+check "and why" $?
+grep -q "^fpm-record: --interval under 5s: " "$dir/err"; check "an interval under 5 s is warned about" $?
+[ "$(wc -l < "$dir/err")" = 3 ]; check "nothing else on stderr" $?
 [ "$(stat -c %a "$dir/log")" = 600 ]; check "the log is mode 0600" $?
 zstd -t -q "$dir/log"; check "every frame closed (zstd -t)" $?
 zstdcat "$dir/log" > "$dir/plain"
@@ -40,7 +45,7 @@ grep -q '"host_millicores": 1500, "rounds": 2' "$dir/json"; check "analyzer: the
 # logrotate with create + HUP: the log is renamed, SIGHUP reopens a new one;
 # SIGTERM finishes the round, ends the frame and exits 0
 bin/fpm-record --proc-root fixtures/world/proc --sys-root fixtures/world/sys \
-    --pool www=unix:$dir/www.sock --interval 1s -o "$dir/rot.log" 2>"$dir/rot.err" &
+    --pool www=unix:$dir/www.sock --interval 1s -q -o "$dir/rot.log" 2>"$dir/rot.err" &
 rec=$!
 sleep 2.5
 mv "$dir/rot.log" "$dir/rot.log.1"
@@ -48,7 +53,8 @@ kill -HUP $rec
 sleep 2.2
 kill -TERM $rec
 wait $rec; check "SIGTERM: exit 0" $?
-[ ! -s "$dir/rot.err" ]; check "nothing on stderr" $?
+[ "$(grep -c 'could not read its status page' "$dir/rot.err")" = 1 ]
+check "-q: only the problem on stderr, once across the reopen" $?
 zstd -t -q "$dir/rot.log.1" "$dir/rot.log"; check "both files' frames are closed" $?
 [ "$(stat -c %a "$dir/rot.log")" = 600 ]; check "the new log is mode 0600" $?
 zstdcat "$dir/rot.log.1" > "$dir/rot1"; zstdcat "$dir/rot.log" > "$dir/rot2"
@@ -62,5 +68,25 @@ n=$(echo $seqs | wc -w)
 bin/fpm-analyze --format json "$dir/rot.log.1" "$dir/rot.log" > "$dir/rot.json" 2>"$dir/rot.aerr"
 grep -q "\"rounds\": $n," "$dir/rot.json"; check "the analyzer reads both as one history" $?
 [ ! -s "$dir/rot.aerr" ]; check "without a complaint" $?
+
+# two php-fpm masters (two PHP versions) each with a pool "www": the other
+# master's worker 301 is never written under this pool; without a status
+# page to tell them apart, no PIDS is written and that is said
+cp -r fixtures/world "$dir/world2"
+mkdir "$dir/world2/proc/300" "$dir/world2/proc/301"
+printf 'php-fpm: master process (/etc/php/7.4/fpm/php-fpm.conf)\0\0' > "$dir/world2/proc/300/cmdline"
+echo '300 (php-fpm7.4) S 1 300 300 0 -1 4194624 900 0 0 0 50 20 0 0 20 0 1 0 11692 206438400 1675' > "$dir/world2/proc/300/stat"
+printf 'php-fpm: pool www\0' > "$dir/world2/proc/301/cmdline"
+echo '301 (php-fpm7.4) S 300 300 300 0 -1 4194624 96 0 0 0 9999 999 0 0 20 0 1 0 11694 207532032 2711' > "$dir/world2/proc/301/stat"
+bin/fpm-record --proc-root "$dir/world2/proc" --sys-root "$dir/world2/sys" -q \
+    --pool www=unix:$dir/www.sock --pool api=unix:$dir/api.sock --interval 1s --rounds 2 \
+    -o "$dir/two.log" 2>"$dir/two.err"
+check "two masters: exit 0" $?
+zstdcat "$dir/two.log" > "$dir/two"
+grep -q '^301 ' "$dir/two"; [ $? -ne 0 ]; check "the other master's worker is never in a PIDS" $?
+[ "$(grep -c '^#fpmlog1 PIDS [0-9]* [0-9]* www ' "$dir/two")" = 0 ]; check "no PIDS for the pool that cannot be told apart" $?
+[ "$(grep -c '^#fpmlog1 PIDS [0-9]* [0-9]* api ' "$dir/two")" = 2 ]; check "the unambiguous pool keeps its PIDS" $?
+[ "$(grep -c 'several php-fpm masters have a pool "www"' "$dir/two.err")" = 1 ]; check "said once on stderr" $?
+[ "$(grep -c '^pool www: several php-fpm masters have a pool "www"' "$dir/two")" = 1 ]; check "and in a NOTE" $?
 
 summary "record world"

@@ -15,30 +15,30 @@ fpm_user_lines() {
 }
 
 fpm_start() {
-    dir=$1; shift
-    chmod 755 "$dir"
+    fdir=$1; shift
+    chmod 755 "$fdir"
     {
-        printf '[global]\npid = %s/fpm.pid\nerror_log = %s/fpm.log\ndaemonize = yes\n' "$dir" "$dir"
+        printf '[global]\npid = %s/fpm.pid\nerror_log = %s/fpm.log\ndaemonize = yes\n' "$fdir" "$fdir"
         for pool in "$@"; do
             cat "$pool"
             fpm_user_lines
         done
-    } > "$dir/fpm.conf"
-    "$PHP_FPM" -y "$dir/fpm.conf" ${FPM_ROOT_FLAG:-$( [ "$(id -u)" -eq 0 ] && echo -R )} || return 1
+    } > "$fdir/fpm.conf"
+    "$PHP_FPM" -y "$fdir/fpm.conf" ${FPM_ROOT_FLAG:-$( [ "$(id -u)" -eq 0 ] && echo -R )} || return 1
     i=0
-    while [ ! -s "$dir/fpm.pid" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-    [ -s "$dir/fpm.pid" ]
+    while [ ! -s "$fdir/fpm.pid" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+    [ -s "$fdir/fpm.pid" ]
 }
 
 fpm_stop() {
-    dir=$1
-    [ -s "$dir/fpm.pid" ] || return 0
-    pid=$(cat "$dir/fpm.pid")
+    fdir=$1
+    [ -s "$fdir/fpm.pid" ] || return 0
+    pid=$(cat "$fdir/fpm.pid")
     kill -QUIT "$pid" 2>/dev/null
     i=0
     while kill -0 "$pid" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
     kill -KILL "$pid" 2>/dev/null || true
-    rm -f "$dir/fpm.pid"
+    rm -f "$fdir/fpm.pid"
 }
 
 # fcgi_load SOCKET SCRIPT_NAME SCRIPT_FILENAME QUERY: one request, output

@@ -345,6 +345,99 @@ static int handle_args(int argc, char **argv, config *cfg)
     return -1;
 }
 
+/* fpm-analyze: HOST: what the figures stand on, when round pairs gave none. */
+static void say_dropped_pairs(pl_host *const *hosts, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const pl_host *h = hosts[i];
+        uint64_t dropped = 0;
+        for (int k = 0; k < PL_NDROP; k++)
+            dropped += h->pairs_dropped[k];
+        if (!dropped)
+            continue;
+        char *hn = report_display_name(h->hostname, h->hostname_len, NULL);
+        fprintf(stderr, PROG ": %s: %llu of %llu round pairs gave no host figures (host CPU, "
+                "overhead, starved rounds):", hn ? hn : "?", (unsigned long long)dropped,
+                (unsigned long long)(dropped + h->pairs_usable));
+        const char *sep = " ";
+        for (int k = 0; k < PL_NDROP; k++)
+            if (h->pairs_dropped[k]) {
+                fprintf(stderr, "%s%llu %s", sep, (unsigned long long)h->pairs_dropped[k],
+                        pl_drop_name((pl_drop)k));
+                sep = ", ";
+            }
+        fputc('\n', stderr);
+        free(hn);
+    }
+}
+
+static int has_pool(pl_host *const *hosts, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < hosts[i]->npools; k++)
+            if (hosts[i]->pools[k]->name_len == strlen(name) &&
+                memcmp(hosts[i]->pools[k]->name, name, strlen(name)) == 0)
+                return 1;
+    return 0;
+}
+
+/* Names given on the command line that no pool has: hist --pool is an
+ * error (2), --max-children a warning.  0 to go on. */
+static int check_names(const config *cfg, pl_host *const *hosts, size_t n)
+{
+    for (size_t i = 0; i < cfg->scenario.nmax_children; i++)
+        if (!has_pool(hosts, n, cfg->max_children[i].pool))
+            fprintf(stderr, PROG ": --max-children %s=%lld: no pool is named \"%s\"; it changes "
+                    "nothing\n", cfg->max_children[i].pool,
+                    (long long)cfg->max_children[i].max_children, cfg->max_children[i].pool);
+    if (cfg->pool && !has_pool(hosts, n, cfg->pool)) {
+        fprintf(stderr, PROG ": hist --pool %s: no pool is named \"%s\"", cfg->pool, cfg->pool);
+        const char *sep = "; the pools are: ";
+        for (size_t i = 0; i < n; i++)
+            for (size_t k = 0; k < hosts[i]->npools; k++) {
+                char *pn = report_display_name(hosts[i]->pools[k]->name,
+                                               hosts[i]->pools[k]->name_len, NULL);
+                fprintf(stderr, "%s%s", sep, pn ? pn : "?");
+                sep = ", ";
+                free(pn);
+            }
+        fputc('\n', stderr);
+        return 2;
+    }
+    return 0;
+}
+
+/* A window that holds no round says so, with the span the logs cover: 2.
+ * 0 to go on. */
+static int check_window(const config *cfg, pl_host *const *hosts, size_t n)
+{
+    const rp_scenario *sc = &cfg->scenario;
+    if (!sc->has_from && !sc->has_until)
+        return 0;
+    uint64_t first = 0, last = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (hosts[i]->rounds)
+            return 0;
+        if (hosts[i]->span_first && (!first || hosts[i]->span_first < first))
+            first = hosts[i]->span_first;
+        if (hosts[i]->span_last > last)
+            last = hosts[i]->span_last;
+    }
+    char a[40], b[40], x[40], y[40];
+    timearg_format(sc->from_ns - sc->from_ns % 1000000000ull, a);
+    timearg_format(sc->until_ns - sc->until_ns % 1000000000ull, b);
+    fprintf(stderr, PROG ": no round in the window %s to %s", sc->has_from ? a : "the start",
+            sc->has_until ? b : "the end");
+    if (first) {
+        timearg_format(first - first % 1000000000ull, x);
+        timearg_format(last - last % 1000000000ull, y);
+        fprintf(stderr, "; the logs span %s to %s (HH:MM is on the first log's first day, UTC)",
+                x, y);
+    }
+    fputc('\n', stderr);
+    return 2;
+}
+
 int main(int argc, char **argv)
 {
     config cfg = {0};
@@ -395,8 +488,13 @@ int main(int argc, char **argv)
         goto out;
     }
     pl_host *const *hosts;
-    if (pipeline_hosts(pl, &hosts) == 0)
+    size_t nhosts = pipeline_hosts(pl, &hosts);
+    if (nhosts == 0)
         fprintf(stderr, PROG ": no HOST record in the input: nothing to analyze\n");
+    say_dropped_pairs(hosts, nhosts);
+    if ((rc = check_window(&cfg, hosts, nhosts)) != 0 ||
+        (rc = check_names(&cfg, hosts, nhosts)) != 0)
+        goto out;
     if (plots) {
         int pr = plot_finish(plots, pl, perr, sizeof perr);
         fprintf(stderr, PROG ": %s\n", perr);

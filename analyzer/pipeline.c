@@ -1,6 +1,7 @@
 /* The analysis pipeline of pipeline.md sections 1, 2, 5 and 6. */
 #include "pipeline.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,14 @@ struct pipeline {
     int64_t       *rp_lq;       /* its listen queue, -1 unknown */
     unsigned char *rp_point, *rp_starved;
 };
+
+const char *pl_drop_name(pl_drop d)
+{
+    static const char *const names[PL_NDROP] = {
+        "under 5 s apart", "over 5 min apart", "a counter or the clock went back",
+        "a round without STAT", "host CPU measured two ways"};
+    return d < PL_NDROP ? names[d] : "?";
+}
 
 static int name_cmp(const char *a, size_t al, const char *b, size_t bl)
 {
@@ -287,6 +296,19 @@ static int cmp_round_pool(const void *a, const void *b)
     return name_cmp(x->name, x->name_len, y->name, y->name_len);
 }
 
+/* A counted round in which the pool could not be read, and why. */
+static void note_error(pl_pool *p, const pl_pool_round *rp)
+{
+    const char *why = (const char *)rp->status;
+    size_t n = rp->status_len, o = 0;
+    if (!rp->is_error)
+        o = (size_t)snprintf(p->last_error, sizeof p->last_error, "no status page in its answer: ");
+    for (size_t i = 0; i < n && why[i] != '\n' && why[i] != '\r' && o + 1 < sizeof p->last_error; i++)
+        p->last_error[o++] = why[i];
+    p->last_error[o] = '\0';
+    p->error_rounds++;
+}
+
 typedef struct {
     pipeline       *pl;
     pl_host        *h;
@@ -346,6 +368,25 @@ static int host_busy(const pl_host *h, const pl_round *r, uint64_t *busy, int *u
     return -1;
 }
 
+/* Whether this round and the one before make a usable pair (section 5):
+ * -1 when they do, else why not (a pl_drop; PL_NDROP with no round before). */
+static int pair_drop(const pl_host *h, const pl_round *r, int busy_ok, uint64_t busy, int usec)
+{
+    if (!h->has_prev)
+        return PL_NDROP;
+    if (!h->prev_has_stat || !r->has_stat || !busy_ok || !h->prev_busy_ok)
+        return PL_DROP_NO_STAT;
+    if (h->prev_busy_usec != usec)
+        return PL_DROP_MEASURE;
+    if (busy < h->prev_busy || r->stat_mono < h->prev_mono)
+        return PL_DROP_BACK;
+    if (r->stat_mono - h->prev_mono < PL_MIN_INTERVAL_NS)
+        return PL_DROP_SHORT;
+    if (r->stat_mono - h->prev_mono > PL_MAX_INTERVAL_NS)
+        return PL_DROP_LONG;
+    return -1;
+}
+
 int pipeline_round(pipeline *pl, const pl_round *r)
 {
     pl_host *h = pl->cur;
@@ -371,13 +412,16 @@ int pipeline_round(pipeline *pl, const pl_round *r)
         pl->rp_lq[i] = -1;
         pl->rp_point[i] = PL_POINT_NONE;
         pl->rp_starved[i] = 0;
-        if (!rp->has_status || rp->is_error)
+        if (!rp->has_status)
             continue;
-        int rc = status_parse(&pl->page, (const char *)rp->status, rp->status_len);
+        int rc = rp->is_error ? 1 : status_parse(&pl->page, (const char *)rp->status, rp->status_len);
         if (rc == -2)
             return -2;
-        if (rc != 0)
-            continue; /* no status page: an ERROR for this pool */
+        if (rc != 0) { /* an ERROR, or no status page: an ERROR for this pool */
+            if (in)
+                note_error(p, rp);
+            continue;
+        }
         pl->rp_ok[i] = 1;
         reading_ctx ctx = {pl, h, p, r, in};
         if (rd_page(&pl->page, &p->remembered, &pl->scratch, &p->own, on_reading, &ctx))
@@ -392,11 +436,14 @@ int pipeline_round(pipeline *pl, const pl_round *r)
     uint64_t busy = 0;
     int usec = 0;
     int busy_ok = host_busy(h, r, &busy, &usec) == 0;
-    int usable = h->has_prev && h->prev_has_stat && r->has_stat && busy_ok &&
-                 h->prev_busy_ok && h->prev_busy_usec == usec && busy >= h->prev_busy &&
-                 r->stat_mono >= h->prev_mono &&
-                 r->stat_mono - h->prev_mono >= PL_MIN_INTERVAL_NS &&
-                 r->stat_mono - h->prev_mono <= PL_MAX_INTERVAL_NS;
+    int drop = pair_drop(h, r, busy_ok, busy, usec);
+    int usable = drop < 0;
+    if (in && h->has_prev) {
+        if (usable)
+            h->pairs_usable++;
+        else
+            h->pairs_dropped[drop]++;
+    }
     double interval = usable ? (double)(r->stat_mono - h->prev_mono) / 1e9 : 0;
     double host_cores = 0;
     if (usable)
@@ -469,8 +516,16 @@ int pipeline_round(pipeline *pl, const pl_round *r)
         for (size_t k = 0; k < pl->nround_fn; k++)
             pl->round_fn[k](pl->round_arg[k], h, pl->rp_pool[i], r, &pair);
     }
-    if (in)
+    if (!h->span_first || r->real < h->span_first)
+        h->span_first = r->real;
+    if (r->real > h->span_last)
+        h->span_last = r->real;
+    if (in) {
         h->rounds++;
+        if (!h->first_real)
+            h->first_real = r->real;
+        h->last_real = r->real;
+    }
 
     /* this round becomes the previous one */
     pl_pool **seen = realloc(h->prev_seen, (n ? n : 1) * sizeof *seen);

@@ -22,6 +22,19 @@
 #define PL_IDLE_CORES       0.02            /* below this the pools are idle */
 #define PL_DOMINANT         0.7             /* a pool's share of the pools' CPU */
 
+/* Why a round and the one before it give no host figures (section 5). */
+typedef enum {
+    PL_DROP_SHORT,     /* STAT to STAT under 5 s */
+    PL_DROP_LONG,      /* over 5 min */
+    PL_DROP_BACK,      /* the host's counter (or the clock) went back */
+    PL_DROP_NO_STAT,   /* a round without STAT (or without a readable one) */
+    PL_DROP_MEASURE,   /* a quota host measured by usage_usec in one, ticks in the other */
+    PL_NDROP
+} pl_drop;
+
+/* "under 5 s apart", ... */
+const char *pl_drop_name(pl_drop d);
+
 typedef struct {
     char          *name;
     size_t         name_len;
@@ -31,6 +44,8 @@ typedef struct {
     fit            f;
     uint64_t       filtered[RD_NREASONS];
     uint64_t       starved;
+    uint64_t       error_rounds;  /* counted rounds with an ERROR, or a STATUS without a page */
+    char           last_error[160]; /* the last such round's reason, "" none */
     pidmap         remembered;    /* pid -> request counter */
     pidmap         ticks;         /* pid -> CPU ticks at the last PIDS */
 } pl_pool;
@@ -42,6 +57,10 @@ typedef struct {
     uint64_t   nproc, clk_tck, quota_millicores;
     uint64_t   host_millicores;   /* quota, else nproc x 1000, of the latest HOST */
     uint64_t   rounds;            /* complete rounds (in the window) */
+    uint64_t   first_real, last_real; /* REAL of the first and last counted round, 0 none */
+    uint64_t   span_first, span_last; /* the same over every round, in the window or not */
+    uint64_t   pairs_usable;      /* round pairs in the window that gave host figures */
+    uint64_t   pairs_dropped[PL_NDROP]; /* and those that could not, by why */
     pl_pool  **pools;             /* sorted by name */
     size_t     npools;
     /* the previous round, for pairs */

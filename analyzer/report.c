@@ -137,7 +137,7 @@ void report_json_string(FILE *out, const char *str, size_t n)
 
 /* A name for a terminal: valid UTF-8, control and invalid bytes as U+FFFD.
  * Returns a malloc'd string and its width in code points. */
-static char *display_name(const char *str, size_t n, size_t *width)
+char *report_display_name(const char *str, size_t n, size_t *width)
 {
     const unsigned char *s = (const unsigned char *)str;
     char *d = malloc(3 * n + 1);
@@ -157,7 +157,8 @@ static char *display_name(const char *str, size_t n, size_t *width)
         }
     }
     d[o] = '\0';
-    *width = w;
+    if (width)
+        *width = w;
     return d;
 }
 
@@ -179,54 +180,103 @@ static void pct_text(char *b, size_t n, int has, int pct)
         snprintf(b, n, "%d%%", pct);
 }
 
-/* The WHY sentence: the arithmetic of the row in words. */
-static void why_text(FILE *out, const pl_pool *p, const rp_pool_view *v, uint64_t hm,
-                     int headroom)
+/* What the WHY of a pool needs from its host. */
+typedef struct {
+    uint64_t hm;          /* host millicores judged against, 0 unknown */
+    int      headroom;    /* hundredths */
+    uint64_t rounds;      /* the host's counted rounds */
+    int64_t  needed_now;  /* the host line's sum */
+} why_ctx;
+
+/* Why a pool has no reading yet: the filter that took its finished requests. */
+static void why_no_readings(FILE *out, const pl_pool *p, uint64_t rounds)
+{
+    const uint64_t *f = p->filtered;
+    if (rounds > 0 && p->error_rounds == rounds) {
+        fprintf(out, "no readings: its status page could not be read in any of its %llu "
+                     "round%s.", (unsigned long long)rounds, rounds == 1 ? "" : "s");
+        return;
+    }
+    if (f[RD_SHORT] >= f[RD_OWN] && f[RD_SHORT] >= f[RD_INVALID] && f[RD_SHORT] > 0)
+        fprintf(out, "no readings: every request that finished was under 50 ms (%llu), too "
+                     "short for its CPU share to mean anything.",
+                (unsigned long long)f[RD_SHORT]);
+    else if (f[RD_OWN] >= f[RD_INVALID] && f[RD_OWN] > 0)
+        fprintf(out, "no readings: only monitoring requests finished (%llu own, such as the "
+                     "recorder's status requests). Visitors' requests count once they come.",
+                (unsigned long long)f[RD_OWN]);
+    else if (f[RD_INVALID] > 0)
+        fprintf(out, "no readings: php-fpm gave no usable CPU share (%llu invalid).",
+                (unsigned long long)f[RD_INVALID]);
+    else
+        fputs("no readings: no request finished while it was recorded.", out);
+}
+
+/* The fill sentence's reason for the cost it used. */
+static void why_cost(FILE *out, const rp_pool_view *v)
+{
+    if (v->line.believed)
+        fprintf(out, " (%.2fx PHP's own with the rest of the host counted).", v->line.overhead);
+    else if (v->line.exists && v->line.n >= FIT_BELIEF_N && v->line.sd_x >= FIT_BELIEF_SD_X)
+        fprintf(out, ", at PHP's own cost: a host slope of %.1f is not believed, the pool's "
+                     "load moves with something else.", v->line.slope);
+    else if (v->line.n >= FIT_BELIEF_N)
+        fputs(", at PHP's own cost: the pool's load never varied enough to measure the "
+              "host's overhead.", out);
+    else if (v->line.n < 1)
+        fputs(", at PHP's own cost: the pool never ran alone or dominant, so its host "
+              "overhead is not measured.", out);
+    else
+        fprintf(out, ", at PHP's own cost: host overhead not measured yet (fit n=%.1f of %.0f).",
+                v->line.n, FIT_BELIEF_N);
+}
+
+/* The WHY: the arithmetic of the row in short sentences, one idea each. */
+static void why_text(FILE *out, const pl_pool *p, const rp_pool_view *v, const why_ctx *c)
 {
     char cores[48];
     if (!v->shape) {
-        fprintf(out, "too few readings yet (%u)", p->h.total);
-        return;
+        if (p->h.total == 0)
+            why_no_readings(out, p, c->rounds);
+        else
+            fprintf(out, "too few readings yet (%u of %d).", p->h.total, RP_MIN_READINGS);
+        goto tail;
     }
-    fputs(v->shape, out);
+    fprintf(out, "%s.", v->shape);
     if (v->host_millicores_per_worker <= 0) {
-        fputs("; a busy worker costs under 5% of a core, so the CPU sets no ceiling", out);
+        fputs(" A busy worker costs under 5% of a core, so the CPU sets no ceiling.", out);
         goto tail;
     }
-    if (hm == 0) {
-        fputs("; the host's size is unknown, so no fill or ceiling", out);
+    if (c->hm == 0) {
+        fputs(" The host's size is unknown, so no fill or ceiling.", out);
         goto tail;
     }
-    cores_text(cores, sizeof cores, hm);
-    fprintf(out, "; ~%lld busy workers fill %s (", (long long)v->fill, cores);
-    if (v->line.believed)
-        fprintf(out, "%.2fx PHP's own with the rest of the host counted)", v->line.overhead);
-    else if (v->line.exists && v->line.n >= FIT_BELIEF_N && v->line.sd_x >= FIT_BELIEF_SD_X)
-        fprintf(out, "at PHP's own cost: a host slope of %.1f is not believed, the pool's "
-                     "load moves with something else)", v->line.slope);
-    else if (v->line.n >= FIT_BELIEF_N)
-        fputs("at PHP's own cost: the pool's load never varied enough to measure the "
-              "host's overhead)", out);
-    else if (v->line.n < 1)
-        fputs("at PHP's own cost: the pool never ran alone or dominant, so its host "
-              "overhead is not measured)", out);
-    else
-        fprintf(out, "at PHP's own cost: host overhead not measured yet, fit n=%.1f of %.0f)",
-                v->line.n, FIT_BELIEF_N);
-    fprintf(out, "; ceiling %lld", (long long)v->ceiling);
-    if (v->ceiling == (v->fill * headroom + 99) / 100)
-        fprintf(out, " (headroom %d.%02d)", headroom / 100, headroom % 100);
+    cores_text(cores, sizeof cores, c->hm);
+    fprintf(out, " ~%lld busy workers fill %s", (long long)v->fill, cores);
+    why_cost(out, v);
+    fprintf(out, " Ceiling %lld", (long long)v->ceiling);
+    if (v->ceiling == (v->fill * c->headroom + 99) / 100)
+        fprintf(out, " (headroom %d.%02d)", c->headroom / 100, c->headroom % 100);
+    fputc('.', out);
     if (v->limit == RP_LIMIT_CPU)
-        fprintf(out, "; pm.max_children %lld is past it", (long long)v->now);
+        fprintf(out, " pm.max_children %lld is past it.", (long long)v->now);
     else if (v->limit == RP_LIMIT_WORKERS)
-        fprintf(out, "; pm.max_children %lld is within it, so the pool runs out of workers "
-                     "before the host runs out of CPU", (long long)v->now);
+        fprintf(out, " pm.max_children %lld is within it: the pool runs out of workers before "
+                     "the host runs out of CPU.", (long long)v->now);
     else
-        fputs("; pm.max_children unknown", out);
+        fputs(" pm.max_children unknown.", out);
+    if (v->limit == RP_LIMIT_WORKERS && c->needed_now > (int64_t)c->hm)
+        fprintf(out, " Within its own ceiling, but together the pools need %.2fx the host.",
+                (double)c->needed_now / (double)c->hm);
 tail:
     if (p->starved)
-        fprintf(out, "; queued in %llu round%s while the CPU was full",
+        fprintf(out, " Queued in %llu round%s while the CPU was full.",
                 (unsigned long long)p->starved, p->starved == 1 ? "" : "s");
+    if (p->error_rounds && !(p->h.total == 0 && p->error_rounds == c->rounds))
+        fprintf(out, " Its status page could not be read in %llu of %llu rounds.",
+                (unsigned long long)p->error_rounds, (unsigned long long)c->rounds);
+    if (p->error_rounds && p->last_error[0])
+        fprintf(out, " Last error: %s.", p->last_error);
 }
 
 /* A table of text cells, columns lined up; left[c] says which are left-aligned. */
@@ -380,7 +430,7 @@ static void print_what_if(FILE *out, const pl_host *h, const rp_pool_view *v,
     table_text(&t, "LIMIT");
     for (size_t i = 0; i < h->npools; i++) {
         size_t w = 0;
-        char *name = display_name(h->pools[i]->name, h->pools[i]->name_len, &w);
+        char *name = report_display_name(h->pools[i]->name, h->pools[i]->name_len, &w);
         table_add(&t, name, w);
         int64_t mdraw = m[i].now * m[i].host_millicores_per_worker;
         int64_t vdraw = v[i].now * v[i].host_millicores_per_worker;
@@ -401,12 +451,12 @@ static void print_what_if(FILE *out, const pl_host *h, const rp_pool_view *v,
 
 static int print_host_text(FILE *out, const pl_host *h, const rp_scenario *sc)
 {
-    static const int left[12] = {1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0};
+    static const int left[13] = {1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0};
     uint64_t hm = report_host_millicores(h, sc);
     rp_pool_view *v = host_views(h, sc), *m = measured_views(h);
-    table t = {.ncols = 12};
+    table t = {.ncols = 13};
     size_t hw;
-    char *hn = display_name(h->hostname, h->hostname_len, &hw);
+    char *hn = report_display_name(h->hostname, h->hostname_len, &hw);
     int rc = -1;
     if (!v || !m || !hn)
         goto err;
@@ -419,17 +469,17 @@ static int print_host_text(FILE *out, const pl_host *h, const rp_scenario *sc)
     else
         fprintf(out, "%s: size unknown (its HOST record has no nproc), %llu rounds\n", hn,
                 (unsigned long long)h->rounds);
-    static const char *const head[12] = {"POOL", "READINGS", "TYPICAL", "P90", "SHAPE",
+    static const char *const head[13] = {"POOL", "READINGS", "TYPICAL", "P90", "SHAPE",
                                          "PHP/W", "HOST/W", "FILL", "CEILING", "MAX", "LIMIT",
-                                         "STARVED"};
-    for (size_t c = 0; c < 12; c++)
+                                         "STARVED", "ERRORS"};
+    for (size_t c = 0; c < 13; c++)
         table_text(&t, "%s", head[c]);
     for (size_t i = 0; i < h->npools; i++) {
         const pl_pool *p = h->pools[i];
         const rp_pool_view *pv = &v[i];
         char b[64];
         size_t w = 0;
-        char *name = display_name(p->name, p->name_len, &w);
+        char *name = report_display_name(p->name, p->name_len, &w);
         table_add(&t, name, w);
         table_text(&t, "%u", p->h.total);
         pct_text(b, sizeof b, pv->has_typical, pv->typical_pct);
@@ -457,6 +507,7 @@ static int print_host_text(FILE *out, const pl_host *h, const rp_scenario *sc)
             table_text(&t, "?");
         table_text(&t, "%s", limit_name(pv->limit));
         table_text(&t, "%llu", (unsigned long long)p->starved);
+        table_text(&t, "%llu", (unsigned long long)p->error_rounds);
     }
     if (t.failed)
         goto err;
@@ -464,9 +515,12 @@ static int print_host_text(FILE *out, const pl_host *h, const rp_scenario *sc)
     table_print(out, &t, left);
     if (h->npools)
         fputc('\n', out);
+    int64_t now, atc;
+    report_host_needs(v, h->npools, &now, &atc);
+    why_ctx wc = {hm, sc->headroom, h->rounds, now};
     for (size_t i = 0; i < h->npools; i++) {
-        fprintf(out, "%s: ", t.cell[(i + 1) * 12]);
-        why_text(out, h->pools[i], &v[i], hm, sc->headroom);
+        fprintf(out, "%s: ", t.cell[(i + 1) * 13]);
+        why_text(out, h->pools[i], &v[i], &wc);
         fputc('\n', out);
         if (sc->explain) {
             const pl_pool *p = h->pools[i];
@@ -477,8 +531,13 @@ static int print_host_text(FILE *out, const pl_host *h, const rp_scenario *sc)
             fputc('\n', out);
         }
     }
-    int64_t now, atc;
-    report_host_needs(v, h->npools, &now, &atc);
+    if (sc->explain) {
+        fprintf(out, "round pairs: %llu usable", (unsigned long long)h->pairs_usable);
+        for (int k = 0; k < PL_NDROP; k++)
+            fprintf(out, ", %llu %s", (unsigned long long)h->pairs_dropped[k],
+                    pl_drop_name((pl_drop)k));
+        fputc('\n', out);
+    }
     fputc('\n', out);
     host_line(out, hn, hm, now, atc, report_is_what_if(sc) ? " in the what-if" : "");
     if (report_is_what_if(sc))
@@ -558,8 +617,8 @@ int report_hist(FILE *out, const pipeline *pl, const char *pool, double cutoff)
             if (pool && (strlen(pool) != p->name_len || memcmp(pool, p->name, p->name_len)))
                 continue;
             size_t hw, pw;
-            char *hn = display_name(h->hostname, h->hostname_len, &hw);
-            char *pn = display_name(p->name, p->name_len, &pw);
+            char *hn = report_display_name(h->hostname, h->hostname_len, &hw);
+            char *pn = report_display_name(p->name, p->name_len, &pw);
             fprintf(out, "%s%s on %s: %u readings; CPU share of requests up to %.4f%%:\n",
                     shown++ ? "\n" : "", pn ? pn : "?", hn ? hn : "?", p->h.total, cutoff);
             free(hn);
@@ -688,12 +747,22 @@ static int print_pool_json(FILE *out, const pl_pool *p, const rp_pool_view *v)
     fputs(", \"limit\": ", out);
     fputs(v->limit == RP_LIMIT_CPU ? "\"cpu\"" : v->limit == RP_LIMIT_WORKERS ? "\"workers\""
                                                                                : "null", out);
-    fprintf(out, ", \"starved_rounds\": %llu, \"filtered\": {", (unsigned long long)p->starved);
+    fprintf(out, ", \"starved_rounds\": %llu, \"error_rounds\": %llu, \"filtered\": {",
+            (unsigned long long)p->starved, (unsigned long long)p->error_rounds);
     for (int k = 0; k < RD_NREASONS; k++)
         fprintf(out, "%s\"%s\": %llu", k ? ", " : "", rd_name((rd_verdict)k),
                 (unsigned long long)p->filtered[k]);
     fputs("}}", out);
     return 0;
+}
+
+/* "KEY": "2026-11-29T14:00:00Z", (whole seconds, UTC) or null */
+static void json_time(FILE *out, const char *key, int has, uint64_t ns)
+{
+    char b[40];
+    if (has)
+        timearg_format(ns - ns % 1000000000ull, b);
+    fprintf(out, has ? "\"%s\": \"%s\", " : "\"%s\": null, ", key, b);
 }
 
 static int print_json(FILE *out, const pipeline *pl, const rp_scenario *sc)
@@ -748,11 +817,12 @@ static int print_json(FILE *out, const pipeline *pl, const rp_scenario *sc)
         report_host_needs(v, h->npools, &now, &atc);
         fputs(i ? ",\n  {\"hostname\": " : "\n  {\"hostname\": ", out);
         report_json_string(out, h->hostname, h->hostname_len);
-        fprintf(out, ", \"host_millicores\": %llu, \"rounds\": %llu, "
-                     "\"needed_now_millicores\": %lld, \"needed_at_ceiling_millicores\": %lld, "
-                     "\"pools\": [",
-                (unsigned long long)report_host_millicores(h, sc),
-                (unsigned long long)h->rounds, (long long)now, (long long)atc);
+        fprintf(out, ", \"host_millicores\": %llu, \"rounds\": %llu, ",
+                (unsigned long long)report_host_millicores(h, sc), (unsigned long long)h->rounds);
+        json_time(out, "first_round_at", h->rounds > 0, h->first_real);
+        json_time(out, "last_round_at", h->rounds > 0, h->last_real);
+        fprintf(out, "\"needed_now_millicores\": %lld, \"needed_at_ceiling_millicores\": %lld, "
+                     "\"pools\": [", (long long)now, (long long)atc);
         for (size_t k = 0; k < h->npools; k++) {
             fputs(k ? ",\n    " : "\n    ", out);
             print_pool_json(out, h->pools[k], &v[k]);

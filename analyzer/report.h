@@ -81,6 +81,11 @@ const rp_format *report_format(const char *name);
  * bucket.  0, or -1 out of memory. */
 int report_hist(FILE *out, const pipeline *pl, const char *pool, double cutoff);
 
+/* A name for the terminal: control bytes and invalid UTF-8 as U+FFFD.
+ * malloc'd (NULL on ENOMEM); *width gets its width in code points (may be
+ * NULL). */
+char *report_display_name(const char *s, size_t n, size_t *width);
+
 /* Writes s[0..n) as a JSON string, invalid UTF-8 bytes as U+FFFD. */
 void report_json_string(FILE *out, const char *s, size_t n);
 

@@ -455,6 +455,66 @@ static void test_rounds_outside_the_window_prime_state_but_count_nothing(void **
     pipeline_free(pl);
 }
 
+/* Every pair in the window that gives no host figures is counted by why. */
+static void test_dropped_pairs_are_counted_by_why(void **state)
+{
+    (void)state;
+    pipeline *pl = new_pl();
+    th_host(pl, "h", 64, "b", 0);
+    round_a(pl, 1000, 0, 0);      /* the first round: no pair, nothing counted */
+    round_a(pl, 1004.9, 10, 0);   /* under 5 s */
+    round_a(pl, 1034.9, 20, 0);   /* usable */
+    round_a(pl, 1400, 30, 0);     /* over 5 min */
+    round_a(pl, 1430, 29, 0);     /* the counter went back */
+    th_round *r = th_round_at(1460, 40);
+    r->has_stat = 0;
+    th_status(r, "a", 0, IDLE_A, 1);
+    th_pids(r, "a", 1, 100LL, 0ULL);
+    th_run(pl, r);                /* no STAT */
+    round_a(pl, 1490, 50, 0);     /* no STAT in the round before */
+    round_a(pl, 1520, 60, 0);     /* usable */
+    pl_host *h = th_find_host(pl, "h");
+    assert_int_equal(h->pairs_usable, 2);
+    assert_int_equal(h->pairs_dropped[PL_DROP_SHORT], 1);
+    assert_int_equal(h->pairs_dropped[PL_DROP_LONG], 1);
+    assert_int_equal(h->pairs_dropped[PL_DROP_BACK], 1);
+    assert_int_equal(h->pairs_dropped[PL_DROP_NO_STAT], 2);
+    assert_int_equal(h->pairs_dropped[PL_DROP_MEASURE], 0);
+    assert_string_equal(pl_drop_name(PL_DROP_SHORT), "under 5 s apart");
+    pipeline_free(pl);
+}
+
+/* error_rounds: counted rounds with an ERROR or a STATUS without a page;
+ * the last reason is kept; the span covers every round, the counted ones
+ * only the window. */
+static void test_error_rounds_and_the_span(void **state)
+{
+    (void)state;
+    pl_options opt = {.has_from = 1, .from_ns = 1800000000ull * NS + 30 * NS};
+    pipeline *pl = pipeline_new(&opt);
+    th_host(pl, "h", 4, "b", 0);
+    th_round *r = th_round_at(0, 0);
+    th_page(r, "a", "cannot connect to /x.sock: No such file or directory", 1);
+    th_run(pl, r);                /* before the window: not counted */
+    r = th_round_at(30, 10);
+    th_page(r, "a", "cannot connect to /x.sock: No such file or directory", 1);
+    th_run(pl, r);
+    r = th_round_at(60, 20);
+    th_page(r, "a", "File not found.\nmore", 0);
+    th_run(pl, r);
+    round_a(pl, 90, 30, 0);
+    pl_pool *p = th_find(pl, "h", "a");
+    assert_int_equal(p->error_rounds, 2);
+    assert_string_equal(p->last_error, "no status page in its answer: File not found.");
+    pl_host *h = th_find_host(pl, "h");
+    assert_int_equal(h->rounds, 3);
+    assert_int_equal(h->first_real, 1800000000ull * NS + 30 * NS);
+    assert_int_equal(h->last_real, 1800000000ull * NS + 90 * NS);
+    assert_int_equal(h->span_first, 1800000000ull * NS);
+    assert_int_equal(h->span_last, 1800000000ull * NS + 90 * NS);
+    pipeline_free(pl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -465,6 +525,8 @@ int main(void)
         cmocka_unit_test(test_status_without_processes_is_an_error_and_keeps_the_map),
         cmocka_unit_test(test_own_uri_prefixes_are_the_union_of_pool_records),
         cmocka_unit_test(test_pair_is_usable_from_5s_to_5min),
+        cmocka_unit_test(test_dropped_pairs_are_counted_by_why),
+        cmocka_unit_test(test_error_rounds_and_the_span),
         cmocka_unit_test(test_host_counter_going_back_gives_no_pair),
         cmocka_unit_test(test_round_without_stat_pairs_with_nothing),
         cmocka_unit_test(test_pool_cores_from_worker_ticks),

@@ -192,6 +192,7 @@ static void test_json_output_is_section_8(void **state)
     const char *want =
         "{\"format\": 1, \"hosts\": [\n"
         "  {\"hostname\": \"web1\", \"host_millicores\": 4000, \"rounds\": 21, "
+        "\"first_round_at\": \"2027-01-15T08:00:00Z\", \"last_round_at\": \"2027-01-15T08:10:00Z\", "
         "\"needed_now_millicores\": 28000, \"needed_at_ceiling_millicores\": 8400, \"pools\": [\n"
         "    {\"pool\": \"shop\", \"readings\": 20, \"histogram\": [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "
         "0, 0, 0, 0, 20, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "
@@ -199,7 +200,7 @@ static void test_json_output_is_section_8(void **state)
         "\"p90_pct\": 70, \"shape\": \"cpu-bound\", \"php_millicores\": 700, \"fit\": null, "
         "\"overhead\": null, \"host_millicores_per_worker\": 700, \"fill_workers\": 6, "
         "\"ceiling\": 12, \"max_children\": 40, \"limit\": \"cpu\", \"starved_rounds\": 2, "
-        "\"filtered\": {\"no_request\": 0, \"running\": 0, \"repeat\": 0, \"own\": 0, "
+        "\"error_rounds\": 0, \"filtered\": {\"no_request\": 0, \"running\": 0, \"repeat\": 0, \"own\": 0, "
         "\"short\": 0, \"invalid\": 0}},\n"
         "    {\"pool\": \"young\", \"readings\": 3, \"histogram\": [3, 0, 0, 0, 0, 0, 0, 0, 0, 0, "
         "0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "
@@ -207,7 +208,7 @@ static void test_json_output_is_section_8(void **state)
         "\"p90_pct\": 0, \"shape\": null, \"php_millicores\": null, \"fit\": null, "
         "\"overhead\": null, \"host_millicores_per_worker\": null, \"fill_workers\": null, "
         "\"ceiling\": null, \"max_children\": null, \"limit\": null, \"starved_rounds\": 0, "
-        "\"filtered\": {\"no_request\": 0, \"running\": 0, \"repeat\": 18, \"own\": 0, "
+        "\"error_rounds\": 0, \"filtered\": {\"no_request\": 0, \"running\": 0, \"repeat\": 18, \"own\": 0, "
         "\"short\": 0, \"invalid\": 0}}\n"
         "  ]}\n"
         "]}\n";
@@ -268,14 +269,14 @@ static void test_text_table_and_why_sentences(void **state)
     const char *want =
         "web1: 4 cores (4000m), 21 rounds, headroom 2.00\n"
         "\n"
-        "POOL   READINGS  TYPICAL  P90  SHAPE      PHP/W  HOST/W  FILL  CEILING  MAX  LIMIT  STARVED\n"
-        "shop         20      70%  70%  cpu-bound   700m    700m     6       12   40  cpu          2\n"
-        "young         3      <5%  <5%  -              -       -     -        -    ?  -            0\n"
+        "POOL   READINGS  TYPICAL  P90  SHAPE      PHP/W  HOST/W  FILL  CEILING  MAX  LIMIT  STARVED  ERRORS\n"
+        "shop         20      70%  70%  cpu-bound   700m    700m     6       12   40  cpu          2       0\n"
+        "young         3      <5%  <5%  -              -       -     -        -    ?  -            0       0\n"
         "\n"
-        "shop: cpu-bound; ~6 busy workers fill 4 cores (at PHP's own cost: the pool never ran "
-        "alone or dominant, so its host overhead is not measured); ceiling 12 (headroom 2.00); pm.max_children 40 is past "
-        "it; queued in 2 rounds while the CPU was full\n"
-        "young: too few readings yet (3)\n"
+        "shop: cpu-bound. ~6 busy workers fill 4 cores, at PHP's own cost: the pool never ran "
+        "alone or dominant, so its host overhead is not measured. Ceiling 12 (headroom 2.00). "
+        "pm.max_children 40 is past it. Queued in 2 rounds while the CPU was full.\n"
+        "young: too few readings yet (3 of 20).\n"
         "\n"
         "host web1: needed now 28000m of 4000m (7.00x), at ceiling 8400m (2.10x); a worst case, "
         "every worker busy at once\n";
@@ -297,7 +298,58 @@ static void test_names_are_escaped_in_json_and_text(void **state)
     assert_non_null(strstr(j, "\"pool\": \"a\\\"\\\\\\u000a\xef\xbf\xbd\xc3\xa9\""));
     free(j);
     char *t = render(pl, "text", &sc);
-    assert_non_null(strstr(t, "a\"\\\xef\xbf\xbd\xef\xbf\xbd\xc3\xa9: too few readings yet (0)"));
+    assert_non_null(strstr(t, "a\"\\\xef\xbf\xbd\xef\xbf\xbd\xc3\xa9: no readings: no request finished while it was recorded."));
+    free(t);
+    pipeline_free(pl);
+}
+
+/* A pool without readings says which filter took its requests. */
+static void test_why_says_why_a_pool_has_no_readings(void **state)
+{
+    (void)state;
+    pipeline *pl = pipeline_new(NULL);
+    th_host(pl, "h", 4, "b", 0);
+    th_pool(pl, "quiet", 4, "/status");
+    for (int k = 0; k < 3; k++) {
+        th_round *r = th_round_at(30.0 * k, 100ULL * k);
+        tworker s[] = {{300, "Idle", k + 1, 20000, "/short", "50.00"}};
+        th_status(r, "fast", 0, s, 1);
+        tworker o[] = {{400, "Idle", k + 1, 90000, "/status?json&full", "0.00"}};
+        th_status(r, "quiet", 0, o, 1);
+        th_page(r, "down", "cannot connect to /d.sock: Connection refused", 1);
+        th_run(pl, r);
+    }
+    rp_scenario sc = {.headroom = 200};
+    char *t = render(pl, "text", &sc);
+    assert_non_null(strstr(t, "\ndown: no readings: its status page could not be read in any of "
+                              "its 3 rounds. Last error: cannot connect to /d.sock: Connection "
+                              "refused.\n"));
+    assert_non_null(strstr(t, "\nfast: no readings: every request that finished was under 50 ms "
+                              "(3), too short for its CPU share to mean anything.\n"));
+    assert_non_null(strstr(t, "\nquiet: no readings: only monitoring requests finished (3 own, "
+                              "such as the recorder's status requests). Visitors' requests count "
+                              "once they come.\n"));
+    assert_non_null(strstr(t, "ERRORS\ndown "));
+    free(t);
+    pipeline_free(pl);
+}
+
+/* A pool within its own ceiling is told when the pools together need more
+ * than the host has. */
+static void test_why_says_when_the_pools_together_need_more_than_the_host(void **state)
+{
+    (void)state;
+    pipeline *pl = small_history();
+    th_pool(pl, "shop", 6, "/status"); /* within its ceiling of 12; 6 x 700m = 4200m of 4000m */
+    rp_scenario sc = {.headroom = 200};
+    char *t = render(pl, "text", &sc);
+    assert_non_null(strstr(t, "pm.max_children 6 is within it: the pool runs out of workers "
+                              "before the host runs out of CPU. Within its own ceiling, but "
+                              "together the pools need 1.05x the host."));
+    free(t);
+    th_pool(pl, "shop", 5, "/status"); /* 3500m: the host has room */
+    t = render(pl, "text", &sc);
+    assert_null(strstr(t, "together"));
     free(t);
     pipeline_free(pl);
 }
@@ -319,6 +371,8 @@ int main(void)
         cmocka_unit_test(test_what_if_host_size_does_not_rewrite_history),
         cmocka_unit_test(test_what_if_max_children_replaces_now_for_that_pool),
         cmocka_unit_test(test_text_table_and_why_sentences),
+        cmocka_unit_test(test_why_says_why_a_pool_has_no_readings),
+        cmocka_unit_test(test_why_says_when_the_pools_together_need_more_than_the_host),
         cmocka_unit_test(test_names_are_escaped_in_json_and_text),
     };
     return cmocka_run_group_tests_name("report", tests, NULL, NULL);

@@ -186,11 +186,29 @@ static int resolve_time(config *cfg, const char *arg, const char *opt, int *has,
     return 0;
 }
 
+enum { O_HOST_MC = 256, O_CORES, O_HEADROOM, O_OWN_URI, O_EXPLAIN, O_MAXCH, O_FROM, O_UNTIL,
+       O_POOL, O_CUTOFF, O_BASELINE, O_TOL, O_RISE, O_CSV_READINGS, O_CSV_ROUNDS, O_PLOT };
+
+/* The commands an option goes with. */
+enum { CMD_REPORT = 1, CMD_HIST = 2, CMD_CHECK = 4, CMD_ALL = 7 };
+
+static int goes_with(int opt)
+{
+    switch (opt) {
+    case 'f': case O_HOST_MC: case O_CORES: case O_HEADROOM: case O_MAXCH: case O_EXPLAIN:
+        return CMD_REPORT;
+    case O_POOL: case O_CUTOFF:
+        return CMD_HIST;
+    case O_BASELINE: case O_TOL: case O_RISE:
+        return CMD_CHECK;
+    default:
+        return CMD_ALL; /* -o, --from, --until, --own-uri, -q, the exports, help, errors */
+    }
+}
+
 /* Fills cfg from argv; returns -1 to go on, else the exit code. */
 static int handle_args(int argc, char **argv, config *cfg)
 {
-    enum { O_HOST_MC = 256, O_CORES, O_HEADROOM, O_OWN_URI, O_EXPLAIN, O_MAXCH, O_FROM, O_UNTIL,
-           O_POOL, O_CUTOFF, O_BASELINE, O_TOL, O_RISE, O_CSV_READINGS, O_CSV_ROUNDS, O_PLOT };
     static const struct option longopts[] = {
         {"format", required_argument, NULL, 'f'},
         {"output", required_argument, NULL, 'o'},
@@ -216,19 +234,38 @@ static int handle_args(int argc, char **argv, config *cfg)
         {NULL, 0, NULL, 0},
     };
     long long v;
-    int c;
+    int c, idx;
+    char optname[64];
     cfg->format = report_format("text");
     cfg->scenario.headroom = RP_DEFAULT_HEADROOM;
     cfg->cutoff = 99.99;
     cfg->max_rise = 10;
+    int cmd = CMD_REPORT;
     if (argc > 1 && (strcmp(argv[1], "hist") == 0 || strcmp(argv[1], "check") == 0)) {
         cfg->hist = argv[1][0] == 'h';
         cfg->check = !cfg->hist;
+        cmd = cfg->hist ? CMD_HIST : CMD_CHECK;
         argv++;
         argc--;
+    } else if (argc > 1 && argv[1][0] >= 'a' && argv[1][0] <= 'z' &&
+               strspn(argv[1], "abcdefghijklmnopqrstuvwxyz-") == strlen(argv[1]) &&
+               access(argv[1], F_OK) != 0) {
+        return bad_usage("\"%s\" is neither a command (hist, check) nor a LOG file", argv[1]);
     }
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":f:o:qhV", longopts, NULL)) != -1) {
+    while ((idx = -1, c = getopt_long(argc, argv, ":f:o:qhV", longopts, &idx)) != -1) {
+        if (idx >= 0)
+            snprintf(optname, sizeof optname, "--%s", longopts[idx].name);
+        else
+            snprintf(optname, sizeof optname, "-%c", c);
+        int goes = goes_with(c);
+        if (!(goes & cmd)) {
+            if (goes == CMD_HIST || goes == CMD_CHECK)
+                return bad_usage("option \"%s\" goes with \"" PROG " %s\"", optname,
+                                 goes == CMD_HIST ? "hist" : "check");
+            return bad_usage("option \"%s\" does not go with \"" PROG " %s\"", optname,
+                             cmd == CMD_HIST ? "hist" : "check");
+        }
         switch (c) {
         case 'f':
             cfg->format = report_format(optarg);
@@ -285,8 +322,6 @@ static int handle_args(int argc, char **argv, config *cfg)
         case O_BASELINE:
         case O_TOL:
         case O_RISE:
-            if (!cfg->check)
-                return bad_usage("option \"%s\" goes with \"" PROG " check\"", argv[optind - 1]);
             if (c == O_BASELINE) {
                 cfg->baseline = optarg;
             } else if (c == O_TOL) {
@@ -305,8 +340,6 @@ static int handle_args(int argc, char **argv, config *cfg)
             break;
         case O_POOL:
         case O_CUTOFF:
-            if (!cfg->hist)
-                return bad_usage("option \"%s\" goes with \"" PROG " hist\"", argv[optind - 1]);
             if (c == O_POOL) {
                 cfg->pool = optarg;
             } else {
@@ -555,6 +588,7 @@ out:
         }
     }
     plot_free(plots);
+    replay_stats_free(&st);
     pipeline_free(pl);
     rd_prefixes_free(&cfg.own_uri);
     return rc;

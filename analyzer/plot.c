@@ -62,8 +62,13 @@ static void safe_part(char *out, size_t cap, const char *s, size_t n)
 
 plotter *plot_new(const char *dir, char *err, size_t errlen)
 {
+    struct stat st;
     if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
         snprintf(err, errlen, "%s: could not make the folder: %s", dir, strerror(errno));
+        return NULL;
+    }
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "%s: --plot wants a folder, and this is not one", dir);
         return NULL;
     }
     plotter *pt = calloc(1, sizeof *pt);
@@ -114,7 +119,7 @@ static void on_round(void *arg, const pl_host *h, const pl_pool *p, const pl_rou
 {
     plotter *pt = arg;
     plot_pool *q = pool_of(pt, h, p);
-    if (!q) {
+    if (!q || !q->series || !q->points) {
         pt->failed = 1;
         return;
     }

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "fpmlog.h"
+#include "report.h"
 
 /* A copy of a payload; the memory is kept from round to round. */
 typedef struct {
@@ -158,6 +159,138 @@ static int finish_round(pipeline *pl, pending *p, const fpmlog_record *rec,
     return 0;
 }
 
+/* ------------------------------------------- files out of order or twice */
+
+/* Where a file's rounds of one host and boot lie on that boot's clock. */
+typedef struct {
+    char    *host, *boot;
+    uint64_t file;             /* its index among the files */
+    char    *path;
+    uint64_t mono_min, mono_max, real_max;
+} seen_span;
+
+struct replay_seen {
+    seen_span *span;
+    size_t     n, cap;
+    char      *host, *boot;    /* the host in force in the file being read */
+    int        warned;         /* this file was warned about for this host */
+};
+
+static void seen_clear_host(struct replay_seen *s)
+{
+    free(s->host);
+    free(s->boot);
+    s->host = s->boot = NULL;
+}
+
+void replay_stats_free(replay_stats *st)
+{
+    struct replay_seen *s = st->seen;
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->n; i++) {
+        free(s->span[i].host);
+        free(s->span[i].boot);
+        free(s->span[i].path);
+    }
+    free(s->span);
+    seen_clear_host(s);
+    free(s);
+    st->seen = NULL;
+}
+
+static char *kv_dup(const fpmlog_record *rec, const char *key)
+{
+    size_t n;
+    const char *v = fpmlog_kv(rec->payload, rec->len, key, 0, &n);
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, v ? v : "", v ? n : 0);
+        d[v ? n : 0] = '\0';
+    }
+    return d;
+}
+
+/* A HOST record: the host in force for the rounds that follow.  0, -1 ENOMEM. */
+static int seen_host(replay_stats *st, const fpmlog_record *rec)
+{
+    if (!st->seen && !(st->seen = calloc(1, sizeof *st->seen)))
+        return -1;
+    struct replay_seen *s = st->seen;
+    seen_clear_host(s);
+    s->warned = 0;
+    s->host = kv_dup(rec, "hostname");
+    s->boot = kv_dup(rec, "boot_id");
+    return s->host && s->boot ? 0 : -1;
+}
+
+/* A complete round of the host in force: warns when it lies inside what an
+ * earlier file held (given twice) or before it (out of order), and widens
+ * this file's span.  0, -1 ENOMEM. */
+static int seen_round(replay_stats *st, const char *path, const fpmlog_record *rec,
+                      uint64_t mono, FILE *err, const char *prog)
+{
+    struct replay_seen *s = st->seen;
+    if (!s || !s->host)
+        return 0;
+    seen_span *mine = NULL, *back = NULL, *twice = NULL;
+    for (size_t i = 0; i < s->n; i++) {
+        seen_span *x = &s->span[i];
+        if (strcmp(x->host, s->host) != 0)
+            continue;
+        int same_boot = strcmp(x->boot, s->boot) == 0;
+        if (x->file == st->files) {
+            if (same_boot)
+                mine = x;
+            continue;
+        }
+        if (same_boot && mono >= x->mono_min && mono <= x->mono_max)
+            twice = x;
+        else if (same_boot ? mono < x->mono_max : rec->real < x->real_max)
+            back = x;
+    }
+    if ((twice || back) && !s->warned) {
+        char *hn = report_display_name(s->host, strlen(s->host), NULL);
+        if (twice)
+            fprintf(err, "%s: %s: its rounds of %s repeat rounds already read from %s: the "
+                    "same log given twice? (they are counted again)\n", prog, path, hn,
+                    twice->path);
+        else
+            fprintf(err, "%s: %s: its rounds of %s go back in time after %s: logs given out "
+                    "of order? (give them oldest first, such as LOG.1 LOG)\n", prog, path, hn,
+                    back->path);
+        free(hn);
+        s->warned = 1;
+    }
+    if (!mine) {
+        if (s->n == s->cap) {
+            size_t cap = s->cap ? s->cap * 2 : 8;
+            seen_span *np = realloc(s->span, cap * sizeof *np);
+            if (!np)
+                return -1;
+            s->span = np;
+            s->cap = cap;
+        }
+        mine = &s->span[s->n];
+        *mine = (seen_span){strdup(s->host), strdup(s->boot), st->files, strdup(path),
+                            mono, mono, rec->real};
+        if (!mine->host || !mine->boot || !mine->path) {
+            free(mine->host);
+            free(mine->boot);
+            free(mine->path);
+            return -1;
+        }
+        s->n++;
+    }
+    if (mono < mine->mono_min)
+        mine->mono_min = mono;
+    if (mono > mine->mono_max)
+        mine->mono_max = mono;
+    if (rec->real > mine->real_max)
+        mine->real_max = rec->real;
+    return 0;
+}
+
 static void say_pos(FILE *err, const char *prog, const char *path, const fpmlog_pos *pos,
                     const char *what, const char *tail)
 {
@@ -168,6 +301,18 @@ static void say_pos(FILE *err, const char *prog, const char *path, const fpmlog_
     else
         fprintf(err, "%s: %s: offset %llu: %s%s\n", prog, path,
                 (unsigned long long)pos->offset, what, tail);
+}
+
+/* Damage met before a file's first record is said only once a record shows
+ * the file is a log at all. */
+#define EARLY 8
+
+static void flush_early(FILE *err, const char *prog, const char *path, fpmlog_damage *early,
+                        size_t *n)
+{
+    for (size_t i = 0; i < *n; i++)
+        say_pos(err, prog, path, &early[i].pos, early[i].what, "");
+    *n = 0;
 }
 
 static double now_s(void)
@@ -190,10 +335,46 @@ static void show_progress(FILE *err, const char *prog, const char *path, uint64_
     fflush(err);
 }
 
+/* What a file that is not a log is, from its first bytes; NULL when they
+ * say nothing. */
+static const char *not_a_log(const char *path)
+{
+    struct stat sb;
+    if (strcmp(path, "-") == 0 || stat(path, &sb) != 0)
+        return NULL;
+    if (S_ISDIR(sb.st_mode))
+        return "is a directory, not a log";
+    if (!S_ISREG(sb.st_mode))
+        return NULL;
+    if (sb.st_size == 0)
+        return "is empty: not a log (no record in it)";
+    unsigned char m[6] = {0};
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(m, 1, sizeof m, f) : 0;
+    if (f)
+        fclose(f);
+    if (n >= 2 && m[0] == 0x1f && m[1] == 0x8b)
+        return "is gzip-compressed, not a log: decompress it first (gzip -dc FILE | "
+               "fpm-analyze -, or gunzip FILE)";
+    if (n >= 6 && memcmp(m, "\xfd" "7zXZ\0", 6) == 0)
+        return "is xz-compressed, not a log: decompress it first (xz -dc FILE | fpm-analyze -, "
+               "or unxz FILE)";
+    if (n >= 3 && memcmp(m, "BZh", 3) == 0)
+        return "is bzip2-compressed, not a log: decompress it first (bzip2 -dc FILE | "
+               "fpm-analyze -, or bunzip2 FILE)";
+    return NULL;
+}
+
 int replay_file(pipeline *pl, const char *path, const char *prog, FILE *err, int progress,
                 replay_stats *st)
 {
     char why[256];
+    const char *kind = not_a_log(path);
+    if (kind) {
+        fprintf(err, "%s: %s: %s\n", prog, path, kind);
+        st->unreadable++;
+        return -1;
+    }
     fpmlog_reader *r = fpmlog_reader_open(path, why, sizeof why);
     if (!r) {
         fprintf(err, "%s: %s: could not open: %s\n", prog, path, why);
@@ -209,6 +390,9 @@ int replay_file(pipeline *pl, const char *path, const char *prog, FILE *err, int
     fpmlog_record rec;
     fpmlog_damage dmg;
     uint64_t hostless_before = st->hostless_rounds, damaged_before = st->damaged;
+    uint64_t records_before = st->records;
+    fpmlog_damage early[EARLY];
+    size_t nearly = 0;
     int rc = 0, ret;
     while ((ret = fpmlog_reader_next(r, &rec, &dmg)) != 0) {
         if (progress_on_screen) {
@@ -223,6 +407,11 @@ int replay_file(pipeline *pl, const char *path, const char *prog, FILE *err, int
         }
         if (ret == -1) {
             st->damaged++;
+            if (st->records == records_before && nearly < EARLY) {
+                early[nearly++] = dmg; /* said once the file shows it is a log */
+                continue;
+            }
+            flush_early(err, prog, path, early, &nearly);
             int lose = dmg.breaks_round && p.any;
             say_pos(err, prog, path, &dmg.pos, dmg.what,
                     lose ? "; the round it was in is dropped" : "");
@@ -233,6 +422,7 @@ int replay_file(pipeline *pl, const char *path, const char *prog, FILE *err, int
             continue;
         }
         st->records++;
+        flush_early(err, prog, path, early, &nearly);
         if (progress && (st->records & 255) == 0 && now_s() - st->progress_shown >= 0.25) {
             st->progress_shown = now_s();
             uint64_t done = fpmlog_reader_tell(r);
@@ -243,7 +433,10 @@ int replay_file(pipeline *pl, const char *path, const char *prog, FILE *err, int
         }
         int e = 0;
         if (strcmp(rec.type, "ROUND") == 0) {
+            uint64_t before = st->rounds;
             e = finish_round(pl, &p, &rec, st);
+            if (!e && st->rounds > before)
+                e = seen_round(st, path, &rec, rec.mono, err, prog);
         } else if (strcmp(rec.type, "HOST") == 0) {
             if (p.any) {
                 st->dropped_rounds++;
@@ -252,7 +445,7 @@ int replay_file(pipeline *pl, const char *path, const char *prog, FILE *err, int
             int hr = pipeline_host(pl, rec.payload, rec.len);
             if (hr == -1)
                 say_pos(err, prog, path, &rec.pos, "HOST record without hostname, ignored", "");
-            e = hr == -2;
+            e = hr == -2 || (hr == 0 && seen_host(st, &rec) != 0);
         } else if (strcmp(rec.type, "POOL") == 0) {
             if (rec.has_source && pipeline_pool(pl, rec.source, rec.source_len,
                                                 rec.payload, rec.len) == -2)
@@ -276,10 +469,20 @@ int replay_file(pipeline *pl, const char *path, const char *prog, FILE *err, int
     if (st->hostless_rounds > hostless_before)
         fprintf(err, "%s: %s: %llu round(s) before any HOST record belong to no host: ignored\n",
                 prog, path, (unsigned long long)(st->hostless_rounds - hostless_before));
+    if (st->records == records_before)
+        st->damaged = damaged_before; /* not a log: its bytes are no damage */
     if (st->damaged > damaged_before)
         fprintf(err, "%s: %s: %llu damaged record(s) skipped; every complete round around them was used\n",
                 prog, path, (unsigned long long)(st->damaged - damaged_before));
+    if (rc == 0 && st->records == records_before) {
+        fprintf(err, "%s: %s: no fpmlog record in it: not a log\n", prog, path);
+        st->unreadable++;
+        rc = -1;
+    }
     st->progress_bytes += fpmlog_reader_tell(r);
+    st->files++;
+    if (st->seen)
+        st->seen->warned = 0;
     pend_free(&p);
     fpmlog_reader_free(r);
     return rc;

@@ -16,10 +16,17 @@ typedef struct {
     uint64_t unreadable;       /* files that could not be opened or read */
     double   progress_start, progress_shown; /* the progress line's clock, over files */
     uint64_t progress_bytes;   /* bytes of the files replayed before this one */
+    uint64_t files;            /* files replayed so far */
+    struct replay_seen *seen;  /* which rounds each file held, per host (private) */
 } replay_stats;
 
+/* Frees what the replays kept in st (not st itself). */
+void replay_stats_free(replay_stats *st);
+
 /* Replays one file into pl (state carries over between calls).  Messages
- * go to err prefixed with prog; with progress, a line on err (a terminal)
+ * go to err prefixed with prog; a file whose rounds of a host go back in
+ * time after the files before it is warned about (given out of order, or
+ * given twice), once per file and host; with progress, a line on err (a terminal)
  * says how far it is, at most four times a second, and is wiped at the end.
  * Returns 0, -1 when the file could not be opened or read to its end
  * (stats->unreadable counts it), -2 ENOMEM. */

@@ -70,6 +70,7 @@ static pipeline *replay(const buf *files, int n, replay_stats *st, char **said)
         unlink(p);
         free(p);
     }
+    replay_stats_free(st);
     fclose(err);
     return pl;
 }
@@ -226,6 +227,61 @@ static void test_unreadable_file_is_counted_and_said(void **state)
     pipeline_free(pl);
 }
 
+/* The same log twice: its rounds are counted again, and that is said. */
+static void test_a_log_given_twice_is_said(void **state)
+{
+    (void)state;
+    buf b[2] = {{0}, {0}};
+    for (int k = 0; k < 2; k++) {
+        host_rec(&b[k], "x");
+        round_rec(&b[k], 0, 1, "70.00");
+        round_rec(&b[k], 30, 2, "70.00");
+    }
+    replay_stats st;
+    char *said;
+    pipeline *pl = replay(b, 2, &st, &said);
+    assert_int_equal(st.rounds, 4);
+    assert_non_null(strstr(said, "t: /tmp/fpmcpu-replay-"));
+    assert_non_null(strstr(said, "-1.fpmlog: its rounds of web1 repeat rounds already read from "));
+    assert_non_null(strstr(said, "-0.fpmlog: the same log given twice? (they are counted again)\n"));
+    assert_null(strstr(said, "out of order"));
+    free(said);
+    pipeline_free(pl);
+    buf_free(&b[0]);
+    buf_free(&b[1]);
+}
+
+/* Rotated logs given newest first: said once; oldest first: nothing. */
+static void test_logs_out_of_order_are_said(void **state)
+{
+    (void)state;
+    buf b[2] = {{0}, {0}};
+    host_rec(&b[0], "x");
+    round_rec(&b[0], 60, 3, "70.00");
+    round_rec(&b[0], 90, 4, "70.00");
+    host_rec(&b[1], "x");
+    round_rec(&b[1], 0, 1, "70.00");
+    round_rec(&b[1], 30, 2, "70.00");
+    replay_stats st;
+    char *said;
+    pipeline *pl = replay(b, 2, &st, &said);
+    assert_non_null(strstr(said, "-1.fpmlog: its rounds of web1 go back in time after "));
+    assert_non_null(strstr(said, "-0.fpmlog: logs given out of order? (give them oldest first, such as "
+                                 "LOG.1 LOG)\n"));
+    assert_null(strstr(strstr(said, "go back") + 1, "go back")); /* once per file */
+    free(said);
+    pipeline_free(pl);
+    buf tmp = b[0];
+    b[0] = b[1];
+    b[1] = tmp;
+    pl = replay(b, 2, &st, &said);
+    assert_string_equal(said, "");
+    free(said);
+    pipeline_free(pl);
+    buf_free(&b[0]);
+    buf_free(&b[1]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -236,6 +292,8 @@ int main(void)
         cmocka_unit_test(test_a_torn_tail_does_not_eat_into_the_next_file),
         cmocka_unit_test(test_rounds_before_any_host_record_are_reported_and_ignored),
         cmocka_unit_test(test_unreadable_file_is_counted_and_said),
+        cmocka_unit_test(test_a_log_given_twice_is_said),
+        cmocka_unit_test(test_logs_out_of_order_are_said),
     };
     return cmocka_run_group_tests_name("replay", tests, NULL, NULL);
 }

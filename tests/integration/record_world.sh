@@ -67,7 +67,12 @@ n=$(echo $seqs | wc -w)
 [ "$seqs" = "$(seq -s ' ' 1 "$n") " ]; check "rounds go on across the files ($seqs)" $?
 bin/fpm-analyze --format json "$dir/rot.log.1" "$dir/rot.log" > "$dir/rot.json" 2>"$dir/rot.aerr"
 grep -q "\"rounds\": $n," "$dir/rot.json"; check "the analyzer reads both as one history" $?
-[ ! -s "$dir/rot.aerr" ]; check "without a complaint" $?
+grep -q "round pairs gave no host figures (host CPU, overhead, starved rounds): [0-9]* under 5 s apart$" "$dir/rot.aerr"
+check "the pairs of a 1 s recording are said to give no host figures" $?
+[ "$(grep -vc 'round pairs gave no host figures' "$dir/rot.aerr")" = 0 ]; check "and nothing else is said" $?
+bin/fpm-analyze --format json "$dir/rot.log" "$dir/rot.log.1" > /dev/null 2>"$dir/rev.aerr"
+grep -q "rot.log.1: its rounds of .* go back in time after .*rot.log: logs given out of order?" "$dir/rev.aerr"
+check "newest first (a shell glob's order) is said" $?
 
 # two php-fpm masters (two PHP versions) each with a pool "www": the other
 # master's worker 301 is never written under this pool; without a status

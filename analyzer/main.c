@@ -179,7 +179,8 @@ static int resolve_time(config *cfg, const char *arg, const char *opt, int *has,
         return -1;
     default:
         bad_usage("%s must be ISO 8601 with Z or an offset (2026-11-29T14:00:00Z), "
-                  "@EPOCH or HH:MM[:SS], not \"%s\"", opt, arg);
+                  "@EPOCH, or HH:MM[:SS] (00:00 to 23:59:59, a time on the first log's "
+                  "first day, UTC), not \"%s\"", opt, arg);
         return -1;
     }
     *has = 1;

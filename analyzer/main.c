@@ -53,8 +53,9 @@ static void usage(FILE *out)
 "requests are, what a busy worker costs the host, and how many busy workers\n"
 "fill the CPU.  Several LOGs are one history, in the order given.\n"
 "\n"
-"  -f, --format FMT          text (default), json (pipeline.md section 8) or\n"
-"                            openmetrics (node_exporter's textfile collector)\n"
+"  -f, --format FMT          text (default), json, openmetrics (OpenMetrics 1.0)\n"
+"                            or prometheus (the text format of node_exporter's\n"
+"                            textfile collector)\n"
 "  -o, --output FILE         write FILE.tmp, then rename it to FILE\n"
 "      --csv-readings FILE   a CSV row per worker seen per round, with its verdict\n"
 "      --csv-rounds FILE     a CSV row per round and pool: host and pool CPU,\n"
@@ -90,7 +91,9 @@ static void usage(FILE *out)
 "\n"
 "Standard output is data; messages go to standard error.  Damaged records\n"
 "are reported with their byte offset and skipped.\n"
-"Exit status: 0 ok, 1 a check failed, 2 usage or unreadable input.\n");
+"Exit status: 0 ok, 1 a check failed, 2 usage or unreadable input.\n"
+"How to read every figure (the 50 ms floor, bucket floors, the 5 s to 5 min\n"
+"pairs, ...): man 7 fpm-cpu (in the source tree: man -l man/fpm-cpu.7).\n");
 }
 
 #define bad_usage(...) msg_usage(PROG, __VA_ARGS__)
@@ -271,7 +274,7 @@ static int handle_args(int argc, char **argv, config *cfg)
         case 'f':
             cfg->format = report_format(optarg);
             if (!cfg->format)
-                return bad_usage("--format must be text, json or openmetrics, not \"%s\"", optarg);
+                return bad_usage("--format must be %s, not \"%s\"", report_format_names(), optarg);
             break;
         case 'o': cfg->output = optarg; break;
         case O_CSV_READINGS: cfg->csv_readings = optarg; break;

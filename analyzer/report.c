@@ -891,7 +891,22 @@ static int om_value(int what, const pl_pool *p, const rp_pool_view *v, double *x
     return 0;
 }
 
-static int print_openmetrics(FILE *out, const pipeline *pl, const rp_scenario *sc)
+/* A family's header.  OpenMetrics names a counter family without "_total"
+ * (its samples carry it) and gives units; Prometheus' text format names
+ * the family as its samples and has no UNIT. */
+static void om_header(FILE *out, int om, const char *name, const char *type, const char *unit,
+                      const char *help)
+{
+    const char *total = !om && strcmp(type, "counter") == 0 ? "_total" : "";
+    fprintf(out, "# TYPE %s%s %s\n", name, total, type);
+    if (om && unit)
+        fprintf(out, "# UNIT %s %s\n", name, unit);
+    fprintf(out, "# HELP %s%s %s\n", name, total, help);
+}
+
+/* OpenMetrics 1.0 (om) or Prometheus' text format (node_exporter's textfile
+ * collector, promtool). */
+static int print_metrics(FILE *out, const pipeline *pl, const rp_scenario *sc, int om)
 {
     static const struct {
         const char *name, *type, *unit, *help;
@@ -910,7 +925,7 @@ static int print_openmetrics(FILE *out, const pipeline *pl, const rp_scenario *s
         {"fpm_cpu_fill_workers", "gauge", NULL, "Busy workers that fill the CPU", {OM_FILL, -1, -1}},
         {"fpm_cpu_ceiling_workers", "gauge", NULL, "Workers past which more only add latency",
          {OM_CEIL, -1, -1}},
-        {"fpm_cpu_starved_rounds_total", "counter", NULL,
+        {"fpm_cpu_starved_rounds", "counter", NULL,
          "Rounds with a listen queue while the CPU was full", {OM_STARVED, -1, -1}},
         {"fpm_cpu_limit_cpu", "gauge", NULL,
          "1 when pm.max_children is past the ceiling, 0 when within it", {OM_LIMIT, -1, -1}},
@@ -925,10 +940,7 @@ static int print_openmetrics(FILE *out, const pipeline *pl, const rp_scenario *s
         if (!(views[k] = host_views(hosts[k], sc)))
             rc = -1;
     for (size_t f = 0; rc == 0 && f < sizeof fam / sizeof fam[0]; f++) {
-        fprintf(out, "# TYPE %s %s\n", fam[f].name, fam[f].type);
-        if (fam[f].unit)
-            fprintf(out, "# UNIT %s %s\n", fam[f].name, fam[f].unit);
-        fprintf(out, "# HELP %s %s\n", fam[f].name, fam[f].help);
+        om_header(out, om, fam[f].name, fam[f].type, fam[f].unit, fam[f].help);
         for (size_t k = 0; k < nh; k++) {
             for (size_t i = 0; i < hosts[k]->npools; i++) {
                 for (int s = 0; s < 3 && fam[f].what[s] >= 0; s++) {
@@ -936,9 +948,8 @@ static int print_openmetrics(FILE *out, const pipeline *pl, const rp_scenario *s
                     int what = fam[f].what[s];
                     if (!om_value(what, hosts[k]->pools[i], &views[k][i], &x))
                         continue;
-                    /* counters are named with _total, as the textfile collector
-                                     * and promtool read them */
-                    const char *suffix = what == OM_COUNT ? "_count" : "";
+                    const char *suffix = what == OM_COUNT ? "_count"
+                                       : strcmp(fam[f].type, "counter") == 0 ? "_total" : "";
                     fprintf(out, "%s%s", fam[f].name, suffix);
                     om_labels(out, hosts[k], hosts[k]->pools[i],
                               what == OM_TYPICAL ? ",quantile=\"0.5\""
@@ -951,17 +962,15 @@ static int print_openmetrics(FILE *out, const pipeline *pl, const rp_scenario *s
         }
     }
     if (rc == 0) {
-        fputs("# TYPE fpm_cpu_host_cores gauge\n# UNIT fpm_cpu_host_cores cores\n"
-              "# HELP fpm_cpu_host_cores CPU the host has (its quota, else its CPUs)\n", out);
+        om_header(out, om, "fpm_cpu_host_cores", "gauge", "cores",
+                  "CPU the host has (its quota, else its CPUs)");
         for (size_t k = 0; k < nh; k++) {
             fputs("fpm_cpu_host_cores", out);
             om_labels(out, hosts[k], NULL, NULL);
             fprintf(out, " %g\n", (double)report_host_millicores(hosts[k], sc) / 1000.0);
         }
-        fputs("# TYPE fpm_cpu_needed_at_ceiling_cores gauge\n"
-              "# UNIT fpm_cpu_needed_at_ceiling_cores cores\n"
-              "# HELP fpm_cpu_needed_at_ceiling_cores CPU every pool at its ceiling would draw\n",
-              out);
+        om_header(out, om, "fpm_cpu_needed_at_ceiling_cores", "gauge", "cores",
+                  "CPU every pool at its ceiling would draw");
         for (size_t k = 0; k < nh; k++) {
             int64_t now, atc;
             report_host_needs(views[k], hosts[k]->npools, &now, &atc);
@@ -969,14 +978,14 @@ static int print_openmetrics(FILE *out, const pipeline *pl, const rp_scenario *s
             om_labels(out, hosts[k], NULL, NULL);
             fprintf(out, " %g\n", (double)atc / 1000.0);
         }
-        fputs("# TYPE fpm_cpu_rounds_total counter\n"
-              "# HELP fpm_cpu_rounds_total Complete rounds replayed\n", out);
+        om_header(out, om, "fpm_cpu_rounds", "counter", NULL, "Complete rounds replayed");
         for (size_t k = 0; k < nh; k++) {
             fputs("fpm_cpu_rounds_total", out);
             om_labels(out, hosts[k], NULL, NULL);
             fprintf(out, " %llu\n", (unsigned long long)hosts[k]->rounds);
         }
-        fputs("# EOF\n", out);
+        if (om)
+            fputs("# EOF\n", out);
     }
     for (size_t k = 0; k < nh; k++)
         free(views[k]);
@@ -984,11 +993,34 @@ static int print_openmetrics(FILE *out, const pipeline *pl, const rp_scenario *s
     return rc;
 }
 
+static int print_openmetrics(FILE *out, const pipeline *pl, const rp_scenario *sc)
+{
+    return print_metrics(out, pl, sc, 1);
+}
+
+static int print_prometheus(FILE *out, const pipeline *pl, const rp_scenario *sc)
+{
+    return print_metrics(out, pl, sc, 0);
+}
+
 static const rp_format FORMATS[] = {
     {"text", print_text},
     {"json", print_json},
     {"openmetrics", print_openmetrics},
+    {"prometheus", print_prometheus},
 };
+
+const char *report_format_names(void)
+{
+    static char names[128];
+    if (!names[0]) {
+        size_t n = sizeof FORMATS / sizeof FORMATS[0], o = 0;
+        for (size_t i = 0; i < n; i++)
+            o += (size_t)snprintf(names + o, sizeof names - o, "%s%s",
+                                  i == 0 ? "" : i + 1 == n ? " or " : ", ", FORMATS[i].name);
+    }
+    return names;
+}
 
 const rp_format *report_format(const char *name)
 {

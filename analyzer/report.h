@@ -72,8 +72,12 @@ typedef struct {
     int (*print)(FILE *out, const pipeline *pl, const rp_scenario *sc);
 } rp_format;
 
-/* The format called name ("text", "json"), or NULL. */
+/* The format called name ("text", "json", "openmetrics", "prometheus"), or
+ * NULL. */
 const rp_format *report_format(const char *name);
+
+/* "text, json, openmetrics or prometheus", for messages. */
+const char *report_format_names(void);
 
 /* The hist view: per pool (only those named pool, when not NULL), one row
  * per non-empty bucket with its range, % of total, running % and count,

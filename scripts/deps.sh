@@ -5,7 +5,7 @@
 set -u
 want="gcc make pkg-config libzstd-dev zlib1g-dev libcsv-dev libjansson-dev"
 case "${1:-build}" in
-test)  want="$want libcmocka-dev php8.2-fpm libfcgi-bin python3 zstd gnuplot-nox" ;;
+test)  want="$want libcmocka-dev php8.2-fpm libfcgi-bin python3 zstd gnuplot-nox python3-prometheus-client prometheus" ;;
 bench) want="$want python3 zstd time" ;;
 esac
 missing=""

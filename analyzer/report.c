@@ -462,13 +462,20 @@ static int print_host_text(FILE *out, const pl_host *h, const rp_scenario *sc)
         goto err;
     char cores[48];
     cores_text(cores, sizeof cores, hm);
+    char span[100] = "";
+    if (h->rounds) {
+        char a[40], b[40];
+        timearg_format(h->first_real - h->first_real % 1000000000ull, a);
+        timearg_format(h->last_real - h->last_real % 1000000000ull, b);
+        snprintf(span, sizeof span, " (%s to %s)", a, b);
+    }
     if (hm)
-        fprintf(out, "%s: %s (%llum)%s, %llu rounds, headroom %d.%02d\n", hn, cores,
+        fprintf(out, "%s: %s (%llum)%s, %llu rounds%s, headroom %d.%02d\n", hn, cores,
                 (unsigned long long)hm, sc->has_host_millicores ? " (what-if)" : "",
-                (unsigned long long)h->rounds, sc->headroom / 100, sc->headroom % 100);
+                (unsigned long long)h->rounds, span, sc->headroom / 100, sc->headroom % 100);
     else
-        fprintf(out, "%s: size unknown (its HOST record has no nproc), %llu rounds\n", hn,
-                (unsigned long long)h->rounds);
+        fprintf(out, "%s: size unknown (its HOST record has no nproc), %llu rounds%s\n", hn,
+                (unsigned long long)h->rounds, span);
     static const char *const head[13] = {"POOL", "READINGS", "TYPICAL", "P90", "SHAPE",
                                          "PHP/W", "HOST/W", "FILL", "CEILING", "MAX", "LIMIT",
                                          "STARVED", "ERRORS"};

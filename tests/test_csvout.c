@@ -75,6 +75,7 @@ static void test_csv_of_readings_and_rounds_parses_back(void **state)
     replay_stats st = {0};
     FILE *err = open_memstream(&said, &sl);
     assert_int_equal(replay_file(pl, "fixtures/logs/odd-names.fpmlog", "t", err, 0, &st), 0);
+    replay_stats_free(&st);
     fclose(err);
     fclose(c.readings);
     fclose(c.rounds);

@@ -39,8 +39,10 @@ zstd -t -q "$dir/log"; check "every frame is closed again (zstd -t)" $?
 zstdcat "$dir/log" > "$dir/plain" 2>/dev/null
 "$top/bin/fpm-analyze" --format json "$dir/log" > "$dir/json" 2>"$dir/an.err"
 check "the analyzer reads the log" $?
-[ ! -s "$dir/an.err" ]; check "no damage reported" $?
-[ -s "$dir/an.err" ] && cat "$dir/an.err" >&2
+# (1 s rounds give no host figures, and that is said: not damage)
+grep -v 'round pairs gave no host figures' "$dir/an.err" > "$dir/damage"
+[ ! -s "$dir/damage" ]; check "no damage reported" $?
+[ -s "$dir/damage" ] && cat "$dir/damage" >&2
 python3 - "$dir/plain" "$dir/json" "$KILLS" <<'PY' > "$dir/checks"
 import json, re, sys
 text = open(sys.argv[1], "rb").read().decode("utf-8", "replace")

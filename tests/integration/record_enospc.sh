@@ -44,7 +44,8 @@ grep -q 'writing again; [0-9]* round(s) were lost' "$dir/rec.err"; check "and wh
 zstd -t -q "$mnt/log"; check "every frame in the log is whole (zstd -t)" $?
 "$top/bin/fpm-analyze" --format json "$mnt/log" > "$dir/json" 2>"$dir/an.err"
 check "the analyzer reads the log" $?
-[ ! -s "$dir/an.err" ]; check "no damage reported" $?
+grep -v 'round pairs gave no host figures' "$dir/an.err" > "$dir/damage" # 1 s rounds: said, not damage
+[ ! -s "$dir/damage" ]; check "no damage reported" $?
 zstdcat "$mnt/log" > "$dir/plain"
 seqs=$(grep -a '^seq=' "$dir/plain" | cut -d= -f2 | tr '\n' ' ')
 case "$seqs" in "1 2 3 "*" 10 ") ok=0 ;; *) ok=1 ;; esac

@@ -237,11 +237,16 @@ int pipeline_host(pipeline *pl, const unsigned char *payload, size_t len)
         forget_boot(h);
     free(h->boot_id);
     h->boot_id = b;
+    /* numbers from a log are range-checked here: out of range is unknown */
     h->nproc = kv_u64(payload, len, "nproc", 0);
+    if (h->nproc > PL_MAX_NPROC)
+        h->nproc = 0;
     h->clk_tck = kv_u64(payload, len, "clk_tck", 100);
     if (h->clk_tck == 0)
         h->clk_tck = 100;
     h->quota_millicores = kv_u64(payload, len, "cpu_quota_millicores", 0);
+    if (h->quota_millicores > PL_MAX_NPROC * 1000)
+        h->quota_millicores = 0;
     h->host_millicores = h->quota_millicores > 0 ? h->quota_millicores : h->nproc * 1000;
     pl->cur = h;
     return 0;
@@ -260,7 +265,8 @@ int pipeline_pool(pipeline *pl, const char *name, size_t name_len,
     for (unsigned i = 0; (v = fpmlog_kv(payload, len, "own_uri", i, &vl)); i++)
         if (rd_prefixes_add(&p->own, v, vl))
             return -2;
-    p->max_children = (int64_t)kv_u64(payload, len, "max_children", 0);
+    uint64_t mc = kv_u64(payload, len, "max_children", 0);
+    p->max_children = mc <= PL_MAX_CHILDREN ? (int64_t)mc : 0; /* out of range: unknown */
     return 0;
 }
 
@@ -344,10 +350,9 @@ static uint64_t pool_ticks(pipeline *pl, pl_pool *p, const pl_pool_round *rp)
     uint64_t sum = 0;
     for (size_t i = 0; i < pl->scratch.n; i++) {
         int64_t now = pl->scratch.e[i].val, before;
-        if (pidmap_get(&p->ticks, pl->scratch.e[i].pid, &before) && before <= now)
-            sum += (uint64_t)(now - before);
-        else
-            sum += (uint64_t)now;
+        uint64_t d = pidmap_get(&p->ticks, pl->scratch.e[i].pid, &before) && before <= now
+                   ? (uint64_t)(now - before) : (uint64_t)now;
+        sum = d > UINT64_MAX - sum ? UINT64_MAX : sum + d; /* saturates */
     }
     pidmap_swap(&p->ticks, &pl->scratch);
     return sum;

@@ -21,6 +21,8 @@
 #define PL_SATURATED        0.95            /* busy ratio of a full CPU */
 #define PL_IDLE_CORES       0.02            /* below this the pools are idle */
 #define PL_DOMINANT         0.7             /* a pool's share of the pools' CPU */
+#define PL_MAX_NPROC        1000000ull      /* HOST nproc past this is unknown */
+#define PL_MAX_CHILDREN     1000000ull      /* POOL max_children past this is unknown */
 
 /* Why a round and the one before it give no host figures (section 5). */
 typedef enum {

@@ -51,14 +51,23 @@ rp_pool_view report_pool_view(const pl_pool *p, uint64_t hm, int headroom, int64
     return v;
 }
 
+/* a x b + c, saturated at INT64_MAX (all >= 0) */
+static int64_t mul_add_sat(int64_t a, int64_t b, int64_t c)
+{
+    int64_t p;
+    if (__builtin_mul_overflow(a, b, &p) || __builtin_add_overflow(p, c, &p))
+        return INT64_MAX;
+    return p;
+}
+
 void report_host_needs(const rp_pool_view *v, size_t n, int64_t *now, int64_t *ceil_)
 {
     *now = *ceil_ = 0;
     for (size_t i = 0; i < n; i++) {
         if (v[i].shape && v[i].now > 0)
-            *now += v[i].now * v[i].host_millicores_per_worker;
+            *now = mul_add_sat(v[i].now, v[i].host_millicores_per_worker, *now);
         if (v[i].has_fill)
-            *ceil_ += v[i].ceiling * v[i].host_millicores_per_worker;
+            *ceil_ = mul_add_sat(v[i].ceiling, v[i].host_millicores_per_worker, *ceil_);
     }
 }
 

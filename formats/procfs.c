@@ -11,10 +11,15 @@ static int next_u64(const char *b, size_t n, size_t *i, uint64_t *v)
     if (*i >= n || b[*i] < '0' || b[*i] > '9')
         return -1;
     uint64_t x = 0;
+    int over = 0;
     while (*i < n && b[*i] >= '0' && b[*i] <= '9') {
-        x = x * 10 + (uint64_t)(b[*i] - '0');
+        uint64_t d = (uint64_t)(b[*i] - '0');
+        over |= x > (UINT64_MAX - d) / 10;
+        x = x * 10 + d;
         (*i)++;
     }
+    if (over)
+        return -1; /* a number that does not fit is invalid */
     *v = x;
     return 0;
 }
@@ -28,9 +33,9 @@ static int next_i64(const char *b, size_t n, size_t *i, int64_t *v)
     if (neg)
         (*i)++;
     uint64_t u;
-    if (next_u64(b, n, i, &u) != 0)
+    if (next_u64(b, n, i, &u) != 0 || u > (uint64_t)INT64_MAX + neg)
         return -1;
-    *v = neg ? -(int64_t)u : (int64_t)u;
+    *v = neg ? (u == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)u) : (int64_t)u;
     return 0;
 }
 
@@ -58,7 +63,14 @@ int procfs_stat_busy(const char *buf, size_t len, uint64_t *busy)
             if (got < 4)
                 return -1;
             /* user nice system idle iowait irq softirq steal */
-            *busy = f[0] + f[1] + f[2] + f[5] + f[6] + f[7];
+            static const int busy_fields[6] = {0, 1, 2, 5, 6, 7};
+            uint64_t sum = 0;
+            for (int k = 0; k < 6; k++) {
+                if (f[busy_fields[k]] > UINT64_MAX - sum)
+                    return -1; /* does not fit */
+                sum += f[busy_fields[k]];
+            }
+            *busy = sum;
             return 0;
         }
         i += ll + 1;
@@ -87,8 +99,12 @@ int procfs_pid_stat(const char *line, size_t len, int64_t *pid, uint64_t *ticks)
         if (next_i64(line, len, &i, &t[k]) != 0)
             return -1;
     uint64_t sum = 0;
-    for (int k = 0; k < 4; k++)
-        sum += t[k] > 0 ? (uint64_t)t[k] : 0;
+    for (int k = 0; k < 4; k++) {
+        uint64_t x = t[k] > 0 ? (uint64_t)t[k] : 0;
+        if (x > (uint64_t)INT64_MAX - sum)
+            return -1; /* the sum must fit in int64 */
+        sum += x;
+    }
     *pid = p;
     *ticks = sum;
     return 0;
@@ -140,7 +156,7 @@ int procfs_cgroup_max(const char *buf, size_t len, uint64_t *millicores)
         return 0;
     }
     if (next_u64(buf, len, &i, &quota) != 0 || next_u64(buf, len, &i, &period) != 0 ||
-        period == 0)
+        period == 0 || quota > UINT64_MAX / 1000)
         return -1;
     *millicores = quota * 1000 / period;
     return 0;

@@ -64,9 +64,10 @@ int status_parse_int(const char *s, size_t n, int64_t *out)
     for (; i < n; i++) {
         if (s[i] < '0' || s[i] > '9')
             return -1;
-        v = v * 10 + (uint64_t)(s[i] - '0');
-        if (v > (uint64_t)INT64_MAX)
-            return -1;
+        uint64_t d = (uint64_t)(s[i] - '0');
+        if (v > ((uint64_t)INT64_MAX - d) / 10)
+            return -1; /* does not fit in int64 */
+        v = v * 10 + d;
     }
     *out = neg ? -(int64_t)v : (int64_t)v;
     return 0;

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <string.h>
 
 #include "procfs.h"
 #include "testlib.h"
@@ -82,6 +83,33 @@ static void test_cgroup_cpu_files(void **state)
     assert_int_equal(procfs_cgroup_max("", 0, &v), -1);
 }
 
+/* A number that does not fit is invalid, never wrapped, never UB. */
+static void test_numbers_that_do_not_fit_are_invalid(void **state)
+{
+    (void)state;
+    int64_t pid;
+    uint64_t ticks, v;
+    /* cutime = INT64_MIN: negated it would be undefined; it counts 0 */
+    const char *l1 = "7 (x) S 1 1 1 0 -1 0 0 0 0 0 10 20 -9223372036854775808 0 20";
+    assert_int_equal(procfs_pid_stat(l1, strlen(l1), &pid, &ticks), 0);
+    assert_int_equal(ticks, 30);
+    /* utime = 2^64 does not fit: the line is invalid, not 0 */
+    const char *l2 = "7 (x) S 1 1 1 0 -1 0 0 0 0 0 18446744073709551616 20 0 0 20";
+    assert_int_equal(procfs_pid_stat(l2, strlen(l2), &pid, &ticks), -1);
+    /* four fields that fit alone but not summed */
+    const char *l3 = "7 (x) S 1 1 1 0 -1 0 0 0 0 0 9223372036854775807 1 0 0 20";
+    assert_int_equal(procfs_pid_stat(l3, strlen(l3), &pid, &ticks), -1);
+    const char *l4 = "-9223372036854775809 (x) S 1";
+    assert_int_equal(procfs_pid_stat(l4, strlen(l4), &pid, &ticks), -1);
+    /* a quota that overflows x 1000 is invalid, not "no quota" */
+    assert_int_equal(procfs_cgroup_max("18446744073709552 1000", 22, &v), -1);
+    assert_int_equal(procfs_cgroup_max("150000 100000", 13, &v), 0);
+    assert_int_equal(v, 1500);
+    const char *st = "cpu  18446744073709551615 1 0 0 0 0 0 0\n";
+    assert_int_equal(procfs_stat_busy(st, strlen(st), &v), -1);
+    assert_int_equal(procfs_cgroup_usage("usage_usec 99999999999999999999\n", 32, &v), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -89,6 +117,7 @@ int main(void)
         cmocka_unit_test(test_worker_cpu_is_fields_14_to_17),
         cmocka_unit_test(test_pids_payload_line_by_line),
         cmocka_unit_test(test_cgroup_cpu_files),
+        cmocka_unit_test(test_numbers_that_do_not_fit_are_invalid),
     };
     return cmocka_run_group_tests_name("procfs", tests, NULL, NULL);
 }

@@ -354,6 +354,32 @@ static void test_why_says_when_the_pools_together_need_more_than_the_host(void *
     pipeline_free(pl);
 }
 
+/* A POOL's max_children or a HOST's nproc out of range reads as unknown, and
+ * the host line's products saturate instead of wrapping. */
+static void test_numbers_from_a_log_are_range_checked_and_products_saturate(void **state)
+{
+    (void)state;
+    pipeline *pl = small_history();
+    const char *big = "name=shop\nmax_children=9223372036854775807\n";
+    assert_int_equal(pipeline_pool(pl, "shop", 4, (const unsigned char *)big, strlen(big)), 0);
+    assert_int_equal(th_find(pl, "web1", "shop")->max_children, 0);
+    rp_scenario sc = {.headroom = 200};
+    char *t = render(pl, "text", &sc);
+    assert_non_null(strstr(t, "host web1: needed now 0m of 4000m (0.00x)"));
+    free(t);
+    rp_pool_view v[2] = {{.shape = "cpu-bound", .now = INT64_MAX / 2, .host_millicores_per_worker = 700},
+                         {.shape = "cpu-bound", .now = 1, .host_millicores_per_worker = 700}};
+    int64_t now, atc;
+    report_host_needs(v, 2, &now, &atc);
+    assert_true(now == INT64_MAX);
+    pipeline_free(pl);
+    pl = pipeline_new(NULL);
+    const char *host = "hostname=h\nnproc=18446744073709551\n";
+    assert_int_equal(pipeline_host(pl, (const unsigned char *)host, strlen(host)), 0);
+    assert_int_equal(th_find_host(pl, "h")->host_millicores, 0);
+    pipeline_free(pl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -374,6 +400,7 @@ int main(void)
         cmocka_unit_test(test_why_says_why_a_pool_has_no_readings),
         cmocka_unit_test(test_why_says_when_the_pools_together_need_more_than_the_host),
         cmocka_unit_test(test_names_are_escaped_in_json_and_text),
+        cmocka_unit_test(test_numbers_from_a_log_are_range_checked_and_products_saturate),
     };
     return cmocka_run_group_tests_name("report", tests, NULL, NULL);
 }

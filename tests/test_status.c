@@ -235,6 +235,19 @@ static void test_cpu_share_in_hundredths(void **state)
     assert_true(v > 320000);
 }
 
+/* status_parse_int: fits in int64 or is invalid, never wrapped. */
+static void test_numbers_that_do_not_fit_in_int64_are_invalid(void **state)
+{
+    (void)state;
+    int64_t v;
+    assert_int_equal(status_parse_int("18446744073709551617", 20, &v), -1);
+    assert_int_equal(status_parse_int("9223372036854775808", 19, &v), -1);
+    assert_int_equal(status_parse_int("9223372036854775807", 19, &v), 0);
+    assert_true(v == INT64_MAX);
+    assert_int_equal(status_parse_int("-9223372036854775807", 20, &v), 0);
+    assert_true(v == -INT64_MAX);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -250,6 +263,7 @@ int main(void)
         cmocka_unit_test(test_comma_decimal_cpu_does_not_break_the_page),
         cmocka_unit_test(test_numbers_as_written),
         cmocka_unit_test(test_cpu_share_in_hundredths),
+        cmocka_unit_test(test_numbers_that_do_not_fit_in_int64_are_invalid),
     };
     return cmocka_run_group_tests_name("status", tests, NULL, NULL);
 }

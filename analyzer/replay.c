@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "fpmlog.h"
+#include "namemap.h"
 #include "report.h"
 
 /* A copy of a payload; the memory is kept from round to round. */
@@ -46,6 +47,7 @@ typedef struct {
     bytes          stat, cpu_stat;
     pend_pool     *pools;        /* n in this round; up to cap keep their memory */
     size_t         n, cap;
+    namemap        index;        /* name -> index in pools, this round's */
     pl_pool_round *rp;
 } pending;
 
@@ -53,6 +55,7 @@ typedef struct {
 static void pend_drop(pending *p)
 {
     p->n = 0;
+    namemap_clear(&p->index);
     p->any = p->has_stat = p->has_cpu_stat = 0;
 }
 
@@ -67,14 +70,14 @@ static void pend_free(pending *p)
     free(p->cpu_stat.p);
     free(p->pools);
     free(p->rp);
+    namemap_free(&p->index);
 }
 
 static pend_pool *pend_pool_get(pending *p, const fpmlog_record *rec)
 {
-    for (size_t i = 0; i < p->n; i++)
-        if (p->pools[i].name.len == rec->source_len &&
-            memcmp(p->pools[i].name.p, rec->source, rec->source_len) == 0)
-            return &p->pools[i];
+    uintptr_t at;
+    if (namemap_get(&p->index, rec->source, rec->source_len, &at))
+        return &p->pools[at];
     if (p->n == p->cap) {
         size_t cap = p->cap ? p->cap * 2 : 8;
         pend_pool *np = realloc(p->pools, cap * sizeof *np);
@@ -89,7 +92,8 @@ static pend_pool *pend_pool_get(pending *p, const fpmlog_record *rec)
         p->cap = cap;
     }
     pend_pool *pp = &p->pools[p->n];
-    if (keep(&pp->name, rec->source, rec->source_len) != 0)
+    if (keep(&pp->name, rec->source, rec->source_len) != 0 ||
+        namemap_put(&p->index, (const char *)pp->name.p, pp->name.len, p->n) != 0)
         return NULL;
     pp->has_status = pp->is_error = pp->has_pids = 0;
     p->n++;

@@ -13,7 +13,7 @@ SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 LOG     ?= fixtures/logs/realistic.fpmlog.zst
 
 FORMATS  := formats/fpmlog.c formats/status.c formats/procfs.c formats/msg.c
-ANALYZER := analyzer/hist.c analyzer/fit.c analyzer/pidmap.c analyzer/namemap.c analyzer/readings.c \
+ANALYZER := analyzer/hist.c analyzer/fit.c analyzer/pidmap.c analyzer/namemap.c analyzer/outfile.c analyzer/readings.c \
             analyzer/pipeline.c analyzer/replay.c analyzer/report.c analyzer/timearg.c analyzer/check.c analyzer/csvout.c analyzer/plot.c
 RECORDER := recorder/fcgi.c recorder/fpmconf.c recorder/procscan.c recorder/logfile.c
 UNITS    := fpmlog status procfs hist fit readings pipeline report replay timearg csvout fcgi fpmconf logfile procscan namemap

@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "csvout.h"
+#include "outfile.h"
 #include "plot.h"
 #include "fpmlog.h"
 #include "pipeline.h"
@@ -496,17 +497,17 @@ int main(int argc, char **argv)
         rc = 2;
         goto out;
     }
+    char perr[600];
     const char *csv_paths[2] = {cfg.csv_readings, cfg.csv_rounds};
     FILE **csv_files[2] = {&csv.readings, &csv.rounds};
     for (int k = 0; k < 2; k++) {
-        if (csv_paths[k] && !(*csv_files[k] = fopen(csv_paths[k], "w"))) {
-            fprintf(stderr, PROG ": %s: could not open: %s\n", csv_paths[k], strerror(errno));
+        if (csv_paths[k] && !(*csv_files[k] = outfile_open(csv_paths[k], perr, sizeof perr))) {
+            fprintf(stderr, PROG ": %s: %s\n", csv_paths[k], perr);
             rc = 2;
             goto out;
         }
     }
     csvout_attach(&csv, pl);
-    char perr[600];
     if (cfg.plot_dir) {
         if (!(plots = plot_new(cfg.plot_dir, perr, sizeof perr)) || plot_attach(plots, pl) != 0) {
             fprintf(stderr, PROG ": %s\n", plots ? "too many hooks" : perr);
@@ -542,8 +543,13 @@ int main(int argc, char **argv)
     char tmp[4096];
     if (cfg.output) {
         snprintf(tmp, sizeof tmp, "%s.tmp", cfg.output);
-        if (!(out = fopen(tmp, "w"))) {
-            fprintf(stderr, PROG ": %s: could not open: %s\n", tmp, strerror(errno));
+        if (outfile_replaceable(cfg.output, perr, sizeof perr) != 0) {
+            fprintf(stderr, PROG ": %s: %s\n", cfg.output, perr);
+            rc = 2;
+            goto out;
+        }
+        if (!(out = outfile_open(tmp, perr, sizeof perr))) {
+            fprintf(stderr, PROG ": %s: %s\n", tmp, perr);
             rc = 2;
             goto out;
         }

@@ -14,6 +14,7 @@
 
 #include "fit.h"
 #include "hist.h"
+#include "outfile.h"
 
 typedef struct {
     const pl_host *h;
@@ -28,6 +29,7 @@ struct plotter {
     plot_pool *pools;
     size_t     n;
     int        failed;
+    char       why[4400];  /* the first file that could not be opened, and why */
 };
 
 void plot_quote(char *out, const char *name, size_t len)
@@ -80,11 +82,17 @@ plotter *plot_new(const char *dir, char *err, size_t errlen)
     return pt;
 }
 
-static FILE *open_in(const plotter *pt, const char *base, const char *suffix, const char *mode)
+static FILE *open_in(plotter *pt, const char *base, const char *suffix, const char *mode)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s%s", pt->dir, base, suffix);
-    return fopen(path, mode);
+    if (mode[0] == 'r')
+        return fopen(path, mode);
+    char err[200];
+    FILE *f = outfile_open(path, err, sizeof err); /* never into a device or through a link */
+    if (!f && !pt->why[0])
+        snprintf(pt->why, sizeof pt->why, "%s: %s", path, err);
+    return f;
 }
 
 static plot_pool *pool_of(plotter *pt, const pl_host *h, const pl_pool *p)
@@ -149,7 +157,7 @@ int plot_attach(plotter *pt, pipeline *pl)
 }
 
 /* Copies a .dat file into the script as a datablock. */
-static int datablock(FILE *gp, const plotter *pt, const char *base, const char *suffix,
+static int datablock(FILE *gp, plotter *pt, const char *base, const char *suffix,
                      const char *name)
 {
     FILE *f = open_in(pt, base, suffix, "r");
@@ -283,7 +291,8 @@ static int run_gnuplot(const char *dir, const char *script)
         close(fd[1]);
         if (chdir(dir) != 0)
             _exit(126);
-        int log = open("gnuplot.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+        int log = open("gnuplot.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW |
+                       O_NONBLOCK | O_NOCTTY, 0644);
         if (log >= 0)
             dup2(log, 2);
         char *const argv[] = {"gnuplot", NULL};
@@ -308,8 +317,26 @@ static int run_gnuplot(const char *dir, const char *script)
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
+/* gnuplot follows links: its images must be new or regular files.  0, or
+ * -1 with why in note. */
+static int images_replaceable(const plotter *pt, const plot_pool *q, char *note, size_t notelen)
+{
+    static const char *const kinds[] = {"hist", "fit", "series"}, *const exts[] = {"png", "svg"};
+    for (int k = 0; k < 3; k++)
+        for (int e = 0; e < 2; e++) {
+            char path[4200], why[200];
+            snprintf(path, sizeof path, "%s/%s-%s.%s", pt->dir, q->base, kinds[k], exts[e]);
+            if (outfile_replaceable(path, why, sizeof why) != 0) {
+                snprintf(note, notelen, "%s: %s", path, why);
+                return -1;
+            }
+        }
+    return 0;
+}
+
 int plot_finish(plotter *pt, const pipeline *pl, char *note, size_t notelen)
 {
+    note[0] = '\0';
     pl_host *const *hosts;
     size_t nh = pipeline_hosts(pl, &hosts);
     /* pools with no round in the window still get their histogram */
@@ -319,9 +346,15 @@ int plot_finish(plotter *pt, const pipeline *pl, char *note, size_t notelen)
                 pt->failed = 1;
     for (size_t i = 0; i < pt->n; i++) {
         plot_pool *q = &pt->pools[i];
-        int bad = fclose(q->series) != 0;
-        bad |= fclose(q->points) != 0;
+        int bad = !q->series || fclose(q->series) != 0;
+        bad |= !q->points || fclose(q->points) != 0;
         q->series = q->points = NULL;
+        if (!bad)
+            bad = images_replaceable(pt, q, note, notelen);
+        if (bad && !note[0] && pt->why[0])
+            snprintf(note, notelen, "%s", pt->why);
+        if (bad && note[0])
+            return -1;
         if (bad || write_script(pt, q) != 0) {
             snprintf(note, notelen, "%s: could not write the plot files of %s: %s", pt->dir,
                      q->base, strerror(errno));

@@ -50,4 +50,26 @@ grep -q 'gnuplot is not installed (Debian: gnuplot-nox); the data and scripts ar
 check "without gnuplot: says how to render" $?
 [ "$(ls "$dir/q"/*.gp | wc -l)" = 2 ] && [ "$(ls "$dir/q"/*.dat | wc -l)" = 6 ] && ! ls "$dir/q"/*.png >/dev/null 2>&1
 check "without gnuplot: .gp and .dat written, no image" $?
+
+# outputs only into files that are the analyzer's own (it often runs as root)
+echo keep > "$dir/target"
+mkdir "$dir/l" && ln -s "$dir/target" "$dir/l/02-web1-shop.points.dat"
+"$top/bin/fpm-analyze" --plot "$dir/l" fixtures/logs/small.fpmlog >/dev/null 2>"$dir/err3"
+[ $? -eq 2 ] && [ "$(cat "$dir/target")" = keep ]; check "--plot: a symbolic link in the folder is refused, its target untouched" $?
+grep -q 'points.dat: is a symbolic link, not a regular file: refused' "$dir/err3"; check "and said" $?
+mkdir "$dir/f" && mkfifo "$dir/f/01-web1-api-hist.png"
+timeout 20 "$top/bin/fpm-analyze" --plot "$dir/f" fixtures/logs/small.fpmlog >/dev/null 2>"$dir/err4"
+[ $? -eq 2 ] && [ -p "$dir/f/01-web1-api-hist.png" ]; check "--plot: a FIFO where an image goes is refused" $?
+"$top/bin/fpm-analyze" --plot fixtures/logs/small.fpmlog fixtures/logs/small.fpmlog >/dev/null 2>&1
+[ $? -eq 2 ]; check "--plot onto a regular file: exit 2, no crash" $?
+mkfifo "$dir/fifo.json"
+timeout 20 "$top/bin/fpm-analyze" --format json -o "$dir/fifo.json" fixtures/logs/small.fpmlog 2>"$dir/err5"
+[ $? -eq 2 ] && [ -p "$dir/fifo.json" ]; check "-o onto a FIFO is refused, the FIFO stays" $?
+if [ "$(id -u)" -eq 0 ] && mknod "$dir/null" c 1 3 2>/dev/null; then
+    "$top/bin/fpm-analyze" --format json -o "$dir/null" fixtures/logs/small.fpmlog 2>"$dir/err6"
+    [ $? -eq 2 ] && [ -c "$dir/null" ]; check "-o onto a device as root: refused, still a device" $?
+    grep -q 'null: is a device, not a regular file: refused' "$dir/err6"; check "and said" $?
+    "$top/bin/fpm-analyze" --csv-rounds "$dir/null" fixtures/logs/small.fpmlog >/dev/null 2>&1
+    [ $? -eq 2 ] && [ -c "$dir/null" ]; check "--csv-rounds onto a device: refused" $?
+fi
 summary "plots"

@@ -4,10 +4,13 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define MAX_DEPTH 8
 
@@ -142,15 +145,33 @@ static int load(const char *path, fpmconf *c, cursor *cur, int depth, char *err,
         snprintf(err, errlen, "%s: includes nested more than %d deep", path, MAX_DEPTH);
         return -1;
     }
-    FILE *f = fopen(path, "r");
-    if (!f) {
+    /* O_NONBLOCK: a FIFO must not hang the open; only a regular file is read */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    FILE *f = NULL;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        snprintf(err, errlen, "%s: not a regular file (a configuration file is one)", path);
+    else if (fcntl(fd, F_SETFL, 0) != 0 || !(f = fdopen(fd, "r")))
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    if (!f) {
+        close(fd);
         return -1;
     }
     char line[8192];
     int lineno = 0, rc = 0;
     while (fgets(line, sizeof line, f)) {
         lineno++;
+        size_t ll = strlen(line);
+        if (ll == sizeof line - 1 && line[ll - 1] != '\n' && !feof(f)) {
+            snprintf(err, errlen, "%s:%d: line longer than %zu bytes", path, lineno,
+                     sizeof line - 2);
+            rc = -1;
+            break;
+        }
         char *s = trim(line);
         if (*s == '\0' || *s == ';' || *s == '#')
             continue;

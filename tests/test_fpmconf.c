@@ -5,7 +5,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fpmconf.h"
 
@@ -53,6 +55,33 @@ static void test_config_errors_name_the_file_and_line(void **state)
     remove("/tmp/fpmcpu-bad.conf");
 }
 
+/* include=/dev/zero once made the recorder spin; a line over the buffer was
+ * split and reported past the end of the file. */
+static void test_non_regular_includes_and_long_lines_are_refused(void **state)
+{
+    (void)state;
+    fpmconf c;
+    char err[512], path[] = "/tmp/fpmcpu-conf-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("[global]\ninclude = /dev/zero\n", f);
+    fclose(f);
+    assert_int_equal(fpmconf_load(path, &c, err, sizeof err), -1);
+    assert_string_equal(err, "/dev/zero: not a regular file (a configuration file is one)");
+    f = fopen(path, "w");
+    fputs("[www]\nlisten = /x.sock\n;", f);
+    for (int i = 0; i < 9000; i++)
+        fputc('x', f);
+    fputs("\npm.status_path = /status\n", f);
+    fclose(f);
+    assert_int_equal(fpmconf_load(path, &c, err, sizeof err), -1);
+    char want[600];
+    snprintf(want, sizeof want, "%s:3: line longer than 8190 bytes", path);
+    assert_string_equal(err, want);
+    remove(path);
+}
+
 static void test_listen_values_as_endpoints(void **state)
 {
     (void)state;
@@ -73,6 +102,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pools_from_a_config_with_includes),
         cmocka_unit_test(test_config_errors_name_the_file_and_line),
+        cmocka_unit_test(test_non_regular_includes_and_long_lines_are_refused),
         cmocka_unit_test(test_listen_values_as_endpoints),
     };
     return cmocka_run_group_tests_name("fpmconf", tests, NULL, NULL);

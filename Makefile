@@ -3,6 +3,7 @@
 #   make run        build, then analyze the bundled fixture log (LOG=... for another)
 #   make test       install what is missing, build, run every test (also under ASan+UBSan)
 #   make bench      speed and memory of a long replay
+#   make fuzz       libFuzzer on every parser, FUZZ_SECONDS each (default 60)
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
@@ -18,7 +19,8 @@ ANALYZER := analyzer/hist.c analyzer/fit.c analyzer/pidmap.c analyzer/namemap.c 
 RECORDER := recorder/fcgi.c recorder/fpmconf.c recorder/procscan.c recorder/logfile.c
 UNITS    := fpmlog status procfs hist fit readings pipeline report replay timearg csvout fcgi fpmconf logfile procscan namemap
 
-.PHONY: all run test unit unit-asan cli fixtures fixtures-check integration deps deps-test bench clean
+.PHONY: all run test unit unit-asan cli fixtures fixtures-check integration deps deps-test bench clean \
+        fuzz fuzz-regress print-seeds-%
 all: bin/fpm-analyze bin/fpm-record
 
 deps:
@@ -85,7 +87,7 @@ integration: bin/fpm-analyze bin/fpm-record bin/tests/status_dump
 	@tests/integration/record_enospc.sh
 
 test: deps-test
-	@$(MAKE) -s all unit unit-asan cli fixtures-check integration
+	@$(MAKE) -s all unit unit-asan fuzz-regress cli fixtures-check integration
 	@echo "make test: all passed"
 
 bench:
@@ -101,3 +103,46 @@ clean:
 bin/tests/status_dump: build/rel/tests/status_dump.o $(REL_LIB)
 	@mkdir -p bin/tests
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+# ------------------------------------------------------------------ fuzzing
+# tests/fuzz/fuzz_NAME.c are libFuzzer harnesses.  make fuzz runs each for
+# FUZZ_SECONDS under ASan+UBSan (clang), seeded from fixtures/ and from
+# tests/fuzz/regress/NAME/, where every input that once crashed is kept;
+# make test replays those inputs (and the seeds) with gcc's sanitizers.
+FUZZERS      := status fpmlog procfs fcgi fpmconf
+FUZZ_SECONDS ?= 60
+FUZZ_CC      ?= clang
+FUZZ_FLAGS   := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+FUZZ_SEEDS_status  := fixtures/status/*
+FUZZ_SEEDS_fpmlog  := fixtures/logs/*
+FUZZ_SEEDS_procfs  := fixtures/world/proc/stat fixtures/world/proc/*/stat fixtures/world/sys/fs/cgroup/system.slice/*/cpu.*
+FUZZ_SEEDS_fcgi    := tests/fuzz/seeds/fcgi/*
+FUZZ_SEEDS_fpmconf := fixtures/fpmconf/php-fpm.conf fixtures/fpmconf/pool.d/*
+
+build/fz/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) $(CPPFLAGS) -c $< -o $@
+FZ_LIB := $(LIB_SRC:%.c=build/fz/%.o)
+build/fuzz/fuzz_%: build/fz/tests/fuzz/fuzz_%.o $(FZ_LIB)
+	@mkdir -p build/fuzz
+	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -o $@ $^ $(LDLIBS)
+
+print-seeds-%:
+	@echo $(wildcard $(FUZZ_SEEDS_$*))
+
+fuzz:
+	@scripts/deps.sh fuzz
+	@$(MAKE) -s $(FUZZERS:%=build/fuzz/fuzz_%)
+	@tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZERS)
+
+bin/tests-san/fuzz_%_replay: build/san/tests/fuzz/fuzz_%.o build/san/tests/fuzz/replay_main.o $(SAN_LIB)
+	@mkdir -p bin/tests-san
+	$(CC) $(SAN) -o $@ $^ $(LDLIBS)
+
+fuzz-regress: $(FUZZERS:%=bin/tests-san/fuzz_%_replay)
+	@set -e; for f in $(FUZZERS); do \
+	    case $$f in status) s="$(FUZZ_SEEDS_status)";; fpmlog) s="$(FUZZ_SEEDS_fpmlog)";; \
+	    procfs) s="$(FUZZ_SEEDS_procfs)";; fcgi) s="$(FUZZ_SEEDS_fcgi)";; fpmconf) s="$(FUZZ_SEEDS_fpmconf)";; esac; \
+	    printf 'fuzz regressions %s: ' $$f; \
+	    ASAN_OPTIONS=detect_leaks=1 bin/tests-san/fuzz_$${f}_replay $$s $$(ls tests/fuzz/regress/$$f/* 2>/dev/null); \
+	done

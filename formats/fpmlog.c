@@ -101,6 +101,28 @@ fpmlog_reader *fpmlog_reader_open(const char *path, char *err, size_t errlen)
     return r;
 }
 
+void fpmlog_reader_reset(fpmlog_reader *r, int fd)
+{
+    if (r->own_fd)
+        close(r->fd);
+    unsigned char *ib = r->ib, *rb = r->rb;
+    size_t rb_cap = r->rb_cap;
+    char *hdr = r->hdr;
+    ZSTD_DCtx *dctx = r->dctx;
+    memset(r, 0, offsetof(fpmlog_reader, segs));
+    r->nsegs = 0;
+    memset(&r->stream_ended, 0, sizeof *r - offsetof(fpmlog_reader, stream_ended));
+    r->ib = ib;
+    r->rb = rb;
+    r->rb_cap = rb_cap;
+    r->hdr = hdr;
+    r->dctx = dctx;
+    ZSTD_DCtx_reset(dctx, ZSTD_reset_session_only);
+    r->fd = fd;
+    r->mode = M_FRAMEPOS;
+    r->at_line_start = 1;
+}
+
 void fpmlog_reader_free(fpmlog_reader *r)
 {
     if (!r)

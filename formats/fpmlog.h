@@ -64,6 +64,10 @@ fpmlog_reader *fpmlog_reader_open(const char *path, char *err, size_t errlen);
 /* Reads from fd, which the reader does not close. */
 fpmlog_reader *fpmlog_reader_fdopen(int fd);
 
+/* Starts reading fd afresh, as a new reader would, keeping the buffers
+ * (fuzzing, many small inputs); a file the reader opened is closed. */
+void fpmlog_reader_reset(fpmlog_reader *r, int fd);
+
 /* 1: a record in *rec.  0: end of the file.  -1: damage described in *dmg
  * (reading may go on).  -2: read error, described in dmg->what (stop). */
 int fpmlog_reader_next(fpmlog_reader *r, fpmlog_record *rec, fpmlog_damage *dmg);

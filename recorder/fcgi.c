@@ -180,6 +180,8 @@ int fcgi_split_response(const unsigned char *resp, size_t len, int *status,
                         const unsigned char **body, size_t *body_len)
 {
     *status = 200;
+    if (!resp || len == 0)
+        return -1; /* no STDOUT at all (found by fuzzing: memchr on NULL) */
     size_t i = 0;
     for (;;) {
         const unsigned char *nl = memchr(resp + i, '\n', len - i);

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
 
@@ -601,11 +603,51 @@ static void test_kv_finds_repeated_keys(void **state)
     assert_int_equal(vl, 0);
 }
 
+static int count_records(fpmlog_reader *r)
+{
+    fpmlog_record rec;
+    fpmlog_damage d;
+    int n = 0, ret;
+    while ((ret = fpmlog_reader_next(r, &rec, &d)) != 0)
+        n += ret == 1;
+    return n;
+}
+
+/* A reset reader reads a new file as a new reader would, even when it was
+ * stopped in the middle of a zstd frame. */
+static void test_a_reset_reader_reads_like_a_new_one(void **state)
+{
+    (void)state;
+    char err[128];
+    fpmlog_reader *r = fpmlog_reader_open("fixtures/logs/realistic.fpmlog.zst", err, sizeof err);
+    assert_non_null(r);
+    int whole = count_records(r);
+    assert_true(whole > 1000);
+    int fd = open("fixtures/logs/realistic.fpmlog.zst", O_RDONLY);
+    fpmlog_reader_reset(r, fd); /* closes the file the reader opened */
+    fpmlog_record rec;
+    fpmlog_damage d;
+    for (int i = 0; i < 100; i++)
+        assert_int_equal(fpmlog_reader_next(r, &rec, &d), 1);
+    int fd2 = open("fixtures/logs/small.fpmlog", O_RDONLY);
+    fpmlog_reader_reset(r, fd2);
+    fpmlog_reader *fresh = fpmlog_reader_open("fixtures/logs/small.fpmlog", err, sizeof err);
+    assert_int_equal(count_records(r), count_records(fresh));
+    fpmlog_reader_free(fresh);
+    lseek(fd, 0, SEEK_SET);
+    fpmlog_reader_reset(r, fd);
+    assert_int_equal(count_records(r), whole);
+    fpmlog_reader_free(r);
+    close(fd);
+    close(fd2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plain_records_read_in_order),
         cmocka_unit_test(test_writer_round_trip_plain_and_zstd),
+        cmocka_unit_test(test_a_reset_reader_reads_like_a_new_one),
         cmocka_unit_test(test_source_is_percent_decoded),
         cmocka_unit_test(test_bad_crc_reported_with_offset_and_skipped),
         cmocka_unit_test(test_bad_header_resyncs_at_the_next_line),

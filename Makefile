@@ -4,6 +4,7 @@
 #   make test       install what is missing, build, run every test (also under ASan+UBSan)
 #   make bench      speed and memory of a long replay
 #   make fuzz       libFuzzer on every parser, FUZZ_SECONDS each (default 60)
+#   make torture    1,000 SIGKILLs of a recorder appending to one log
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
@@ -20,7 +21,7 @@ RECORDER := recorder/fcgi.c recorder/fpmconf.c recorder/procscan.c recorder/logf
 UNITS    := fpmlog status procfs hist fit readings pipeline report replay timearg csvout fcgi fpmconf logfile procscan namemap
 
 .PHONY: all run test unit unit-asan cli fixtures fixtures-check integration deps deps-test bench clean \
-        fuzz fuzz-regress print-seeds-%
+        fuzz fuzz-regress print-seeds-% torture
 all: bin/fpm-analyze bin/fpm-record
 
 deps:
@@ -85,6 +86,12 @@ integration: bin/fpm-analyze bin/fpm-record bin/tests/status_dump
 	@tests/integration/record_fpm.sh
 	@tests/integration/record_crash.sh
 	@tests/integration/record_enospc.sh
+	@tests/integration/record_hostile.sh
+
+# not part of make test: 1,000 SIGKILLs of a recorder appending to one log
+torture: bin/fpm-analyze bin/fpm-record
+	@scripts/deps.sh test
+	@TORTURE=1 KILLS=$${KILLS:-1000} tests/integration/record_crash.sh
 
 test: deps-test
 	@$(MAKE) -s all unit unit-asan fuzz-regress cli fixtures-check integration

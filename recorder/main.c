@@ -581,8 +581,8 @@ static long pool_pids(recorder *r, pool *pl, const unsigned char *page, size_t p
                 (*pids)[n++] = (pid_t)r->page.workers[i].pid;
     }
     if (n == 0 && !has_page && !(m > 0 && t->any_fpm)) {
-        snprintf(why, whylen, "its workers cannot be found in %s without its status page: "
-                 "no PIDS this round", r->cfg->proc_root);
+        /* no page and no worker of that name: the read error says enough */
+        why[0] = '\0';
         free(*pids);
         *pids = NULL;
         return -1;
@@ -648,7 +648,7 @@ static void read_pool(recorder *r, pool *pl)
                                      &r->pidcap)) == 0)
         snprintf(why, sizeof why, "none of its %ld workers' stat files in %s can be read "
                  "(hidepid, or another pid namespace): no PIDS this round", n, cfg->proc_root);
-    if (n == 0 || got > 0) {
+    if (n >= 0 && (n == 0 || got > 0)) {
         add(r, "PIDS", mono, real, pl->name, r->pidbuf ? r->pidbuf : "", len);
         why[0] = '\0';
     }

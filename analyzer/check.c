@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <math.h>
 #include <string.h>
 
 static int shape_rank(const char *s)
@@ -86,6 +87,18 @@ int check_against(FILE *out, const pipeline *pl, const rp_scenario *sc, const ch
                             hname, pname, names[k],
                             (long long)json_integer_value(json_object_get(bp, keys[k])),
                             now_pct[k], nb - b, nb - b == 1 ? "" : "s", tol);
+                    worse++;
+                }
+            }
+            const json_t *bb = json_object_get(bp, "busy_pct");
+            if (v.has_busy && json_is_number(bb)) {
+                int64_t was = (int64_t)llround(json_number_value(bb) * 100);
+                int up = hist_bucket(v.busy_hundredths) - hist_bucket(was < 0 ? 0 : was);
+                if (up > tol) {
+                    fprintf(out, "%s %s: busy share %.2f%% -> %lld.%02lld%% (up %d bucket%s, "
+                                 "tolerance %d)\n", hname, pname, json_number_value(bb),
+                            (long long)(v.busy_hundredths / 100),
+                            (long long)(v.busy_hundredths % 100), up, up == 1 ? "" : "s", tol);
                     worse++;
                 }
             }

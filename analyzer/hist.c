@@ -25,10 +25,17 @@ int hist_floor_pct(int i)
     return 3200;
 }
 
-void hist_add(hist *h, int64_t s)
+void hist_add(hist *h, int64_t s, int64_t duration_us)
 {
     h->count[hist_bucket(s)]++;
     h->total++;
+    uint64_t cs = s < 0 ? 0 : s > HIST_BUSY_MAX_SHARE ? HIST_BUSY_MAX_SHARE : (uint64_t)s;
+    uint64_t d = duration_us < 0 ? 0 : (uint64_t)duration_us / 1000;
+    if (d > HIST_BUSY_MAX_MS)
+        d = HIST_BUSY_MAX_MS;
+    /* C stays under 2 x 4097 x 10^9 x 10^6 < 2^64: halved at least every 4097 readings */
+    h->busy_w += d;
+    h->busy_c += cs * d;
     if (h->total > HIST_LIMIT) {
         uint32_t sum = 0;
         for (int i = 0; i < HIST_BUCKETS; i++) {
@@ -36,7 +43,21 @@ void hist_add(hist *h, int64_t s)
             sum += h->count[i];
         }
         h->total = sum;
+        h->busy_w /= 2;
+        h->busy_c /= 2;
     }
+}
+
+int hist_busy(const hist *h, int64_t *hundredths, int64_t *millicores)
+{
+    if (h->busy_w == 0)
+        return -1;
+    /* round(C / W) and round(C / (10 W)), halves up: all values are >= 0 */
+    *hundredths = (int64_t)(h->busy_c / h->busy_w +
+                            (2 * (h->busy_c % h->busy_w) >= h->busy_w));
+    uint64_t w10 = 10 * h->busy_w;
+    *millicores = (int64_t)(h->busy_c / w10 + (2 * (h->busy_c % w10) >= w10));
+    return 0;
 }
 
 int hist_percentile(const hist *h, int pct)

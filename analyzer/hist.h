@@ -10,9 +10,13 @@
 #define HIST_BUCKETS 61
 #define HIST_LIMIT   4096 /* above this many readings every bucket halves */
 
+#define HIST_BUSY_MAX_SHARE 1000000    /* s is capped here in the busy sums */
+#define HIST_BUSY_MAX_MS    1000000000 /* and d here */
+
 typedef struct {
     uint32_t count[HIST_BUCKETS];
     uint32_t total;                /* the pool's reading count, after halving */
+    uint64_t busy_w, busy_c;       /* sums of d and of s x d (section 10), halved with it */
 } hist;
 
 /* The bucket of a share of s hundredths of a percent (s >= 0). */
@@ -21,8 +25,15 @@ int hist_bucket(int64_t s);
 /* A bucket's floor, its lowest share, in whole percent. */
 int hist_floor_pct(int bucket);
 
-/* Adds one reading; halves every bucket when the count passes HIST_LIMIT. */
-void hist_add(hist *h, int64_t s);
+/* Adds one reading of share s that lasted duration_us: its bucket, and to
+ * the busy sums W += d, C += s x d (d in whole milliseconds, s and d capped).
+ * When the count passes HIST_LIMIT every bucket and both sums are halved. */
+void hist_add(hist *h, int64_t s, int64_t duration_us);
+
+/* The duration-weighted share: C / W in hundredths of a percent, and
+ * C / (10 W) in millicores, each rounded half away from zero.  0 with both,
+ * -1 when W is 0. */
+int hist_busy(const hist *h, int64_t *hundredths, int64_t *millicores);
 
 /* The first bucket whose running count reaches ceil(pct * total / 100) (at
  * least 1); -1 when the histogram is empty.  TYPICAL is pct 50, P90 pct 90. */

@@ -69,12 +69,16 @@ static void usage(FILE *out)
 "                            (default 2)\n"
 "      --max-children POOL=N what-if: pm.max_children N for pools named POOL\n"
 "                            (repeatable)\n"
+"      --cost typical|busy   what a busy worker's PHP costs: TYPICAL x 10 (the\n"
+"                            default), or the duration-weighted share (BUSY)\n"
 "      --from T, --until T   only rounds from T and before T: ISO 8601 with Z or\n"
 "                            an offset (2026-11-29T14:00:00Z), @EPOCH, or HH:MM[:SS]\n"
 "                            on the log's first day (UTC); earlier rounds prime\n"
 "                            the state but count nothing\n"
 "      --own-uri PREFIX      requests whose URI starts with PREFIX are\n"
 "                            monitoring, not visitors (repeatable)\n"
+"      --explain             text: also print why readings were not counted and\n"
+"                            which round pairs gave no host figures\n"
 "  -q, --quiet               no progress line\n"
 "\n"
 "hist prints each pool's distribution of CPU shares, one row per bucket,\n"
@@ -83,10 +87,11 @@ static void usage(FILE *out)
 "      --cutoff PCT          stop once the running %% reaches PCT (0..100)\n"
 "\n"
 "check compares LOG with an earlier --format json output and exits 1 with\n"
-"what got worse: TYPICAL or P90 up by more than N buckets (default 0), a\n"
-"shape toward cpu-bound, overhead up by more than PCT%% (default 10), new\n"
-"starved rounds, a pool with too few readings now or gone; 0 when nothing did.\n"
-"      --explain             text: also print why readings were not counted\n"
+"what got worse: TYPICAL, P90 or the busy share up by more than N buckets\n"
+"(default 0), a shape toward cpu-bound, overhead up by more than PCT%%\n"
+"(default 10), new starved rounds, a pool with too few readings now or gone;\n"
+"0 when nothing did.\n"
+"\n"
 "  -h, --help                print this help and exit\n"
 "  -V, --version             print the version and exit\n"
 "\n"
@@ -192,7 +197,8 @@ static int resolve_time(config *cfg, const char *arg, const char *opt, int *has,
 }
 
 enum { O_HOST_MC = 256, O_CORES, O_HEADROOM, O_OWN_URI, O_EXPLAIN, O_MAXCH, O_FROM, O_UNTIL,
-       O_POOL, O_CUTOFF, O_BASELINE, O_TOL, O_RISE, O_CSV_READINGS, O_CSV_ROUNDS, O_PLOT };
+       O_POOL, O_CUTOFF, O_BASELINE, O_TOL, O_RISE, O_CSV_READINGS, O_CSV_ROUNDS, O_PLOT,
+       O_COST };
 
 /* The commands an option goes with. */
 enum { CMD_REPORT = 1, CMD_HIST = 2, CMD_CHECK = 4, CMD_ALL = 7 };
@@ -201,6 +207,7 @@ static int goes_with(int opt)
 {
     switch (opt) {
     case 'f': case O_HOST_MC: case O_CORES: case O_HEADROOM: case O_MAXCH: case O_EXPLAIN:
+    case O_COST:
         return CMD_REPORT;
     case O_POOL: case O_CUTOFF:
         return CMD_HIST;
@@ -232,6 +239,7 @@ static int handle_args(int argc, char **argv, config *cfg)
         {"csv-readings", required_argument, NULL, O_CSV_READINGS},
         {"csv-rounds", required_argument, NULL, O_CSV_ROUNDS},
         {"plot", required_argument, NULL, O_PLOT},
+        {"cost", required_argument, NULL, O_COST},
         {"tolerance-buckets", required_argument, NULL, O_TOL},
         {"max-overhead-rise", required_argument, NULL, O_RISE},
         {"help", no_argument, NULL, 'h'},
@@ -321,6 +329,14 @@ static int handle_args(int argc, char **argv, config *cfg)
             cfg->scenario.max_children = cfg->max_children;
             break;
         }
+        case O_COST:
+            if (strcmp(optarg, "typical") == 0)
+                cfg->scenario.cost = RP_COST_TYPICAL;
+            else if (strcmp(optarg, "busy") == 0)
+                cfg->scenario.cost = RP_COST_BUSY;
+            else
+                return bad_usage("--cost must be typical or busy, not \"%s\"", optarg);
+            break;
         case O_FROM: cfg->from = optarg; break;
         case O_UNTIL: cfg->until = optarg; break;
         case 'q': cfg->quiet = 1; break;

@@ -329,7 +329,7 @@ static void on_reading(void *arg, const status_worker *w, rd_verdict v, int64_t 
     if (!c->in)
         return;
     if (v == RD_ACCEPTED)
-        hist_add(&c->p->h, share);
+        hist_add(&c->p->h, share, w->has_duration ? w->duration : 0);
     else
         c->p->filtered[v]++;
     for (size_t k = 0; k < c->pl->nfn; k++)

@@ -9,7 +9,8 @@
 
 int report_is_what_if(const rp_scenario *sc)
 {
-    return sc->has_host_millicores || sc->headroom != RP_DEFAULT_HEADROOM || sc->nmax_children;
+    return sc->has_host_millicores || sc->headroom != RP_DEFAULT_HEADROOM || sc->nmax_children ||
+           sc->cost != RP_COST_TYPICAL;
 }
 
 int64_t report_now(const pl_pool *p, const rp_scenario *sc)
@@ -23,6 +24,12 @@ int64_t report_now(const pl_pool *p, const rp_scenario *sc)
 
 rp_pool_view report_pool_view(const pl_pool *p, uint64_t hm, int headroom, int64_t now)
 {
+    return report_pool_view_cost(p, hm, headroom, now, RP_COST_TYPICAL);
+}
+
+rp_pool_view report_pool_view_cost(const pl_pool *p, uint64_t hm, int headroom, int64_t now,
+                                   int cost_of)
+{
     rp_pool_view v = {0};
     v.line = fit_solve(&p->f);
     v.now = now > 0 ? now : 0;
@@ -35,9 +42,11 @@ rp_pool_view report_pool_view(const pl_pool *p, uint64_t hm, int headroom, int64
         return v;
     v.shape = v.typical_pct >= 50 ? "cpu-bound" : v.typical_pct >= 20 ? "mixed" : "i/o-bound";
     v.php_millicores = (int64_t)v.typical_pct * 10;
+    v.has_busy = hist_busy(&p->h, &v.busy_hundredths, &v.busy_millicores) == 0;
+    int64_t php = cost_of == RP_COST_BUSY && v.has_busy ? v.busy_millicores : v.php_millicores;
     v.host_millicores_per_worker = v.line.believed
-        ? (int64_t)round((double)v.php_millicores * v.line.overhead)
-        : v.php_millicores;
+        ? (int64_t)round((double)php * v.line.overhead)
+        : php;
     int64_t cost = v.host_millicores_per_worker;
     if (cost <= 0 || hm == 0)
         return v;
@@ -83,7 +92,8 @@ static rp_pool_view *host_views(const pl_host *h, const rp_scenario *sc)
         return NULL;
     uint64_t hm = report_host_millicores(h, sc);
     for (size_t i = 0; i < h->npools; i++)
-        v[i] = report_pool_view(h->pools[i], hm, sc->headroom, report_now(h->pools[i], sc));
+        v[i] = report_pool_view_cost(h->pools[i], hm, sc->headroom, report_now(h->pools[i], sc),
+                                     sc->cost);
     return v;
 }
 
@@ -195,6 +205,7 @@ typedef struct {
     int      headroom;    /* hundredths */
     uint64_t rounds;      /* the host's counted rounds */
     int64_t  needed_now;  /* the host line's sum */
+    int      cost;        /* RP_COST_TYPICAL or RP_COST_BUSY */
 } why_ctx;
 
 /* Why a pool has no reading yet: the filter that took its finished requests. */
@@ -274,6 +285,11 @@ static void why_text(FILE *out, const pl_pool *p, const rp_pool_view *v, const w
                      "the host runs out of CPU.", (long long)v->now);
     else
         fputs(" pm.max_children unknown.", out);
+    if (v->has_busy && v->busy_millicores > 0 && 2 * v->busy_millicores >= 3 * v->php_millicores)
+        fprintf(out, " The median hides heavy requests: a busy worker costs ~%lldm, not %lldm%s.",
+                (long long)v->busy_millicores, (long long)v->php_millicores,
+                c->cost == RP_COST_BUSY ? " (sized by it here, --cost busy)"
+                                        : "; --cost busy sizes the pool by it");
     if (v->limit == RP_LIMIT_WORKERS && c->needed_now > (int64_t)c->hm)
         fprintf(out, " Within its own ceiling, but together the pools need %.2fx the host.",
                 (double)c->needed_now / (double)c->hm);
@@ -460,10 +476,11 @@ static void print_what_if(FILE *out, const pl_host *h, const rp_pool_view *v,
 
 static int print_host_text(FILE *out, const pl_host *h, const rp_scenario *sc)
 {
-    static const int left[13] = {1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0};
+    enum { NCOLS = 14 };
+    static const int left[NCOLS] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0};
     uint64_t hm = report_host_millicores(h, sc);
     rp_pool_view *v = host_views(h, sc), *m = measured_views(h);
-    table t = {.ncols = 13};
+    table t = {.ncols = NCOLS};
     size_t hw;
     char *hn = report_display_name(h->hostname, h->hostname_len, &hw);
     int rc = -1;
@@ -485,10 +502,10 @@ static int print_host_text(FILE *out, const pl_host *h, const rp_scenario *sc)
     else
         fprintf(out, "%s: size unknown (its HOST record has no nproc), %llu rounds%s\n", hn,
                 (unsigned long long)h->rounds, span);
-    static const char *const head[13] = {"POOL", "READINGS", "TYPICAL", "P90", "SHAPE",
-                                         "PHP/W", "HOST/W", "FILL", "CEILING", "MAX", "LIMIT",
-                                         "STARVED", "ERRORS"};
-    for (size_t c = 0; c < 13; c++)
+    static const char *const head[NCOLS] = {"POOL", "READINGS", "TYPICAL", "P90", "BUSY",
+                                            "SHAPE", "PHP/W", "HOST/W", "FILL", "CEILING", "MAX",
+                                            "LIMIT", "STARVED", "ERRORS"};
+    for (size_t c = 0; c < NCOLS; c++)
         table_text(&t, "%s", head[c]);
     for (size_t i = 0; i < h->npools; i++) {
         const pl_pool *p = h->pools[i];
@@ -502,6 +519,11 @@ static int print_host_text(FILE *out, const pl_host *h, const rp_scenario *sc)
         table_text(&t, "%s", b);
         pct_text(b, sizeof b, pv->has_typical, pv->p90_pct);
         table_text(&t, "%s", b);
+        if (pv->has_busy)
+            table_text(&t, "%lld.%02lld%%", (long long)(pv->busy_hundredths / 100),
+                       (long long)(pv->busy_hundredths % 100));
+        else
+            table_text(&t, "-");
         table_text(&t, "%s", pv->shape ? pv->shape : "-");
         if (pv->shape) {
             table_text(&t, "%lldm", (long long)pv->php_millicores);
@@ -533,9 +555,9 @@ static int print_host_text(FILE *out, const pl_host *h, const rp_scenario *sc)
         fputc('\n', out);
     int64_t now, atc;
     report_host_needs(v, h->npools, &now, &atc);
-    why_ctx wc = {hm, sc->headroom, h->rounds, now};
+    why_ctx wc = {hm, sc->headroom, h->rounds, now, sc->cost};
     for (size_t i = 0; i < h->npools; i++) {
-        fprintf(out, "%s: ", t.cell[(i + 1) * 13]);
+        fprintf(out, "%s: ", t.cell[(i + 1) * NCOLS]);
         why_text(out, h->pools[i], &v[i], &wc);
         fputc('\n', out);
         if (sc->explain) {
@@ -591,6 +613,8 @@ static void print_heading(FILE *out, const rp_scenario *sc)
         for (size_t i = 0; i < sc->nmax_children; i++)
             fprintf(out, ", pm.max_children %s=%lld", sc->max_children[i].pool,
                     (long long)sc->max_children[i].max_children);
+        if (sc->cost == RP_COST_BUSY)
+            fputs(", a busy worker's PHP at its duration-weighted share (--cost busy)", out);
         fputc('\n', out);
     }
     if (sc->has_from || sc->has_until || report_is_what_if(sc))
@@ -682,6 +706,10 @@ int report_hist(FILE *out, const pipeline *pl, const char *pool, double cutoff)
             }
             table_print(out, &t, left);
             table_free(&t);
+            int64_t busy, busy_mc;
+            if (p->h.total >= RP_MIN_READINGS && hist_busy(&p->h, &busy, &busy_mc) == 0)
+                fprintf(out, "busy share (duration-weighted): %lld.%02lld%%\n",
+                        (long long)(busy / 100), (long long)(busy % 100));
         }
     }
     if (!shown)
@@ -733,6 +761,14 @@ static int print_pool_json(FILE *out, const pl_pool *p, const rp_pool_view *v)
         fputs("null", out);
     fputs(", \"php_millicores\": ", out);
     json_i64(out, v->shape != NULL, v->php_millicores);
+    fputs(", \"busy_pct\": ", out);
+    if (v->has_busy)
+        fprintf(out, "%lld.%02lld", (long long)(v->busy_hundredths / 100),
+                (long long)(v->busy_hundredths % 100));
+    else
+        fputs("null", out);
+    fputs(", \"busy_millicores\": ", out);
+    json_i64(out, v->has_busy, v->busy_millicores);
     fputs(", \"fit\": ", out);
     if (v->line.exists) {
         fputs("{\"n\": ", out);
@@ -821,7 +857,7 @@ static int print_json(FILE *out, const pipeline *pl, const rp_scenario *sc)
             report_json_string(out, sc->max_children[i].pool, strlen(sc->max_children[i].pool));
             fprintf(out, ": %lld", (long long)sc->max_children[i].max_children);
         }
-        fputs("}}, ", out);
+        fprintf(out, "}, \"cost\": \"%s\"}, ", sc->cost == RP_COST_BUSY ? "busy" : "typical");
     }
     fputs("\"hosts\": [", out);
     for (size_t i = 0; i < n; i++) {
@@ -885,7 +921,7 @@ static void om_labels(FILE *out, const pl_host *h, const pl_pool *p, const char 
     fprintf(out, "\"%s}", extra ? extra : "");
 }
 
-enum { OM_TYPICAL, OM_P90, OM_COUNT, OM_READINGS, OM_PHP, OM_HOST, OM_OVERHEAD, OM_FILL, OM_CEIL,
+enum { OM_TYPICAL, OM_P90, OM_COUNT, OM_READINGS, OM_PHP, OM_HOST, OM_OVERHEAD, OM_FILL, OM_CEIL, OM_BUSY,
        OM_STARVED, OM_LIMIT };
 
 /* One pool's value of a family; 0 when it has none. */
@@ -903,6 +939,7 @@ static int om_value(int what, const pl_pool *p, const rp_pool_view *v, double *x
     case OM_CEIL: *x = (double)v->ceiling; return v->has_fill;
     case OM_STARVED: *x = (double)p->starved; return 1;
     case OM_LIMIT: *x = v->limit == RP_LIMIT_CPU; return v->limit != RP_LIMIT_UNKNOWN;
+    case OM_BUSY: *x = (double)v->busy_hundredths / 10000.0; return v->has_busy;
     }
     return 0;
 }
@@ -931,6 +968,9 @@ static int print_metrics(FILE *out, const pipeline *pl, const rp_scenario *sc, i
         {"fpm_cpu_request_cpu_share_ratio", "summary", "ratio",
          "CPU time over wall time of finished requests (bucket floors)",
          {OM_TYPICAL, OM_P90, OM_COUNT}},
+        {"fpm_cpu_busy_share_ratio", "gauge", "ratio",
+         "CPU share of a busy worker: the requests' shares weighted by their durations",
+         {OM_BUSY, -1, -1}},
         {"fpm_cpu_readings", "gauge", NULL, "Requests counted, after halving", {OM_READINGS, -1, -1}},
         {"fpm_cpu_php_worker_cores", "gauge", "cores", "CPU of one busy worker's PHP",
          {OM_PHP, -1, -1}},

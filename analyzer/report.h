@@ -15,6 +15,10 @@
 
 #define RP_DEFAULT_HEADROOM 200 /* hundredths */
 
+/* What a busy worker's PHP costs in section 7: TYPICAL x 10, or the
+ * duration-weighted busy share (section 10, --cost busy). */
+enum { RP_COST_TYPICAL = 0, RP_COST_BUSY = 1 };
+
 typedef struct {
     const char *pool;
     int64_t     max_children;
@@ -26,6 +30,7 @@ typedef struct {
     int      headroom;              /* hundredths: 2 is 200, 1.1 is 110 */
     const rp_override *max_children; /* --max-children POOL=N */
     size_t   nmax_children;
+    int      cost;                  /* RP_COST_TYPICAL (the default) or RP_COST_BUSY */
     int      explain;               /* text: print the filter counts */
     int      has_from, has_until;   /* the window applied, for the heading */
     uint64_t from_ns, until_ns;
@@ -44,7 +49,9 @@ typedef struct {
     int         has_typical;        /* any readings */
     int         typical_pct, p90_pct;
     const char *shape;              /* NULL under 20 readings */
-    int64_t     php_millicores;     /* valid with a shape */
+    int64_t     php_millicores;     /* valid with a shape: TYPICAL x 10 */
+    int         has_busy;           /* with a shape and a duration-weighted share */
+    int64_t     busy_hundredths, busy_millicores; /* that share, and in millicores */
     fit_line    line;
     int64_t     host_millicores_per_worker; /* valid with a shape */
     int         has_fill;           /* shape, cost > 0, host size known */
@@ -56,9 +63,14 @@ typedef struct {
 #define RP_MIN_READINGS 20
 
 /* Section 7 for one pool on a host of host_millicores (0 unknown) with
- * pm.max_children now (0 unknown). */
+ * pm.max_children now (0 unknown), at TYPICAL's cost. */
 rp_pool_view report_pool_view(const pl_pool *p, uint64_t host_millicores, int headroom,
                               int64_t now);
+
+/* The same at the cost given (RP_COST_BUSY: the busy millicores, where the
+ * pool has them, stand for PHP's). */
+rp_pool_view report_pool_view_cost(const pl_pool *p, uint64_t host_millicores, int headroom,
+                                   int64_t now, int cost);
 
 /* The host line: the sums of section 7 over the pool views. */
 void report_host_needs(const rp_pool_view *v, size_t n, int64_t *needed_now,

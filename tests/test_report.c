@@ -16,7 +16,7 @@ static pl_pool pool_of(int n, int64_t s, int64_t now)
     p.name = "p";
     p.name_len = 1;
     for (int i = 0; i < n; i++)
-        hist_add(&p.h, s);
+        hist_add(&p.h, s, 0);
     p.max_children = now;
     return p;
 }
@@ -197,7 +197,8 @@ static void test_json_output_is_section_8(void **state)
         "    {\"pool\": \"shop\", \"readings\": 20, \"histogram\": [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "
         "0, 0, 0, 0, 20, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "
         "0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], \"typical_pct\": 70, "
-        "\"p90_pct\": 70, \"shape\": \"cpu-bound\", \"php_millicores\": 700, \"fit\": null, "
+        "\"p90_pct\": 70, \"shape\": \"cpu-bound\", \"php_millicores\": 700, \"busy_pct\": 70.00, "
+        "\"busy_millicores\": 700, \"fit\": null, "
         "\"overhead\": null, \"host_millicores_per_worker\": 700, \"fill_workers\": 6, "
         "\"ceiling\": 12, \"max_children\": 40, \"limit\": \"cpu\", \"starved_rounds\": 2, "
         "\"error_rounds\": 0, \"filtered\": {\"no_request\": 0, \"running\": 0, \"repeat\": 0, \"own\": 0, "
@@ -205,7 +206,8 @@ static void test_json_output_is_section_8(void **state)
         "    {\"pool\": \"young\", \"readings\": 3, \"histogram\": [3, 0, 0, 0, 0, 0, 0, 0, 0, 0, "
         "0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "
         "0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], \"typical_pct\": 0, "
-        "\"p90_pct\": 0, \"shape\": null, \"php_millicores\": null, \"fit\": null, "
+        "\"p90_pct\": 0, \"shape\": null, \"php_millicores\": null, \"busy_pct\": null, "
+        "\"busy_millicores\": null, \"fit\": null, "
         "\"overhead\": null, \"host_millicores_per_worker\": null, \"fill_workers\": null, "
         "\"ceiling\": null, \"max_children\": null, \"limit\": null, \"starved_rounds\": 0, "
         "\"error_rounds\": 0, \"filtered\": {\"no_request\": 0, \"running\": 0, \"repeat\": 18, \"own\": 0, "
@@ -245,7 +247,7 @@ static void test_what_if_max_children_replaces_now_for_that_pool(void **state)
     assert_int_equal(v.limit, RP_LIMIT_CPU);
     char *j = render(pl, "json", &sc);
     assert_non_null(strstr(j, "\"scenario\": {\"host_millicores\": null, \"headroom\": 2.00, "
-                              "\"max_children\": {\"shop\": 13, \"nosuch\": 5}}"));
+                              "\"max_children\": {\"shop\": 13, \"nosuch\": 5}, \"cost\": \"typical\"}"));
     assert_non_null(strstr(j, "\"needed_now_millicores\": 9100")); /* 13 x 700 */
     assert_non_null(strstr(j, "\"max_children\": 13, \"limit\": \"cpu\""));
     free(j);
@@ -269,9 +271,9 @@ static void test_text_table_and_why_sentences(void **state)
     const char *want =
         "web1: 4 cores (4000m), 21 rounds (2027-01-15T08:00:00Z to 2027-01-15T08:10:00Z), headroom 2.00\n"
         "\n"
-        "POOL   READINGS  TYPICAL  P90  SHAPE      PHP/W  HOST/W  FILL  CEILING  MAX  LIMIT  STARVED  ERRORS\n"
-        "shop         20      70%  70%  cpu-bound   700m    700m     6       12   40  cpu          2       0\n"
-        "young         3      <5%  <5%  -              -       -     -        -    ?  -            0       0\n"
+        "POOL   READINGS  TYPICAL  P90    BUSY  SHAPE      PHP/W  HOST/W  FILL  CEILING  MAX  LIMIT  STARVED  ERRORS\n"
+        "shop         20      70%  70%  70.00%  cpu-bound   700m    700m     6       12   40  cpu          2       0\n"
+        "young         3      <5%  <5%       -  -              -       -     -        -    ?  -            0       0\n"
         "\n"
         "shop: cpu-bound. ~6 busy workers fill 4 cores, at PHP's own cost: the pool never ran "
         "alone or dominant, so its host overhead is not measured. Ceiling 12 (headroom 2.00). "
@@ -380,6 +382,101 @@ static void test_numbers_from_a_log_are_range_checked_and_products_saturate(void
     pipeline_free(pl);
 }
 
+/* A bimodal pool: 90 requests of 100 ms at 20%, 10 of 5 s at 95%. */
+static pl_pool bimodal(int64_t now)
+{
+    pl_pool p = {0};
+    p.name = "mix";
+    p.name_len = 3;
+    for (int i = 0; i < 90; i++)
+        hist_add(&p.h, 2000, 100000);
+    for (int i = 0; i < 10; i++)
+        hist_add(&p.h, 9500, 5000000);
+    p.max_children = now;
+    return p;
+}
+
+/* busy_pct and busy_millicores are null under 20 readings. */
+static void test_busy_is_null_under_20_readings(void **state)
+{
+    (void)state;
+    pl_pool p = pool_of(19, 7000, 0);
+    for (int i = 0; i < 19; i++)
+        p.h.busy_w += 100, p.h.busy_c += 700000;
+    rp_pool_view v = report_pool_view(&p, 4000, 200, 0);
+    assert_int_equal(v.has_busy, 0);
+    hist_add(&p.h, 7000, 100000);
+    v = report_pool_view(&p, 4000, 200, 0);
+    assert_int_equal(v.has_busy, 1);
+    assert_int_equal(v.busy_hundredths, 7000);
+    assert_int_equal(v.busy_millicores, 700);
+}
+
+/* --cost busy: the busy millicores stand for PHP's in fill, ceiling, limit
+ * and the host line; php_millicores stays TYPICAL x 10; with a believed
+ * overhead the host cost is round(busy x overhead). */
+static void test_cost_busy_drives_fill_ceiling_limit_and_the_host_line(void **state)
+{
+    (void)state;
+    pl_pool p = bimodal(10);
+    rp_pool_view t = report_pool_view_cost(&p, 4000, 200, 10, RP_COST_TYPICAL);
+    rp_pool_view b = report_pool_view_cost(&p, 4000, 200, 10, RP_COST_BUSY);
+    assert_int_equal(t.php_millicores, 200);
+    assert_int_equal(t.fill, 20);
+    assert_int_equal(t.limit, RP_LIMIT_WORKERS);
+    assert_int_equal(b.php_millicores, 200);
+    assert_int_equal(b.host_millicores_per_worker, 836);
+    assert_int_equal(b.fill, 5);              /* ceil(4000 / 836) */
+    assert_int_equal(b.ceiling, 10);
+    assert_int_equal(b.limit, RP_LIMIT_WORKERS);
+    int64_t now, atc;
+    report_host_needs(&b, 1, &now, &atc);
+    assert_int_equal(now, 8360);
+    assert_int_equal(atc, 8360);
+    fit_125(&p);
+    b = report_pool_view_cost(&p, 4000, 200, 10, RP_COST_BUSY);
+    assert_int_equal(b.host_millicores_per_worker, 1045); /* round(836 x 1.25) */
+}
+
+/* The JSON has busy_pct with two decimals and busy_millicores; the scenario
+ * says the cost; the WHY says when the median hides heavy requests. */
+static void test_busy_in_json_scenario_and_why(void **state)
+{
+    (void)state;
+    pipeline *pl = pipeline_new(NULL);
+    th_host(pl, "h", 4, "b", 0);
+    th_pool(pl, "mix", 10, "/status");
+    for (int k = 0; k < 100; k++) {
+        th_round *r = th_round_at(30.0 * k, 100ULL * (unsigned)k);
+        tworker w[] = {{100, "Idle", k + 1, k < 90 ? 100000 : 5000000, "/m",
+                        k < 90 ? "20.00" : "95.00"}};
+        th_status(r, "mix", 0, w, 1);
+        th_run(pl, r);
+    }
+    rp_scenario sc = {.headroom = 200};
+    char *j = render(pl, "json", &sc);
+    assert_non_null(strstr(j, "\"php_millicores\": 200, \"busy_pct\": 83.56, "
+                              "\"busy_millicores\": 836, "));
+    assert_null(strstr(j, "\"scenario\""));
+    free(j);
+    char *t = render(pl, "text", &sc);
+    assert_non_null(strstr(t, " 83.56% "));
+    assert_non_null(strstr(t, "The median hides heavy requests: a busy worker costs ~836m, not "
+                              "200m; --cost busy sizes the pool by it."));
+    free(t);
+    sc.cost = RP_COST_BUSY;
+    j = render(pl, "json", &sc);
+    assert_non_null(strstr(j, "\"scenario\": {\"host_millicores\": null, \"headroom\": 2.00, "
+                              "\"max_children\": {}, \"cost\": \"busy\"}"));
+    assert_non_null(strstr(j, "\"fill_workers\": 5, "));
+    free(j);
+    t = render(pl, "text", &sc);
+    assert_non_null(strstr(t, "(sized by it here, --cost busy)"));
+    assert_non_null(strstr(t, "mix      20 \xe2\x86\x92 5"));
+    free(t);
+    pipeline_free(pl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -400,6 +497,9 @@ int main(void)
         cmocka_unit_test(test_why_says_why_a_pool_has_no_readings),
         cmocka_unit_test(test_why_says_when_the_pools_together_need_more_than_the_host),
         cmocka_unit_test(test_names_are_escaped_in_json_and_text),
+        cmocka_unit_test(test_busy_is_null_under_20_readings),
+        cmocka_unit_test(test_cost_busy_drives_fill_ceiling_limit_and_the_host_line),
+        cmocka_unit_test(test_busy_in_json_scenario_and_why),
         cmocka_unit_test(test_numbers_from_a_log_are_range_checked_and_products_saturate),
     };
     return cmocka_run_group_tests_name("report", tests, NULL, NULL);

@@ -49,11 +49,11 @@ done <<'LIST'
 4 php millicores = typical x 10|analyzer/report.c|s/\(int64_t\)v.typical_pct \* 10/(int64_t)v.typical_pct * 9/
 5 interval at least 5 s|analyzer/pipeline.h|s/PL_MIN_INTERVAL_NS  5000000000ull/PL_MIN_INTERVAL_NS  4000000000ull/
 5 interval at most 5 min|analyzer/pipeline.h|s/300000000000ull/360000000000ull/
-5 host counter must not go back|analyzer/pipeline.c|s/busy >= h->prev_busy &&/1 \&\&/
-5 busy excludes idle and iowait|formats/procfs.c|s/f\[0\] \+ f\[1\] \+ f\[2\] \+ f\[5\]/f[0] + f[1] + f[2] + f[4] + f[5]/
+5 host counter must not go back|analyzer/pipeline.c|s/if \(busy < h->prev_busy \|\| /if (/
+5 busy excludes idle and iowait|formats/procfs.c|s/busy_fields\[6\] = \{0, 1, 2, 5, 6, 7\}/busy_fields[6] = {0, 1, 2, 4, 6, 7}/
 5 quota host uses usage_usec|analyzer/pipeline.c|s/if \(h->quota_millicores > 0 && r->has_cpu_stat &&/if (h->quota_millicores > 0 \&\& 0 \&\& r->has_cpu_stat \&\&/
-5 quota pair needs the same measure|analyzer/pipeline.c|s/h->prev_busy_usec == usec &&//
-5 a new pid counts its whole counter|analyzer/pipeline.c|s/            sum \+= \(uint64_t\)now;/            sum += 0;/
+5 quota pair needs the same measure|analyzer/pipeline.c|s/if \(h->prev_busy_usec != usec\)/if (0)/
+5 a new pid counts its whole counter|analyzer/pipeline.c|s/\? \(uint64_t\)\(now - before\) : \(uint64_t\)now;/? (uint64_t)(now - before) : 0;/
 5 fields 14 to 17|formats/procfs.c|s/for \(int f = 3; f <= 13; f\+\+\)/for (int f = 3; f <= 12; f++)/
 5 every pool needs PIDS in both rounds|analyzer/pipeline.c|s/        if \(all\) \{/        if (all || 1) {/
 5 saturated pairs give no point|analyzer/pipeline.h|s/PL_SATURATED        0.95/PL_SATURATED        0.96/
@@ -68,14 +68,14 @@ done <<'LIST'
 5 slope above 20 not believed|analyzer/fit.h|s/FIT_MAX_SLOPE    20.0/FIT_MAX_SLOPE    25.0/
 5 cost rounds half away from zero|analyzer/report.c|s/\(int64_t\)round\(/(int64_t)floor(/
 6 starved needs a full CPU|analyzer/pipeline.c|s/if \(usable && in && saturated\)/if (usable \&\& in)/
-6 an error round does not starve|analyzer/pipeline.c|s/if \(rc != 0\)\n            continue;/if (rc != 0) { pl->rp_ok[i] = 2; continue; }/
+6 an error round does not starve|analyzer/pipeline.c|s/                note_error\(p, rp\);\n            continue;/                note_error(p, rp);\n            pl->rp_ok[i] = 2;\n            continue;/
 7 fill is a ceiling|analyzer/report.c|s/v.fill = \(\(int64_t\)hm \+ cost - 1\) \/ cost;/v.fill = (int64_t)hm \/ cost;/
 7 ceiling at least cores + 1|analyzer/report.c|s/\+ 999\) \/ 1000 \+ 1;/+ 999) \/ 1000;/
 7 headroom exact in hundredths|analyzer/report.c|s/\(v.fill \* headroom \+ 99\) \/ 100;/(int64_t)ceil(v.fill * (headroom \/ 100.0));/
 7 limit cpu when now > ceiling|analyzer/report.c|s/v.now > v.ceiling \?/v.now >= v.ceiling ?/
-7 host line sums|analyzer/report.c|s/\*now \+= v\[i\].now \* v\[i\].host_millicores_per_worker;/*now += v[i].host_millicores_per_worker;/
+7 host line sums|analyzer/report.c|s/\*now = mul_add_sat\(v\[i\].now, /*now = mul_add_sat(1, /
 1 new boot forgets|analyzer/pipeline.c|s/strcmp\(h->boot_id, b\) != 0\)/strcmp(h->boot_id, b) != 0 \&\& 0)/
-1 page without processes is an error|analyzer/pipeline.c|s/if \(rc != 0\)\n            continue; \/\* no status page/if (rc != 0 \&\& 0)\n            continue; \/* no status page/
+1 page without processes is an error|analyzer/pipeline.c|s/if \(rc != 0\) \{ \/\* an ERROR, or no status page/if (rc != 0 \&\& rp->is_error) { \/* an ERROR, or no status page/
 1 HOST drops the round in flight|analyzer/replay.c|s/pend_drop\(&p\); \/\* a new recorder/; \/* a new recorder/
 1 end of file drops the round|analyzer/replay.c|s/    if \(p.any && rc == 0\) \{/    if (0) {/
 7b window start|analyzer/pipeline.c|s/r->real >= pl->opt.from_ns/r->real > pl->opt.from_ns/
@@ -84,5 +84,18 @@ log resync at the line after a bad header|formats/fpmlog.c|s/            set_dam
 log skippable frames|formats/fpmlog.c|s/\} else if \(avail >= 8 && is_skippable\(p\)\) \{/} else if (0) {/
 log rescan after a cut-short frame|formats/fpmlog.c|s/r->scan_after_cut = 1;\n                seek_input\(r, r->frame_start \+ 1\);\n                r->mode = M_SCAN;/r->mode = M_DONE;/
 log one block per zstd call|formats/fpmlog.c|s/if \(give > want\)/if (0)/
+10 W adds whole milliseconds|analyzer/hist.c|s/\(uint64_t\)duration_us \/ 1000;/(uint64_t)duration_us \/ 100;/
+10 share capped at 1,000,000|analyzer/hist.h|s/HIST_BUSY_MAX_SHARE 1000000 /HIST_BUSY_MAX_SHARE 2000000 /
+10 duration capped at 10^9 ms|analyzer/hist.h|s/HIST_BUSY_MAX_MS    1000000000/HIST_BUSY_MAX_MS    2000000000/
+10 W and C halve with the histogram|analyzer/hist.c|s/        h->busy_c \/= 2;\n//
+10 busy rounds half away from zero|analyzer/hist.c|s/\(2 \* \(h->busy_c % h->busy_w\) >= h->busy_w\)/0/
+10 busy millicores from C and W|analyzer/hist.c|s/\(2 \* \(h->busy_c % w10\) >= w10\)/0/
+10 busy null under 20 readings|analyzer/report.c|s/    if \(p->h.total < RP_MIN_READINGS\)\n        return v;/    v.has_busy = hist_busy(\&p->h, \&v.busy_hundredths, \&v.busy_millicores) == 0;\n    if (p->h.total < RP_MIN_READINGS)\n        return v;/
+10 --cost busy uses busy millicores|analyzer/report.c|s/cost_of == RP_COST_BUSY && v.has_busy \?/0 ?/
+10 the WHY at 1.5x|analyzer/report.c|s/2 \* v->busy_millicores >= 3 \* v->php_millicores/v->busy_millicores >= 2 * v->php_millicores/
+9 error rounds counted|analyzer/pipeline.c|s/    p->error_rounds\+\+;//
+5 dropped pairs counted by why|analyzer/pipeline.c|s/            h->pairs_dropped\[drop\]\+\+;/            h->pairs_usable++;/
+numbers that do not fit are invalid|formats/procfs.c|s/    if \(over\)\n        return -1;//
+POOL max_children range-checked|analyzer/pipeline.c|s/mc <= PL_MAX_CHILDREN \?/1 ?/
 LIST
 echo "mutations: $killed killed, $survived survived"

@@ -21,7 +21,7 @@ static int bucket_of_pct(const json_t *v, int *b)
     return 1;
 }
 
-int check_against(FILE *out, const pipeline *pl, const rp_scenario *sc, const char *baseline,
+int check_against(FILE *out, const pipeline *pl, const wi_scenario *sc, const char *baseline,
                   int tol, double rise_pct, char *err, size_t errlen)
 {
     json_error_t je;
@@ -71,8 +71,8 @@ int check_against(FILE *out, const pipeline *pl, const rp_scenario *sc, const ch
                 continue;
             }
             compared++;
-            rp_pool_view v = report_pool_view(p, report_host_millicores(h, sc), sc->headroom,
-                                              report_now(p, sc));
+            wi_view v = whatif_pool_view(p, whatif_host_millicores(h, sc), sc->headroom,
+                                              whatif_now(p, sc));
             const char *bshape = json_string_value(json_object_get(bp, "shape"));
             int b;
             static const char *const names[2] = {"TYPICAL", "P90"};

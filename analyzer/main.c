@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "csvout.h"
+#include "escape.h"
 #include "outfile.h"
 #include "plot.h"
 #include "fpmlog.h"
@@ -24,9 +25,9 @@
 
 typedef struct {
     const rp_format *format;
-    rp_scenario      scenario;
+    wi_scenario      scenario;
     rd_prefixes      own_uri;
-    rp_override      max_children[64];
+    wi_override      max_children[64];
     const char      *from, *until;
     const char      *output;         /* -o FILE: FILE.tmp renamed into place */
     const char      *csv_readings, *csv_rounds;
@@ -54,9 +55,9 @@ static void usage(FILE *out)
 "requests are, what a busy worker costs the host, and how many busy workers\n"
 "fill the CPU.  Several LOGs are one history, in the order given.\n"
 "\n"
-"  -f, --format FMT          text (default), json, openmetrics (OpenMetrics 1.0)\n"
-"                            or prometheus (the text format of node_exporter's\n"
-"                            textfile collector)\n"
+"  -f, --format FMT          one of (text is the default):\n");
+    report_format_help(out);
+    fprintf(out,
 "  -o, --output FILE         write FILE.tmp, then rename it to FILE\n"
 "      --csv-readings FILE   a CSV row per worker seen per round, with its verdict\n"
 "      --csv-rounds FILE     a CSV row per round and pool: host and pool CPU,\n"
@@ -250,7 +251,7 @@ static int handle_args(int argc, char **argv, config *cfg)
     int c, idx;
     char optname[64];
     cfg->format = report_format("text");
-    cfg->scenario.headroom = RP_DEFAULT_HEADROOM;
+    cfg->scenario.headroom = WI_DEFAULT_HEADROOM;
     cfg->cutoff = 99.99;
     cfg->max_rise = 10;
     int cmd = CMD_REPORT;
@@ -325,15 +326,15 @@ static int handle_args(int argc, char **argv, config *cfg)
             if (cfg->scenario.nmax_children == 64)
                 return bad_usage("--max-children is given more than 64 times");
             *eq = '\0';
-            cfg->max_children[cfg->scenario.nmax_children++] = (rp_override){optarg, v};
+            cfg->max_children[cfg->scenario.nmax_children++] = (wi_override){optarg, v};
             cfg->scenario.max_children = cfg->max_children;
             break;
         }
         case O_COST:
             if (strcmp(optarg, "typical") == 0)
-                cfg->scenario.cost = RP_COST_TYPICAL;
+                cfg->scenario.cost = WI_COST_TYPICAL;
             else if (strcmp(optarg, "busy") == 0)
-                cfg->scenario.cost = RP_COST_BUSY;
+                cfg->scenario.cost = WI_COST_BUSY;
             else
                 return bad_usage("--cost must be typical or busy, not \"%s\"", optarg);
             break;
@@ -409,7 +410,7 @@ static void say_dropped_pairs(pl_host *const *hosts, size_t n)
             dropped += h->pairs_dropped[k];
         if (!dropped)
             continue;
-        char *hn = report_display_name(h->hostname, h->hostname_len, NULL);
+        char *hn = esc_display_name(h->hostname, h->hostname_len, NULL);
         fprintf(stderr, PROG ": %s: %llu of %llu round pairs gave no host figures (host CPU, "
                 "overhead, starved rounds):", hn ? hn : "?", (unsigned long long)dropped,
                 (unsigned long long)(dropped + h->pairs_usable));
@@ -449,7 +450,7 @@ static int check_names(const config *cfg, pl_host *const *hosts, size_t n)
         const char *sep = "; the pools are: ";
         for (size_t i = 0; i < n; i++)
             for (size_t k = 0; k < hosts[i]->npools; k++) {
-                char *pn = report_display_name(hosts[i]->pools[k]->name,
+                char *pn = esc_display_name(hosts[i]->pools[k]->name,
                                                hosts[i]->pools[k]->name_len, NULL);
                 fprintf(stderr, "%s%s", sep, pn ? pn : "?");
                 sep = ", ";
@@ -465,7 +466,7 @@ static int check_names(const config *cfg, pl_host *const *hosts, size_t n)
  * 0 to go on. */
 static int check_window(const config *cfg, pl_host *const *hosts, size_t n)
 {
-    const rp_scenario *sc = &cfg->scenario;
+    const wi_scenario *sc = &cfg->scenario;
     if (!sc->has_from && !sc->has_until)
         return 0;
     uint64_t first = 0, last = 0;
@@ -588,8 +589,8 @@ int main(int argc, char **argv)
             rc = 1;
         bad = fflush(out) != 0;
     } else {
-        bad = (cfg.hist ? report_hist(out, pl, cfg.pool, cfg.cutoff)
-                        : cfg.format->print(out, pl, &cfg.scenario)) != 0;
+        bad = (cfg.hist ? out_hist_print(out, pl, cfg.pool, cfg.cutoff)
+                        : report_print(out, cfg.format, pl, &cfg.scenario)) != 0;
     }
     bad |= out == stdout ? fflush(out) != 0 : fclose(out) != 0;
     out = stdout;

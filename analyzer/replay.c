@@ -8,7 +8,7 @@
 
 #include "fpmlog.h"
 #include "namemap.h"
-#include "report.h"
+#include "escape.h"
 
 /* A copy of a payload; the memory is kept from round to round. */
 typedef struct {
@@ -254,7 +254,7 @@ static int seen_round(replay_stats *st, const char *path, const fpmlog_record *r
             back = x;
     }
     if ((twice || back) && !s->warned) {
-        char *hn = report_display_name(s->host, strlen(s->host), NULL);
+        char *hn = esc_display_name(s->host, strlen(s->host), NULL);
         if (twice)
             fprintf(err, "%s: %s: its rounds of %s repeat rounds already read from %s: the "
                     "same log given twice? (they are counted again)\n", prog, path, hn,

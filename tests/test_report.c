@@ -31,14 +31,14 @@ static void test_shape_needs_20_readings(void **state)
 {
     (void)state;
     pl_pool p = pool_of(19, 7000, 10);
-    rp_pool_view v = report_pool_view(&p, 4000, 200, p.max_children);
+    wi_view v = whatif_pool_view(&p, 4000, 200, p.max_children);
     assert_null(v.shape);
     assert_int_equal(v.has_typical, 1);
     assert_int_equal(v.typical_pct, 70);
     assert_int_equal(v.has_fill, 0);
-    assert_int_equal(v.limit, RP_LIMIT_UNKNOWN);
+    assert_int_equal(v.limit, WI_LIMIT_UNKNOWN);
     p = pool_of(20, 7000, 10);
-    v = report_pool_view(&p, 4000, 200, p.max_children);
+    v = whatif_pool_view(&p, 4000, 200, p.max_children);
     assert_string_equal(v.shape, "cpu-bound");
 }
 
@@ -51,7 +51,7 @@ static void test_shape_thresholds_50_and_20(void **state)
     };
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
         pl_pool p = pool_of(20, c[i].s, 0);
-        assert_string_equal(report_pool_view(&p, 4000, 200, p.max_children).shape, c[i].shape);
+        assert_string_equal(whatif_pool_view(&p, 4000, 200, p.max_children).shape, c[i].shape);
     }
 }
 
@@ -59,7 +59,7 @@ static void test_php_millicores_is_typical_times_10(void **state)
 {
     (void)state;
     pl_pool p = pool_of(30, 7099, 0);
-    rp_pool_view v = report_pool_view(&p, 4000, 200, p.max_children);
+    wi_view v = whatif_pool_view(&p, 4000, 200, p.max_children);
     assert_int_equal(v.php_millicores, 700);
     assert_int_equal(v.host_millicores_per_worker, 700); /* no fit: PHP's own */
 }
@@ -69,23 +69,23 @@ static void test_host_cost_is_php_times_overhead_rounded_half_away(void **state)
     (void)state;
     pl_pool p = pool_of(30, 500, 0); /* TYPICAL 5%: 50m */
     fit_125(&p);
-    rp_pool_view v = report_pool_view(&p, 4000, 200, p.max_children);
+    wi_view v = whatif_pool_view(&p, 4000, 200, p.max_children);
     assert_int_equal(v.line.believed, 1);
     assert_true(v.line.overhead == 1.25);
     assert_int_equal(v.host_millicores_per_worker, 63); /* 62.5 rounds up */
     p = pool_of(30, 7000, 0);
     fit_125(&p);
-    assert_int_equal(report_pool_view(&p, 4000, 200, p.max_children).host_millicores_per_worker, 875);
+    assert_int_equal(whatif_pool_view(&p, 4000, 200, p.max_children).host_millicores_per_worker, 875);
 }
 
 static void test_fill_is_the_ceiling_of_host_over_cost(void **state)
 {
     (void)state;
     pl_pool p = pool_of(30, 7000, 0);
-    rp_pool_view v = report_pool_view(&p, 4000, 200, p.max_children);
+    wi_view v = whatif_pool_view(&p, 4000, 200, p.max_children);
     assert_int_equal(v.fill, 6); /* 4000 / 700 = 5.7 */
     p = pool_of(30, 10000, 0);
-    v = report_pool_view(&p, 4000, 200, p.max_children);
+    v = whatif_pool_view(&p, 4000, 200, p.max_children);
     assert_int_equal(v.fill, 4); /* exactly 4 */
 }
 
@@ -93,24 +93,24 @@ static void test_ceiling_is_fill_times_headroom_at_least_cores_plus_1(void **sta
 {
     (void)state;
     pl_pool p = pool_of(30, 7000, 0);
-    assert_int_equal(report_pool_view(&p, 4000, 200, p.max_children).ceiling, 12);
+    assert_int_equal(whatif_pool_view(&p, 4000, 200, p.max_children).ceiling, 12);
     p = pool_of(30, 320000, 0); /* 32000m: fill 1 */
-    assert_int_equal(report_pool_view(&p, 4000, 200, p.max_children).fill, 1);
-    assert_int_equal(report_pool_view(&p, 4000, 200, p.max_children).ceiling, 5);  /* 4 cores + 1 */
-    assert_int_equal(report_pool_view(&p, 2500, 200, p.max_children).ceiling, 4);  /* ceil(2.5) + 1 */
-    assert_int_equal(report_pool_view(&p, 4000, 100, p.max_children).ceiling, 5);
+    assert_int_equal(whatif_pool_view(&p, 4000, 200, p.max_children).fill, 1);
+    assert_int_equal(whatif_pool_view(&p, 4000, 200, p.max_children).ceiling, 5);  /* 4 cores + 1 */
+    assert_int_equal(whatif_pool_view(&p, 2500, 200, p.max_children).ceiling, 4);  /* ceil(2.5) + 1 */
+    assert_int_equal(whatif_pool_view(&p, 4000, 100, p.max_children).ceiling, 5);
 }
 
 static void test_headroom_is_exact_in_hundredths(void **state)
 {
     (void)state;
     pl_pool p = pool_of(30, 10000, 0); /* 1000m: fill 50 on 50 cores */
-    rp_pool_view v = report_pool_view(&p, 50000, 110, p.max_children);
+    wi_view v = whatif_pool_view(&p, 50000, 110, p.max_children);
     assert_int_equal(v.fill, 50);
     assert_int_equal(v.ceiling, 55); /* not 56 */
-    v = report_pool_view(&p, 50000, 101, p.max_children);
+    v = whatif_pool_view(&p, 50000, 101, p.max_children);
     assert_int_equal(v.ceiling, 51); /* 50.5 rounds up, and ceil(50) + 1 = 51 */
-    v = report_pool_view(&p, 49000, 133, p.max_children);
+    v = whatif_pool_view(&p, 49000, 133, p.max_children);
     assert_int_equal(v.ceiling, 66); /* 49 x 1.33 = 65.17 */
 }
 
@@ -118,22 +118,22 @@ static void test_limit_is_cpu_past_the_ceiling_workers_within_it(void **state)
 {
     (void)state;
     pl_pool p = pool_of(30, 7000, 13);
-    assert_int_equal(report_pool_view(&p, 4000, 200, p.max_children).limit, RP_LIMIT_CPU);
+    assert_int_equal(whatif_pool_view(&p, 4000, 200, p.max_children).limit, WI_LIMIT_CPU);
     p = pool_of(30, 7000, 12);
-    assert_int_equal(report_pool_view(&p, 4000, 200, p.max_children).limit, RP_LIMIT_WORKERS);
+    assert_int_equal(whatif_pool_view(&p, 4000, 200, p.max_children).limit, WI_LIMIT_WORKERS);
     p = pool_of(30, 7000, 0);
-    assert_int_equal(report_pool_view(&p, 4000, 200, p.max_children).limit, RP_LIMIT_UNKNOWN);
+    assert_int_equal(whatif_pool_view(&p, 4000, 200, p.max_children).limit, WI_LIMIT_UNKNOWN);
 }
 
 static void test_no_fill_without_a_host_size_or_a_cost(void **state)
 {
     (void)state;
     pl_pool p = pool_of(30, 7000, 40);
-    rp_pool_view v = report_pool_view(&p, 0, 200, p.max_children);
+    wi_view v = whatif_pool_view(&p, 0, 200, p.max_children);
     assert_int_equal(v.has_fill, 0);
-    assert_int_equal(v.limit, RP_LIMIT_UNKNOWN);
+    assert_int_equal(v.limit, WI_LIMIT_UNKNOWN);
     p = pool_of(30, 499, 40); /* TYPICAL <5%: 0m per worker */
-    v = report_pool_view(&p, 4000, 200, p.max_children);
+    v = whatif_pool_view(&p, 4000, 200, p.max_children);
     assert_string_equal(v.shape, "i/o-bound");
     assert_int_equal(v.host_millicores_per_worker, 0);
     assert_int_equal(v.has_fill, 0);
@@ -143,23 +143,23 @@ static void test_host_line_sums_now_and_ceiling(void **state)
 {
     (void)state;
     pl_pool a = pool_of(30, 7000, 40), b = pool_of(30, 1000, 0), c = pool_of(5, 7000, 9);
-    rp_pool_view v[3] = {report_pool_view(&a, 4000, 200, a.max_children), report_pool_view(&b, 4000, 200, b.max_children),
-                         report_pool_view(&c, 4000, 200, c.max_children)};
+    wi_view v[3] = {whatif_pool_view(&a, 4000, 200, a.max_children), whatif_pool_view(&b, 4000, 200, b.max_children),
+                         whatif_pool_view(&c, 4000, 200, c.max_children)};
     int64_t now, atc;
-    report_host_needs(v, 3, &now, &atc);
+    whatif_host_needs(v, 3, &now, &atc);
     assert_int_equal(now, 40 * 700);            /* b's now unknown, c has no shape */
     assert_int_equal(atc, 12 * 700 + 80 * 100); /* b: fill 40, ceiling 80 */
-    report_host_needs(v, 0, &now, &atc);
+    whatif_host_needs(v, 0, &now, &atc);
     assert_int_equal(now, 0);
     assert_int_equal(atc, 0);
 }
 
-static char *render(const pipeline *pl, const char *format, const rp_scenario *sc)
+static char *render(const pipeline *pl, const char *format, const wi_scenario *sc)
 {
     char *s = NULL;
     size_t n = 0;
     FILE *f = open_memstream(&s, &n);
-    assert_int_equal(report_format(format)->print(f, pl, sc), 0);
+    assert_int_equal(report_print(f, report_format(format), pl, sc), 0);
     fclose(f);
     return s;
 }
@@ -187,7 +187,7 @@ static void test_json_output_is_section_8(void **state)
 {
     (void)state;
     pipeline *pl = small_history();
-    rp_scenario sc = {.headroom = 200};
+    wi_scenario sc = {.headroom = 200};
     char *j = render(pl, "json", &sc);
     const char *want =
         "{\"format\": 1, \"hosts\": [\n"
@@ -223,7 +223,7 @@ static void test_what_if_host_size_does_not_rewrite_history(void **state)
 {
     (void)state;
     pipeline *pl = small_history();
-    rp_scenario sc = {.has_host_millicores = 1, .host_millicores = 8000, .headroom = 150};
+    wi_scenario sc = {.has_host_millicores = 1, .host_millicores = 8000, .headroom = 150};
     char *j = render(pl, "json", &sc);
     assert_non_null(strstr(j, "\"host_millicores\": 8000"));
     assert_non_null(strstr(j, "\"fill_workers\": 12, \"ceiling\": 18"));
@@ -236,15 +236,15 @@ static void test_what_if_max_children_replaces_now_for_that_pool(void **state)
 {
     (void)state;
     pipeline *pl = small_history();
-    rp_override o[] = {{"shop", 12}, {"shop", 13}, {"nosuch", 5}};
-    rp_scenario sc = {.headroom = 200, .max_children = o, .nmax_children = 3};
-    assert_int_equal(report_is_what_if(&sc), 1);
+    wi_override o[] = {{"shop", 12}, {"shop", 13}, {"nosuch", 5}};
+    wi_scenario sc = {.headroom = 200, .max_children = o, .nmax_children = 3};
+    assert_int_equal(whatif_differs(&sc), 1);
     pl_pool *shop = th_find(pl, "web1", "shop"), *young = th_find(pl, "web1", "young");
-    assert_int_equal(report_now(shop, &sc), 13); /* the last one given wins */
-    assert_int_equal(report_now(young, &sc), 0);
+    assert_int_equal(whatif_now(shop, &sc), 13); /* the last one given wins */
+    assert_int_equal(whatif_now(young, &sc), 0);
     /* 700m a worker on 4 cores: fill 6, ceiling 12; 13 is past it */
-    rp_pool_view v = report_pool_view(shop, 4000, 200, report_now(shop, &sc));
-    assert_int_equal(v.limit, RP_LIMIT_CPU);
+    wi_view v = whatif_pool_view(shop, 4000, 200, whatif_now(shop, &sc));
+    assert_int_equal(v.limit, WI_LIMIT_CPU);
     char *j = render(pl, "json", &sc);
     assert_non_null(strstr(j, "\"scenario\": {\"host_millicores\": null, \"headroom\": 2.00, "
                               "\"max_children\": {\"shop\": 13, \"nosuch\": 5}, \"cost\": \"typical\"}"));
@@ -258,7 +258,7 @@ static void test_what_if_max_children_replaces_now_for_that_pool(void **state)
                               "28000m \xe2\x86\x92 9100m  cpu \xe2\x86\x92 cpu\n"));
     free(t);
     sc.nmax_children = 0;
-    assert_int_equal(report_is_what_if(&sc), 0);
+    assert_int_equal(whatif_differs(&sc), 0);
     pipeline_free(pl);
 }
 
@@ -266,7 +266,7 @@ static void test_text_table_and_why_sentences(void **state)
 {
     (void)state;
     pipeline *pl = small_history();
-    rp_scenario sc = {.headroom = 200};
+    wi_scenario sc = {.headroom = 200};
     char *t = render(pl, "text", &sc);
     const char *want =
         "web1: 4 cores (4000m), 21 rounds (2027-01-15T08:00:00Z to 2027-01-15T08:10:00Z), headroom 2.00\n"
@@ -294,7 +294,7 @@ static void test_names_are_escaped_in_json_and_text(void **state)
     th_host(pl, "h\"1", 1, "b", 0);
     const char name[] = "a\"\\\n\xff\xc3\xa9";
     assert_int_equal(pipeline_pool(pl, name, sizeof name - 1, (const unsigned char *)"", 0), 0);
-    rp_scenario sc = {.headroom = 200};
+    wi_scenario sc = {.headroom = 200};
     char *j = render(pl, "json", &sc);
     assert_non_null(strstr(j, "\"hostname\": \"h\\\"1\""));
     assert_non_null(strstr(j, "\"pool\": \"a\\\"\\\\\\u000a\xef\xbf\xbd\xc3\xa9\""));
@@ -321,7 +321,7 @@ static void test_why_says_why_a_pool_has_no_readings(void **state)
         th_page(r, "down", "cannot connect to /d.sock: Connection refused", 1);
         th_run(pl, r);
     }
-    rp_scenario sc = {.headroom = 200};
+    wi_scenario sc = {.headroom = 200};
     char *t = render(pl, "text", &sc);
     assert_non_null(strstr(t, "\ndown: no readings: its status page could not be read in any of "
                               "its 3 rounds. Last error: cannot connect to /d.sock: Connection "
@@ -343,7 +343,7 @@ static void test_why_says_when_the_pools_together_need_more_than_the_host(void *
     (void)state;
     pipeline *pl = small_history();
     th_pool(pl, "shop", 6, "/status"); /* within its ceiling of 12; 6 x 700m = 4200m of 4000m */
-    rp_scenario sc = {.headroom = 200};
+    wi_scenario sc = {.headroom = 200};
     char *t = render(pl, "text", &sc);
     assert_non_null(strstr(t, "pm.max_children 6 is within it: the pool runs out of workers "
                               "before the host runs out of CPU. Within its own ceiling, but "
@@ -365,14 +365,14 @@ static void test_numbers_from_a_log_are_range_checked_and_products_saturate(void
     const char *big = "name=shop\nmax_children=9223372036854775807\n";
     assert_int_equal(pipeline_pool(pl, "shop", 4, (const unsigned char *)big, strlen(big)), 0);
     assert_int_equal(th_find(pl, "web1", "shop")->max_children, 0);
-    rp_scenario sc = {.headroom = 200};
+    wi_scenario sc = {.headroom = 200};
     char *t = render(pl, "text", &sc);
     assert_non_null(strstr(t, "host web1: needed now 0m of 4000m (0.00x)"));
     free(t);
-    rp_pool_view v[2] = {{.shape = "cpu-bound", .now = INT64_MAX / 2, .host_millicores_per_worker = 700},
+    wi_view v[2] = {{.shape = "cpu-bound", .now = INT64_MAX / 2, .host_millicores_per_worker = 700},
                          {.shape = "cpu-bound", .now = 1, .host_millicores_per_worker = 700}};
     int64_t now, atc;
-    report_host_needs(v, 2, &now, &atc);
+    whatif_host_needs(v, 2, &now, &atc);
     assert_true(now == INT64_MAX);
     pipeline_free(pl);
     pl = pipeline_new(NULL);
@@ -403,10 +403,10 @@ static void test_busy_is_null_under_20_readings(void **state)
     pl_pool p = pool_of(19, 7000, 0);
     for (int i = 0; i < 19; i++)
         p.h.busy_w += 100, p.h.busy_c += 700000;
-    rp_pool_view v = report_pool_view(&p, 4000, 200, 0);
+    wi_view v = whatif_pool_view(&p, 4000, 200, 0);
     assert_int_equal(v.has_busy, 0);
     hist_add(&p.h, 7000, 100000);
-    v = report_pool_view(&p, 4000, 200, 0);
+    v = whatif_pool_view(&p, 4000, 200, 0);
     assert_int_equal(v.has_busy, 1);
     assert_int_equal(v.busy_hundredths, 7000);
     assert_int_equal(v.busy_millicores, 700);
@@ -419,22 +419,22 @@ static void test_cost_busy_drives_fill_ceiling_limit_and_the_host_line(void **st
 {
     (void)state;
     pl_pool p = bimodal(10);
-    rp_pool_view t = report_pool_view_cost(&p, 4000, 200, 10, RP_COST_TYPICAL);
-    rp_pool_view b = report_pool_view_cost(&p, 4000, 200, 10, RP_COST_BUSY);
+    wi_view t = whatif_pool_view_cost(&p, 4000, 200, 10, WI_COST_TYPICAL);
+    wi_view b = whatif_pool_view_cost(&p, 4000, 200, 10, WI_COST_BUSY);
     assert_int_equal(t.php_millicores, 200);
     assert_int_equal(t.fill, 20);
-    assert_int_equal(t.limit, RP_LIMIT_WORKERS);
+    assert_int_equal(t.limit, WI_LIMIT_WORKERS);
     assert_int_equal(b.php_millicores, 200);
     assert_int_equal(b.host_millicores_per_worker, 836);
     assert_int_equal(b.fill, 5);              /* ceil(4000 / 836) */
     assert_int_equal(b.ceiling, 10);
-    assert_int_equal(b.limit, RP_LIMIT_WORKERS);
+    assert_int_equal(b.limit, WI_LIMIT_WORKERS);
     int64_t now, atc;
-    report_host_needs(&b, 1, &now, &atc);
+    whatif_host_needs(&b, 1, &now, &atc);
     assert_int_equal(now, 8360);
     assert_int_equal(atc, 8360);
     fit_125(&p);
-    b = report_pool_view_cost(&p, 4000, 200, 10, RP_COST_BUSY);
+    b = whatif_pool_view_cost(&p, 4000, 200, 10, WI_COST_BUSY);
     assert_int_equal(b.host_millicores_per_worker, 1045); /* round(836 x 1.25) */
 }
 
@@ -453,7 +453,7 @@ static void test_busy_in_json_scenario_and_why(void **state)
         th_status(r, "mix", 0, w, 1);
         th_run(pl, r);
     }
-    rp_scenario sc = {.headroom = 200};
+    wi_scenario sc = {.headroom = 200};
     char *j = render(pl, "json", &sc);
     assert_non_null(strstr(j, "\"php_millicores\": 200, \"busy_pct\": 83.56, "
                               "\"busy_millicores\": 836, "));
@@ -464,7 +464,7 @@ static void test_busy_in_json_scenario_and_why(void **state)
     assert_non_null(strstr(t, "The median hides heavy requests: a busy worker costs ~836m, not "
                               "200m; --cost busy sizes the pool by it."));
     free(t);
-    sc.cost = RP_COST_BUSY;
+    sc.cost = WI_COST_BUSY;
     j = render(pl, "json", &sc);
     assert_non_null(strstr(j, "\"scenario\": {\"host_millicores\": null, \"headroom\": 2.00, "
                               "\"max_children\": {}, \"cost\": \"busy\"}"));

@@ -1,0 +1,494 @@
+/* The text format: a table per host, a WHY per pool, the host line and,
+ * in a what-if, the measured figures beside the scenario's. */
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "escape.h"
+#include "table.h"
+#include "timearg.h"
+
+static void cores_text(char *b, size_t n, uint64_t mc)
+{
+    if (mc % 1000 == 0)
+        snprintf(b, n, "%llu core%s", (unsigned long long)(mc / 1000), mc == 1000 ? "" : "s");
+    else
+        snprintf(b, n, "%g cores", (double)mc / 1000.0);
+}
+
+static void pct_text(char *b, size_t n, int has, int pct)
+{
+    if (!has)
+        snprintf(b, n, "-");
+    else if (pct == 0)
+        snprintf(b, n, "<5%%");
+    else
+        snprintf(b, n, "%d%%", pct);
+}
+
+/* What the WHY of a pool needs from its host. */
+typedef struct {
+    uint64_t hm;          /* host millicores judged against, 0 unknown */
+    int      headroom;    /* hundredths */
+    uint64_t rounds;      /* the host's counted rounds */
+    int64_t  needed_now;  /* the host line's sum */
+    int      cost;        /* WI_COST_TYPICAL or WI_COST_BUSY */
+} why_ctx;
+
+/* Why a pool has no reading yet: the filter that took its finished requests. */
+static void why_no_readings(FILE *out, const pl_pool *p, uint64_t rounds)
+{
+    const uint64_t *f = p->filtered;
+    if (rounds > 0 && p->error_rounds == rounds) {
+        fprintf(out, "no readings: its status page could not be read in any of its %llu "
+                     "round%s.", (unsigned long long)rounds, rounds == 1 ? "" : "s");
+        return;
+    }
+    if (f[RD_SHORT] >= f[RD_OWN] && f[RD_SHORT] >= f[RD_INVALID] && f[RD_SHORT] > 0)
+        fprintf(out, "no readings: every request that finished was under 50 ms (%llu), too "
+                     "short for its CPU share to mean anything.",
+                (unsigned long long)f[RD_SHORT]);
+    else if (f[RD_OWN] >= f[RD_INVALID] && f[RD_OWN] > 0)
+        fprintf(out, "no readings: only monitoring requests finished (%llu own, such as the "
+                     "recorder's status requests). Visitors' requests count once they come.",
+                (unsigned long long)f[RD_OWN]);
+    else if (f[RD_INVALID] > 0)
+        fprintf(out, "no readings: php-fpm gave no usable CPU share (%llu invalid).",
+                (unsigned long long)f[RD_INVALID]);
+    else
+        fputs("no readings: no request finished while it was recorded.", out);
+}
+
+/* The fill sentence's reason for the cost it used. */
+static void why_cost(FILE *out, const wi_view *v)
+{
+    if (v->line.believed)
+        fprintf(out, " (%.2fx PHP's own with the rest of the host counted).", v->line.overhead);
+    else if (v->line.exists && v->line.n >= FIT_BELIEF_N && v->line.sd_x >= FIT_BELIEF_SD_X)
+        fprintf(out, ", at PHP's own cost: a host slope of %.1f is not believed, the pool's "
+                     "load moves with something else.", v->line.slope);
+    else if (v->line.n >= FIT_BELIEF_N)
+        fputs(", at PHP's own cost: the pool's load never varied enough to measure the "
+              "host's overhead.", out);
+    else if (v->line.n < 1)
+        fputs(", at PHP's own cost: the pool never ran alone or dominant, so its host "
+              "overhead is not measured.", out);
+    else
+        fprintf(out, ", at PHP's own cost: host overhead not measured yet (fit n=%.1f of %.0f).",
+                v->line.n, FIT_BELIEF_N);
+}
+
+/* The WHY: the arithmetic of the row in short sentences, one idea each. */
+static void why_text(FILE *out, const pl_pool *p, const wi_view *v, const why_ctx *c)
+{
+    char cores[48];
+    if (!v->shape) {
+        if (p->h.total == 0)
+            why_no_readings(out, p, c->rounds);
+        else
+            fprintf(out, "too few readings yet (%u of %d).", p->h.total, WI_MIN_READINGS);
+        goto tail;
+    }
+    fprintf(out, "%s.", v->shape);
+    if (v->host_millicores_per_worker <= 0) {
+        fputs(" A busy worker costs under 5% of a core, so the CPU sets no ceiling.", out);
+        goto tail;
+    }
+    if (c->hm == 0) {
+        fputs(" The host's size is unknown, so no fill or ceiling.", out);
+        goto tail;
+    }
+    cores_text(cores, sizeof cores, c->hm);
+    fprintf(out, " ~%lld busy workers fill %s", (long long)v->fill, cores);
+    why_cost(out, v);
+    fprintf(out, " Ceiling %lld", (long long)v->ceiling);
+    if (v->ceiling == (v->fill * c->headroom + 99) / 100)
+        fprintf(out, " (headroom %d.%02d)", c->headroom / 100, c->headroom % 100);
+    fputc('.', out);
+    if (v->limit == WI_LIMIT_CPU)
+        fprintf(out, " pm.max_children %lld is past it.", (long long)v->now);
+    else if (v->limit == WI_LIMIT_WORKERS)
+        fprintf(out, " pm.max_children %lld is within it: the pool runs out of workers before "
+                     "the host runs out of CPU.", (long long)v->now);
+    else
+        fputs(" pm.max_children unknown.", out);
+    if (v->has_busy && v->busy_millicores > 0 && 2 * v->busy_millicores >= 3 * v->php_millicores)
+        fprintf(out, " The median hides heavy requests: a busy worker costs ~%lldm, not %lldm%s.",
+                (long long)v->busy_millicores, (long long)v->php_millicores,
+                c->cost == WI_COST_BUSY ? " (sized by it here, --cost busy)"
+                                        : "; --cost busy sizes the pool by it");
+    if (v->limit == WI_LIMIT_WORKERS && c->needed_now > (int64_t)c->hm)
+        fprintf(out, " Within its own ceiling, but together the pools need %.2fx the host.",
+                (double)c->needed_now / (double)c->hm);
+tail:
+    if (p->starved)
+        fprintf(out, " Queued in %llu round%s while the CPU was full.",
+                (unsigned long long)p->starved, p->starved == 1 ? "" : "s");
+    if (p->error_rounds && !(p->h.total == 0 && p->error_rounds == c->rounds))
+        fprintf(out, " Its status page could not be read in %llu of %llu rounds.",
+                (unsigned long long)p->error_rounds, (unsigned long long)c->rounds);
+    if (p->error_rounds && p->last_error[0])
+        fprintf(out, " Last error: %s.", p->last_error);
+}
+
+static const char *limit_name(wi_limit l)
+{
+    return l == WI_LIMIT_CPU ? "cpu" : l == WI_LIMIT_WORKERS ? "workers" : "-";
+}
+
+static void host_line(FILE *out, const char *hn, uint64_t hm, int64_t now, int64_t atc,
+                      const char *label)
+{
+    fprintf(out, "host %s%s: ", hn, label);
+    if (hm)
+        fprintf(out, "needed now %lldm of %llum (%.2fx), at ceiling %lldm (%.2fx); a worst "
+                     "case, every worker busy at once\n",
+                (long long)now, (unsigned long long)hm, (double)now / (double)hm,
+                (long long)atc, (double)atc / (double)hm);
+    else
+        fprintf(out, "needed now %lldm, at ceiling %lldm; the host's size is unknown\n",
+                (long long)now, (long long)atc);
+}
+
+#define ARROW "\xe2\x86\x92" /* → */
+
+/* One side of a what-if cell: the number with its unit, or what stands for none. */
+static const char *side(char *buf, size_t n, int has, int64_t v, const char *unit,
+                        const char *missing)
+{
+    if (!has)
+        return missing;
+    snprintf(buf, n, "%lld%s", (long long)v, unit);
+    return buf;
+}
+
+/* A cell "measured → scenario". */
+static void before_after(table *t, int has_a, int64_t a, int has_b, int64_t b, const char *unit,
+                         const char *missing)
+{
+    char x[32], y[32];
+    tbl_cell(t, "%s " ARROW " %s", side(x, sizeof x, has_a, a, unit, missing),
+               side(y, sizeof y, has_b, b, unit, missing));
+}
+
+/* What-if: the measured figures beside the scenario's. */
+static int print_what_if(FILE *out, const pl_host *h, const wi_view *v,
+                         const wi_view *m, const char *hn)
+{
+    static const int left[6] = {1, 0, 0, 0, 0, 1};
+    table t = tbl_new(6, left);
+    tbl_cell(&t, "WHAT-IF");
+    tbl_cell(&t, "FILL");
+    tbl_cell(&t, "CEILING");
+    tbl_cell(&t, "MAX");
+    tbl_cell(&t, "DRAW AT MAX");
+    tbl_cell(&t, "LIMIT");
+    for (size_t i = 0; i < h->npools; i++) {
+        size_t w = 0;
+        char *name = esc_display_name(h->pools[i]->name, h->pools[i]->name_len, &w);
+        tbl_cell_owned(&t, name, w);
+        int64_t mdraw = m[i].now * m[i].host_millicores_per_worker;
+        int64_t vdraw = v[i].now * v[i].host_millicores_per_worker;
+        before_after(&t, m[i].has_fill, m[i].fill, v[i].has_fill, v[i].fill, "", "-");
+        before_after(&t, m[i].has_fill, m[i].ceiling, v[i].has_fill, v[i].ceiling, "", "-");
+        before_after(&t, m[i].now > 0, m[i].now, v[i].now > 0, v[i].now, "", "?");
+        before_after(&t, m[i].shape && m[i].now, mdraw, v[i].shape && v[i].now, vdraw, "m", "-");
+        tbl_cell(&t, "%s %s %s", limit_name(m[i].limit), ARROW, limit_name(v[i].limit));
+    }
+    fputc('\n', out);
+    int rc = tbl_print(out, &t);
+    tbl_free(&t);
+    if (rc)
+        return -1;
+    fputc('\n', out);
+    int64_t now, atc;
+    whatif_host_needs(m, h->npools, &now, &atc);
+    host_line(out, hn, h->host_millicores, now, atc, " as measured");
+    return 0;
+}
+
+/* The pool table's columns: a header, the alignment and the cell. */
+typedef struct {
+    const char *head;
+    int         left;
+    void (*cell)(table *t, const pl_pool *p, const wi_view *v);
+} column;
+
+static void c_name(table *t, const pl_pool *p, const wi_view *v)
+{
+    (void)v;
+    size_t w = 0;
+    char *name = esc_display_name(p->name, p->name_len, &w);
+    tbl_cell_owned(t, name, w);
+}
+
+static void c_readings(table *t, const pl_pool *p, const wi_view *v)
+{
+    (void)v;
+    tbl_cell(t, "%u", p->h.total);
+}
+
+static void c_typical(table *t, const pl_pool *p, const wi_view *v)
+{
+    (void)p;
+    char b[16];
+    pct_text(b, sizeof b, v->has_typical, v->typical_pct);
+    tbl_cell(t, "%s", b);
+}
+
+static void c_p90(table *t, const pl_pool *p, const wi_view *v)
+{
+    (void)p;
+    char b[16];
+    pct_text(b, sizeof b, v->has_typical, v->p90_pct);
+    tbl_cell(t, "%s", b);
+}
+
+static void c_busy(table *t, const pl_pool *p, const wi_view *v)
+{
+    (void)p;
+    if (v->has_busy)
+        tbl_cell(t, "%lld.%02lld%%", (long long)(v->busy_hundredths / 100),
+                 (long long)(v->busy_hundredths % 100));
+    else
+        tbl_cell(t, "-");
+}
+
+static void c_shape(table *t, const pl_pool *p, const wi_view *v)
+{
+    (void)p;
+    tbl_cell(t, "%s", v->shape ? v->shape : "-");
+}
+
+static void c_php(table *t, const pl_pool *p, const wi_view *v)
+{
+    (void)p;
+    if (v->shape)
+        tbl_cell(t, "%lldm", (long long)v->php_millicores);
+    else
+        tbl_cell(t, "-");
+}
+
+static void c_host(table *t, const pl_pool *p, const wi_view *v)
+{
+    (void)p;
+    if (v->shape)
+        tbl_cell(t, "%lldm", (long long)v->host_millicores_per_worker);
+    else
+        tbl_cell(t, "-");
+}
+
+static void c_fill(table *t, const pl_pool *p, const wi_view *v)
+{
+    (void)p;
+    if (v->has_fill)
+        tbl_cell(t, "%lld", (long long)v->fill);
+    else
+        tbl_cell(t, "-");
+}
+
+static void c_ceiling(table *t, const pl_pool *p, const wi_view *v)
+{
+    (void)p;
+    if (v->has_fill)
+        tbl_cell(t, "%lld", (long long)v->ceiling);
+    else
+        tbl_cell(t, "-");
+}
+
+static void c_max(table *t, const pl_pool *p, const wi_view *v)
+{
+    (void)p;
+    if (v->now > 0)
+        tbl_cell(t, "%lld", (long long)v->now);
+    else
+        tbl_cell(t, "?");
+}
+
+static void c_limit(table *t, const pl_pool *p, const wi_view *v)
+{
+    (void)p;
+    tbl_cell(t, "%s", limit_name(v->limit));
+}
+
+static void c_starved(table *t, const pl_pool *p, const wi_view *v)
+{
+    (void)v;
+    tbl_cell(t, "%llu", (unsigned long long)p->starved);
+}
+
+static void c_errors(table *t, const pl_pool *p, const wi_view *v)
+{
+    (void)v;
+    tbl_cell(t, "%llu", (unsigned long long)p->error_rounds);
+}
+
+static const column COLUMNS[] = {
+    {"POOL", 1, c_name},         {"READINGS", 0, c_readings}, {"TYPICAL", 0, c_typical},
+    {"P90", 0, c_p90},           {"BUSY", 0, c_busy},         {"SHAPE", 1, c_shape},
+    {"PHP/W", 0, c_php},         {"HOST/W", 0, c_host},       {"FILL", 0, c_fill},
+    {"CEILING", 0, c_ceiling},   {"MAX", 0, c_max},           {"LIMIT", 1, c_limit},
+    {"STARVED", 0, c_starved},   {"ERRORS", 0, c_errors},
+};
+#define NCOLS (sizeof COLUMNS / sizeof COLUMNS[0])
+
+typedef struct {
+    int    left[NCOLS];
+    table  t;                   /* the host's pool table */
+    char  *hn;                  /* the host's display name */
+} text_state;
+
+/* The heading lines: the window and the scenario, when given. */
+static void print_heading(FILE *out, const wi_scenario *sc)
+{
+    char a[40], b[40];
+    if (sc->has_from || sc->has_until) {
+        if (sc->has_from)
+            timearg_format(sc->from_ns, a);
+        if (sc->has_until)
+            timearg_format(sc->until_ns, b);
+        fprintf(out, "window: %s to %s (rounds whose ROUND record is in it; those before "
+                     "it only primed the state)\n",
+                sc->has_from ? a : "the start", sc->has_until ? b : "the end");
+    }
+    if (whatif_differs(sc)) {
+        fputs("what-if:", out);
+        if (sc->has_host_millicores) {
+            cores_text(a, sizeof a, sc->host_millicores);
+            fprintf(out, " a host of %s (%llum)", a, (unsigned long long)sc->host_millicores);
+        }
+        fprintf(out, "%s headroom %d.%02d", sc->has_host_millicores ? "," : "",
+                sc->headroom / 100, sc->headroom % 100);
+        for (size_t i = 0; i < sc->nmax_children; i++)
+            fprintf(out, ", pm.max_children %s=%lld", sc->max_children[i].pool,
+                    (long long)sc->max_children[i].max_children);
+        if (sc->cost == WI_COST_BUSY)
+            fputs(", a busy worker's PHP at its duration-weighted share (--cost busy)", out);
+        fputc('\n', out);
+    }
+    if (sc->has_from || sc->has_until || whatif_differs(sc))
+        fputc('\n', out);
+}
+
+static int text_begin(rp_ctx *c)
+{
+    text_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return -1;
+    for (size_t k = 0; k < NCOLS; k++)
+        s->left[k] = COLUMNS[k].left;
+    c->state = s;
+    print_heading(c->out, c->sc);
+    return 0;
+}
+
+static int text_host(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_view *m)
+{
+    (void)v;
+    (void)m;
+    text_state *s = c->state;
+    const wi_scenario *sc = c->sc;
+    FILE *out = c->out;
+    if (c->host_index)
+        fputc('\n', out);
+    if (!(s->hn = esc_display_name(h->hostname, h->hostname_len, NULL)))
+        return -1;
+    uint64_t hm = whatif_host_millicores(h, sc);
+    char cores[48];
+    cores_text(cores, sizeof cores, hm);
+    char span[100] = "";
+    if (h->rounds) {
+        char a[40], b[40];
+        timearg_format(h->first_real - h->first_real % 1000000000ull, a);
+        timearg_format(h->last_real - h->last_real % 1000000000ull, b);
+        snprintf(span, sizeof span, " (%s to %s)", a, b);
+    }
+    if (hm)
+        fprintf(out, "%s: %s (%llum)%s, %llu rounds%s, headroom %d.%02d\n", s->hn, cores,
+                (unsigned long long)hm, sc->has_host_millicores ? " (what-if)" : "",
+                (unsigned long long)h->rounds, span, sc->headroom / 100, sc->headroom % 100);
+    else
+        fprintf(out, "%s: size unknown (its HOST record has no nproc), %llu rounds%s\n", s->hn,
+                (unsigned long long)h->rounds, span);
+    s->t = tbl_new(NCOLS, s->left);
+    for (size_t k = 0; k < NCOLS; k++)
+        tbl_cell(&s->t, "%s", COLUMNS[k].head);
+    return 0;
+}
+
+static int text_pool(rp_ctx *c, const pl_host *h, const pl_pool *p, const wi_view *v)
+{
+    (void)h;
+    text_state *s = c->state;
+    for (size_t k = 0; k < NCOLS; k++)
+        COLUMNS[k].cell(&s->t, p, v);
+    return 0;
+}
+
+/* Under --explain: why readings were not counted, and the round pairs. */
+static void explain_pool(FILE *out, const pl_pool *p)
+{
+    fprintf(out, "  not counted:");
+    for (int k = 0; k < RD_NREASONS; k++)
+        fprintf(out, " %s %llu", rd_name((rd_verdict)k), (unsigned long long)p->filtered[k]);
+    fputc('\n', out);
+}
+
+static void explain_pairs(FILE *out, const pl_host *h)
+{
+    fprintf(out, "round pairs: %llu usable", (unsigned long long)h->pairs_usable);
+    for (int k = 0; k < PL_NDROP; k++)
+        fprintf(out, ", %llu %s", (unsigned long long)h->pairs_dropped[k],
+                pl_drop_name((pl_drop)k));
+    fputc('\n', out);
+}
+
+static int text_host_end(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_view *m)
+{
+    text_state *s = c->state;
+    const wi_scenario *sc = c->sc;
+    FILE *out = c->out;
+    uint64_t hm = whatif_host_millicores(h, sc);
+    fputc('\n', out);
+    int rc = tbl_print(out, &s->t);
+    if (rc == 0) {
+        if (h->npools)
+            fputc('\n', out);
+        int64_t now, atc;
+        whatif_host_needs(v, h->npools, &now, &atc);
+        why_ctx wc = {hm, sc->headroom, h->rounds, now, sc->cost};
+        for (size_t i = 0; i < h->npools; i++) {
+            fprintf(out, "%s: ", tbl_get(&s->t, i + 1, 0));
+            why_text(out, h->pools[i], &v[i], &wc);
+            fputc('\n', out);
+            if (sc->explain)
+                explain_pool(out, h->pools[i]);
+        }
+        if (sc->explain)
+            explain_pairs(out, h);
+        fputc('\n', out);
+        host_line(out, s->hn, hm, now, atc, whatif_differs(sc) ? " in the what-if" : "");
+        if (whatif_differs(sc))
+            rc = print_what_if(out, h, v, m, s->hn);
+    }
+    tbl_free(&s->t);
+    free(s->hn);
+    s->hn = NULL;
+    return rc;
+}
+
+static int text_end(rp_ctx *c)
+{
+    text_state *s = c->state;
+    if (s) {
+        tbl_free(&s->t);
+        free(s->hn);
+        free(s);
+    }
+    c->state = NULL;
+    return 0;
+}
+
+const rp_format rp_text = {"text", "a table, then sentences per pool (WHY)", text_begin,
+                           text_host, text_pool, text_host_end, text_end};

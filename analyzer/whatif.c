@@ -1,0 +1,103 @@
+/* The what-if arithmetic of section 7 (and the cost of section 10). */
+#include "whatif.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int whatif_differs(const wi_scenario *sc)
+{
+    return sc->has_host_millicores || sc->headroom != WI_DEFAULT_HEADROOM || sc->nmax_children ||
+           sc->cost != WI_COST_TYPICAL;
+}
+
+int64_t whatif_now(const pl_pool *p, const wi_scenario *sc)
+{
+    for (size_t i = sc->nmax_children; i-- > 0;)
+        if (strlen(sc->max_children[i].pool) == p->name_len &&
+            memcmp(sc->max_children[i].pool, p->name, p->name_len) == 0)
+            return sc->max_children[i].max_children;
+    return p->max_children;
+}
+
+wi_view whatif_pool_view(const pl_pool *p, uint64_t hm, int headroom, int64_t now)
+{
+    return whatif_pool_view_cost(p, hm, headroom, now, WI_COST_TYPICAL);
+}
+
+wi_view whatif_pool_view_cost(const pl_pool *p, uint64_t hm, int headroom, int64_t now,
+                                   int cost_of)
+{
+    wi_view v = {0};
+    v.line = fit_solve(&p->f);
+    v.now = now > 0 ? now : 0;
+    if (p->h.total > 0) {
+        v.has_typical = 1;
+        v.typical_pct = hist_floor_pct(hist_percentile(&p->h, 50));
+        v.p90_pct = hist_floor_pct(hist_percentile(&p->h, 90));
+    }
+    if (p->h.total < WI_MIN_READINGS)
+        return v;
+    v.shape = v.typical_pct >= 50 ? "cpu-bound" : v.typical_pct >= 20 ? "mixed" : "i/o-bound";
+    v.php_millicores = (int64_t)v.typical_pct * 10;
+    v.has_busy = hist_busy(&p->h, &v.busy_hundredths, &v.busy_millicores) == 0;
+    int64_t php = cost_of == WI_COST_BUSY && v.has_busy ? v.busy_millicores : v.php_millicores;
+    v.host_millicores_per_worker = v.line.believed
+        ? (int64_t)round((double)php * v.line.overhead)
+        : php;
+    int64_t cost = v.host_millicores_per_worker;
+    if (cost <= 0 || hm == 0)
+        return v;
+    v.has_fill = 1;
+    v.fill = ((int64_t)hm + cost - 1) / cost;
+    int64_t by_headroom = (v.fill * headroom + 99) / 100;
+    int64_t by_cores = ((int64_t)hm + 999) / 1000 + 1;
+    v.ceiling = by_headroom > by_cores ? by_headroom : by_cores;
+    if (v.now > 0)
+        v.limit = v.now > v.ceiling ? WI_LIMIT_CPU : WI_LIMIT_WORKERS;
+    return v;
+}
+
+/* a x b + c, saturated at INT64_MAX (all >= 0) */
+static int64_t mul_add_sat(int64_t a, int64_t b, int64_t c)
+{
+    int64_t p;
+    if (__builtin_mul_overflow(a, b, &p) || __builtin_add_overflow(p, c, &p))
+        return INT64_MAX;
+    return p;
+}
+
+void whatif_host_needs(const wi_view *v, size_t n, int64_t *now, int64_t *ceil_)
+{
+    *now = *ceil_ = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (v[i].shape && v[i].now > 0)
+            *now = mul_add_sat(v[i].now, v[i].host_millicores_per_worker, *now);
+        if (v[i].has_fill)
+            *ceil_ = mul_add_sat(v[i].ceiling, v[i].host_millicores_per_worker, *ceil_);
+    }
+}
+
+uint64_t whatif_host_millicores(const pl_host *h, const wi_scenario *sc)
+{
+    return sc->has_host_millicores ? sc->host_millicores : h->host_millicores;
+}
+
+wi_view *whatif_views(const pl_host *h, const wi_scenario *sc)
+{
+    wi_view *v = calloc(h->npools ? h->npools : 1, sizeof *v);
+    if (!v)
+        return NULL;
+    uint64_t hm = whatif_host_millicores(h, sc);
+    for (size_t i = 0; i < h->npools; i++)
+        v[i] = whatif_pool_view_cost(h->pools[i], hm, sc->headroom, whatif_now(h->pools[i], sc),
+                                     sc->cost);
+    return v;
+}
+
+/* The views as measured: the host's own size, headroom 2, its own max. */
+wi_view *whatif_measured_views(const pl_host *h)
+{
+    wi_scenario m = {.headroom = WI_DEFAULT_HEADROOM};
+    return whatif_views(h, &m);
+}

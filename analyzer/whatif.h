@@ -1,0 +1,87 @@
+/*
+ * whatif: the arithmetic of section 7 as pure functions of a pool's state
+ * and a scenario: shape, cost per worker, fill, ceiling, limit and the host
+ * line, as measured or for another host size, headroom, pm.max_children or
+ * cost (--cost busy, section 10).  Used by the reports and by check.
+ */
+#ifndef WHATIF_H
+#define WHATIF_H
+
+#include <stdint.h>
+
+#include "fit.h"
+#include "pipeline.h"
+
+#define WI_DEFAULT_HEADROOM 200 /* hundredths */
+
+/* What a busy worker's PHP costs in section 7: TYPICAL x 10, or the
+ * duration-weighted busy share (section 10, --cost busy). */
+enum { WI_COST_TYPICAL = 0, WI_COST_BUSY = 1 };
+
+typedef struct {
+    const char *pool;
+    int64_t     max_children;
+} wi_override;
+
+typedef struct {
+    int      has_host_millicores;   /* --host-millicores / --cores */
+    uint64_t host_millicores;
+    int      headroom;              /* hundredths: 2 is 200, 1.1 is 110 */
+    const wi_override *max_children; /* --max-children POOL=N */
+    size_t   nmax_children;
+    int      cost;                  /* WI_COST_TYPICAL (the default) or WI_COST_BUSY */
+    int      explain;               /* text: print the filter counts */
+    int      has_from, has_until;   /* the window applied, for the heading */
+    uint64_t from_ns, until_ns;
+} wi_scenario;
+
+/* Whether the scenario differs from what was measured. */
+int whatif_differs(const wi_scenario *sc);
+
+/* pm.max_children of a pool in the scenario: the override, else the latest
+ * POOL record's (0 unknown). */
+int64_t whatif_now(const pl_pool *p, const wi_scenario *sc);
+
+typedef enum { WI_LIMIT_UNKNOWN, WI_LIMIT_CPU, WI_LIMIT_WORKERS } wi_limit;
+
+typedef struct {
+    int         has_typical;        /* any readings */
+    int         typical_pct, p90_pct;
+    const char *shape;              /* NULL under 20 readings */
+    int64_t     php_millicores;     /* valid with a shape: TYPICAL x 10 */
+    int         has_busy;           /* with a shape and a duration-weighted share */
+    int64_t     busy_hundredths, busy_millicores; /* that share, and in millicores */
+    fit_line    line;
+    int64_t     host_millicores_per_worker; /* valid with a shape */
+    int         has_fill;           /* shape, cost > 0, host size known */
+    int64_t     fill, ceiling;
+    int64_t     now;                /* pm.max_children, 0 unknown */
+    wi_limit    limit;
+} wi_view;
+
+#define WI_MIN_READINGS 20
+
+/* Section 7 for one pool on a host of host_millicores (0 unknown) with
+ * pm.max_children now (0 unknown), at TYPICAL's cost. */
+wi_view whatif_pool_view(const pl_pool *p, uint64_t host_millicores, int headroom,
+                              int64_t now);
+
+/* The same at the cost given (WI_COST_BUSY: the busy millicores, where the
+ * pool has them, stand for PHP's). */
+wi_view whatif_pool_view_cost(const pl_pool *p, uint64_t host_millicores, int headroom,
+                                   int64_t now, int cost);
+
+/* The host line: the sums of section 7 over the pool views. */
+void whatif_host_needs(const wi_view *v, size_t n, int64_t *needed_now,
+                       int64_t *needed_at_ceiling);
+
+/* The host size the scenario judges against. */
+uint64_t whatif_host_millicores(const pl_host *h, const wi_scenario *sc);
+
+/* The views of a host's pools in the scenario, and as measured (the host's
+ * own size, headroom 2, its own pm.max_children, TYPICAL's cost); malloc'd
+ * arrays of h->npools, NULL on ENOMEM. */
+wi_view *whatif_views(const pl_host *h, const wi_scenario *sc);
+wi_view *whatif_measured_views(const pl_host *h);
+
+#endif

@@ -8,6 +8,26 @@
 #include "fpmlog.h"
 #include "procfs.h"
 
+/* The round before, as a pair with the next one needs it. */
+typedef struct pl_prev {
+    int            has, has_stat, busy_ok, busy_usec;
+    uint64_t       mono, busy;
+    pl_pool      **seen;        /* pools that appeared in it, by name ... */
+    unsigned char *had_pids;    /* ... and which had PIDS */
+    size_t         nseen, cap;
+} prev_round;
+
+/* One pool of the round being applied. */
+typedef struct {
+    const pl_pool_round *in;    /* its records */
+    pl_pool             *pool;
+    int                  read;  /* its status page was read */
+    int                  queued; /* ... with requests in its listen queue */
+    int64_t              listen_queue; /* -1 unknown */
+    double               cores; /* over the pair, when usable */
+    int                  point, starved;
+} round_pool;
+
 struct pipeline {
     pl_options     opt;
     pl_host      **hosts;
@@ -21,14 +41,8 @@ struct pipeline {
     size_t         nround_fn;
     status_page    page;
     pidmap         scratch;
-    /* per-round work arrays, kept to save allocations */
+    round_pool    *work;        /* the round's pools, by name; kept from round to round */
     size_t         work_cap;
-    pl_pool      **rp_pool;
-    const pl_pool_round **rp_sorted;
-    double        *rp_cores;
-    unsigned char *rp_ok;       /* status page read this round */
-    int64_t       *rp_lq;       /* its listen queue, -1 unknown */
-    unsigned char *rp_point, *rp_starved;
 };
 
 const char *pl_drop_name(pl_drop d)
@@ -101,8 +115,11 @@ static void host_free(pl_host *h)
     for (size_t i = 0; i < h->npools; i++)
         pool_free(h->pools[i]);
     free(h->pools);
-    free(h->prev_seen);
-    free(h->prev_had_pids);
+    if (h->prev) {
+        free(h->prev->seen);
+        free(h->prev->had_pids);
+        free(h->prev);
+    }
     free(h->hostname);
     free(h->boot_id);
     free(h);
@@ -117,13 +134,7 @@ void pipeline_free(pipeline *pl)
     free(pl->hosts);
     status_page_free(&pl->page);
     pidmap_free(&pl->scratch);
-    free(pl->rp_pool);
-    free(pl->rp_sorted);
-    free(pl->rp_cores);
-    free(pl->rp_ok);
-    free(pl->rp_lq);
-    free(pl->rp_point);
-    free(pl->rp_starved);
+    free(pl->work);
     free(pl);
 }
 
@@ -197,7 +208,7 @@ static void forget_boot(pl_host *h)
         pidmap_clear(&h->pools[i]->remembered);
         pidmap_clear(&h->pools[i]->ticks);
     }
-    h->has_prev = 0;
+    h->prev->has = 0;
 }
 
 int pipeline_host(pipeline *pl, const unsigned char *payload, size_t len)
@@ -223,7 +234,7 @@ int pipeline_host(pipeline *pl, const unsigned char *payload, size_t len)
     }
     if (!h) {
         h = calloc(1, sizeof *h);
-        if (!h || !(h->hostname = dup_bytes(name, nl)) ||
+        if (!h || !(h->hostname = dup_bytes(name, nl)) || !(h->prev = calloc(1, sizeof *h->prev)) ||
             insert_ptr((void ***)&pl->hosts, &pl->nhosts, lo, h)) {
             host_free(h);
             return -2;
@@ -275,30 +286,17 @@ static int grow_work(pipeline *pl, size_t n)
     if (n <= pl->work_cap)
         return 0;
     size_t cap = n * 2;
-    void *a = realloc(pl->rp_pool, cap * sizeof *pl->rp_pool);
-    if (a) pl->rp_pool = a;
-    void *b = realloc(pl->rp_sorted, cap * sizeof *pl->rp_sorted);
-    if (b) pl->rp_sorted = b;
-    void *c = realloc(pl->rp_cores, cap * sizeof *pl->rp_cores);
-    if (c) pl->rp_cores = c;
-    void *d = realloc(pl->rp_ok, cap);
-    if (d) pl->rp_ok = d;
-    void *e = realloc(pl->rp_lq, cap * sizeof *pl->rp_lq);
-    if (e) pl->rp_lq = e;
-    void *f = realloc(pl->rp_point, cap);
-    if (f) pl->rp_point = f;
-    void *g = realloc(pl->rp_starved, cap);
-    if (g) pl->rp_starved = g;
-    if (!a || !b || !c || !d || !e || !f || !g)
+    round_pool *w = realloc(pl->work, cap * sizeof *w);
+    if (!w)
         return -1;
+    pl->work = w;
     pl->work_cap = cap;
     return 0;
 }
 
 static int cmp_round_pool(const void *a, const void *b)
 {
-    const pl_pool_round *x = *(const pl_pool_round *const *)a;
-    const pl_pool_round *y = *(const pl_pool_round *const *)b;
+    const pl_pool_round *x = ((const round_pool *)a)->in, *y = ((const round_pool *)b)->in;
     return name_cmp(x->name, x->name_len, y->name, y->name_len);
 }
 
@@ -375,48 +373,33 @@ static int host_busy(const pl_host *h, const pl_round *r, uint64_t *busy, int *u
 
 /* Whether this round and the one before make a usable pair (section 5):
  * -1 when they do, else why not (a pl_drop; PL_NDROP with no round before). */
-static int pair_drop(const pl_host *h, const pl_round *r, int busy_ok, uint64_t busy, int usec)
+static int pair_drop(const prev_round *pr, const pl_round *r, int busy_ok, uint64_t busy,
+                     int usec)
 {
-    if (!h->has_prev)
+    if (!pr->has)
         return PL_NDROP;
-    if (!h->prev_has_stat || !r->has_stat || !busy_ok || !h->prev_busy_ok)
+    if (!pr->has_stat || !r->has_stat || !busy_ok || !pr->busy_ok)
         return PL_DROP_NO_STAT;
-    if (h->prev_busy_usec != usec)
+    if (pr->busy_usec != usec)
         return PL_DROP_MEASURE;
-    if (busy < h->prev_busy || r->stat_mono < h->prev_mono)
+    if (busy < pr->busy || r->stat_mono < pr->mono)
         return PL_DROP_BACK;
-    if (r->stat_mono - h->prev_mono < PL_MIN_INTERVAL_NS)
+    if (r->stat_mono - pr->mono < PL_MIN_INTERVAL_NS)
         return PL_DROP_SHORT;
-    if (r->stat_mono - h->prev_mono > PL_MAX_INTERVAL_NS)
+    if (r->stat_mono - pr->mono > PL_MAX_INTERVAL_NS)
         return PL_DROP_LONG;
     return -1;
 }
 
-int pipeline_round(pipeline *pl, const pl_round *r)
+/* Section 2: each pool's page of the round, judged worker by worker; a pool
+ * that could not be read counts an error round.  0, or -2 ENOMEM. */
+static int round_readings(pipeline *pl, pl_host *h, const pl_round *r, int in, size_t n)
 {
-    pl_host *h = pl->cur;
-    if (!h)
-        return -1;
-    int in = (!pl->opt.has_from || r->real >= pl->opt.from_ns) &&
-             (!pl->opt.has_until || r->real < pl->opt.until_ns);
-    size_t n = r->npools;
-    if (grow_work(pl, n + h->prev_nseen + 1))
-        return -2;
-    for (size_t i = 0; i < n; i++)
-        pl->rp_sorted[i] = &r->pools[i];
-    qsort(pl->rp_sorted, n, sizeof *pl->rp_sorted, cmp_round_pool);
-
-    /* section 2: readings */
     for (size_t i = 0; i < n; i++) {
-        const pl_pool_round *rp = pl->rp_sorted[i];
-        pl_pool *p = get_pool(pl, h, rp->name, rp->name_len);
-        if (!p)
+        round_pool *w = &pl->work[i];
+        const pl_pool_round *rp = w->in;
+        if (!(w->pool = get_pool(pl, h, rp->name, rp->name_len)))
             return -2;
-        pl->rp_pool[i] = p;
-        pl->rp_ok[i] = 0;
-        pl->rp_lq[i] = -1;
-        pl->rp_point[i] = PL_POINT_NONE;
-        pl->rp_starved[i] = 0;
         if (!rp->has_status)
             continue;
         int rc = rp->is_error ? 1 : status_parse(&pl->page, (const char *)rp->status, rp->status_len);
@@ -424,103 +407,126 @@ int pipeline_round(pipeline *pl, const pl_round *r)
             return -2;
         if (rc != 0) { /* an ERROR, or no status page: an ERROR for this pool */
             if (in)
-                note_error(p, rp);
+                note_error(w->pool, rp);
             continue;
         }
-        pl->rp_ok[i] = 1;
-        reading_ctx ctx = {pl, h, p, r, in};
-        if (rd_page(&pl->page, &p->remembered, &pl->scratch, &p->own, on_reading, &ctx))
+        w->read = 1;
+        reading_ctx ctx = {pl, h, w->pool, r, in};
+        if (rd_page(&pl->page, &w->pool->remembered, &pl->scratch, &w->pool->own, on_reading, &ctx))
             return -2;
         if (pl->page.has_listen_queue)
-            pl->rp_lq[i] = pl->page.listen_queue;
-        if (pl->page.has_listen_queue && pl->page.listen_queue > 0)
-            pl->rp_ok[i] = 2; /* requests were queued */
+            w->listen_queue = pl->page.listen_queue;
+        w->queued = pl->page.has_listen_queue && pl->page.listen_queue > 0;
     }
+    return 0;
+}
 
-    /* sections 5 and 6: the pair of this round and the one before */
-    uint64_t busy = 0;
-    int usec = 0;
-    int busy_ok = host_busy(h, r, &busy, &usec) == 0;
-    int drop = pair_drop(h, r, busy_ok, busy, usec);
-    int usable = drop < 0;
-    if (in && h->has_prev) {
-        if (usable)
+/* Section 5: the host's side of this round and the one before. */
+typedef struct {
+    int      usable, saturated;
+    double   interval, host_cores, ratio;   /* ratio -1 unknown */
+    uint64_t busy;                          /* this round's counter */
+    int      busy_ok, usec;                 /* ... known; in usage_usec */
+} host_pair;
+
+static host_pair round_host_pair(pl_host *h, const pl_round *r, int in)
+{
+    host_pair hp = {0};
+    hp.ratio = -1;
+    hp.busy_ok = host_busy(h, r, &hp.busy, &hp.usec) == 0;
+    prev_round *pr = h->prev;
+    int drop = pair_drop(pr, r, hp.busy_ok, hp.busy, hp.usec);
+    hp.usable = drop < 0;
+    if (in && pr->has) {
+        if (hp.usable)
             h->pairs_usable++;
         else
             h->pairs_dropped[drop]++;
     }
-    double interval = usable ? (double)(r->stat_mono - h->prev_mono) / 1e9 : 0;
-    double host_cores = 0;
-    if (usable)
-        host_cores = usec ? (double)(busy - h->prev_busy) / 1e6 / interval
-                          : (double)(busy - h->prev_busy) / (double)h->clk_tck / interval;
-    int saturated = 0;
-    double ratio = -1;
-    if (usable && h->host_millicores > 0) {
-        ratio = host_cores / ((double)h->host_millicores / 1000.0);
-        if (ratio > 1)
-            ratio = 1;
-        saturated = ratio >= PL_SATURATED;
+    if (!hp.usable)
+        return hp;
+    hp.interval = (double)(r->stat_mono - pr->mono) / 1e9;
+    hp.host_cores = hp.usec ? (double)(hp.busy - pr->busy) / 1e6 / hp.interval
+                            : (double)(hp.busy - pr->busy) / (double)h->clk_tck / hp.interval;
+    if (h->host_millicores > 0) {
+        hp.ratio = hp.host_cores / ((double)h->host_millicores / 1000.0);
+        if (hp.ratio > 1)
+            hp.ratio = 1;
+        hp.saturated = hp.ratio >= PL_SATURATED;
+    }
+    return hp;
+}
+
+/* Section 5: each pool's cores from its workers' ticks (its tick map is
+ * replaced every round it has PIDS, usable pair or not). */
+static void round_pool_cores(pipeline *pl, const pl_host *h, const host_pair *hp, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        round_pool *w = &pl->work[i];
+        if (!w->in->has_pids)
+            continue;
+        uint64_t t = pool_ticks(pl, w->pool, w->in);
+        if (hp->usable)
+            w->cores = (double)t / (double)h->clk_tck / hp->interval;
+    }
+}
+
+/* Section 5: fit points, when every pool of either round had PIDS in both
+ * and the host was not saturated. */
+static void round_fit_points(pipeline *pl, const pl_host *h, const host_pair *hp, size_t n)
+{
+    const prev_round *pr = h->prev;
+    size_t a = 0, b = 0;
+    double total = 0;
+    while (a < pr->nseen || b < n) {
+        int c = a == pr->nseen ? 1 : b == n ? -1
+              : name_cmp(pr->seen[a]->name, pr->seen[a]->name_len,
+                         pl->work[b].pool->name, pl->work[b].pool->name_len);
+        if (c != 0 || !pr->had_pids[a] || !pl->work[b].in->has_pids)
+            return; /* a pool in one round only, or without PIDS: shares unknown */
+        total += pl->work[b].cores;
+        a++;
+        b++;
     }
     for (size_t i = 0; i < n; i++) {
-        pl->rp_cores[i] = 0;
-        if (pl->rp_sorted[i]->has_pids) {
-            uint64_t t = pool_ticks(pl, pl->rp_pool[i], pl->rp_sorted[i]);
-            if (usable)
-                pl->rp_cores[i] = (double)t / (double)h->clk_tck / interval;
+        round_pool *w = &pl->work[i];
+        if (total < PL_IDLE_CORES) {
+            fit_add(&w->pool->f, 0, hp->host_cores);
+            w->point = PL_POINT_IDLE;
+        } else if (w->cores >= PL_DOMINANT * total) {
+            fit_add(&w->pool->f, w->cores, hp->host_cores);
+            w->point = PL_POINT_DOMINANT;
         }
     }
+}
 
-    if (usable && in && !saturated) {
-        /* every pool of either round must have PIDS in both */
-        size_t a = 0, b = 0;
-        int all = 1;
-        double total = 0;
-        while (a < h->prev_nseen || b < n) {
-            int c = a == h->prev_nseen ? 1 : b == n ? -1
-                  : name_cmp(h->prev_seen[a]->name, h->prev_seen[a]->name_len,
-                             pl->rp_pool[b]->name, pl->rp_pool[b]->name_len);
-            if (c < 0) {
-                all = 0;
-                a++;
-                continue;
-            }
-            if (c > 0) {
-                all = 0;
-                b++;
-                continue;
-            }
-            if (!h->prev_had_pids[a] || !pl->rp_sorted[b]->has_pids)
-                all = 0;
-            total += pl->rp_cores[b];
-            a++;
-            b++;
+/* Section 6: requests queued while the CPU was full. */
+static void round_starved(pipeline *pl, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (pl->work[i].queued) {
+            pl->work[i].pool->starved++;
+            pl->work[i].starved = 1;
         }
-        if (all) {
-            for (size_t i = 0; i < n; i++) {
-                if (total < PL_IDLE_CORES) {
-                    fit_add(&pl->rp_pool[i]->f, 0, host_cores);
-                    pl->rp_point[i] = PL_POINT_IDLE;
-                } else if (pl->rp_cores[i] >= PL_DOMINANT * total) {
-                    fit_add(&pl->rp_pool[i]->f, pl->rp_cores[i], host_cores);
-                    pl->rp_point[i] = PL_POINT_DOMINANT;
-                }
-            }
-        }
-    }
-    if (usable && in && saturated)
-        for (size_t i = 0; i < n; i++)
-            if (pl->rp_ok[i] == 2) {
-                pl->rp_pool[i]->starved++;
-                pl->rp_starved[i] = 1;
-            }
-    for (size_t i = 0; in && pl->nround_fn && i < n; i++) {
-        pl_pool_pair pair = {usable, interval, host_cores, ratio,
-                             usable && pl->rp_sorted[i]->has_pids, pl->rp_cores[i], pl->rp_lq[i],
-                             pl->rp_point[i], pl->rp_starved[i]};
+}
+
+/* What each pool of the round gave, to the round hooks (CSV, plots). */
+static void round_hooks(pipeline *pl, const pl_host *h, const pl_round *r, const host_pair *hp,
+                        size_t n)
+{
+    for (size_t i = 0; pl->nround_fn && i < n; i++) {
+        const round_pool *w = &pl->work[i];
+        pl_pool_pair pair = {hp->usable, hp->interval, hp->host_cores, hp->ratio,
+                             hp->usable && w->in->has_pids, w->cores, w->listen_queue,
+                             w->point, w->starved};
         for (size_t k = 0; k < pl->nround_fn; k++)
-            pl->round_fn[k](pl->round_arg[k], h, pl->rp_pool[i], r, &pair);
+            pl->round_fn[k](pl->round_arg[k], h, w->pool, r, &pair);
     }
+}
+
+/* Section 1 and 9: the rounds counted and the span they cover. */
+static void round_count(pl_host *h, const pl_round *r, int in)
+{
     if (!h->span_first || r->real < h->span_first)
         h->span_first = r->real;
     if (r->real > h->span_last)
@@ -531,26 +537,62 @@ int pipeline_round(pipeline *pl, const pl_round *r)
             h->first_real = r->real;
         h->last_real = r->real;
     }
+}
 
-    /* this round becomes the previous one */
-    pl_pool **seen = realloc(h->prev_seen, (n ? n : 1) * sizeof *seen);
-    unsigned char *had = realloc(h->prev_had_pids, n ? n : 1);
-    if (seen)
-        h->prev_seen = seen;
-    if (had)
-        h->prev_had_pids = had;
-    if (!seen || !had)
-        return -2;
-    for (size_t i = 0; i < n; i++) {
-        h->prev_seen[i] = pl->rp_pool[i];
-        h->prev_had_pids[i] = (unsigned char)pl->rp_sorted[i]->has_pids;
+/* This round becomes the previous one.  0, or -2 ENOMEM. */
+static int round_remember(pipeline *pl, pl_host *h, const pl_round *r, const host_pair *hp,
+                          size_t n)
+{
+    prev_round *pr = h->prev;
+    if (n > pr->cap) {
+        pl_pool **seen = realloc(pr->seen, n * sizeof *seen);
+        if (seen)
+            pr->seen = seen;
+        unsigned char *had = seen ? realloc(pr->had_pids, n) : NULL;
+        if (had)
+            pr->had_pids = had;
+        if (!seen || !had)
+            return -2;
+        pr->cap = n;
     }
-    h->prev_nseen = n;
-    h->has_prev = 1;
-    h->prev_has_stat = r->has_stat;
-    h->prev_mono = r->stat_mono;
-    h->prev_busy_ok = busy_ok;
-    h->prev_busy = busy;
-    h->prev_busy_usec = usec;
+    for (size_t i = 0; i < n; i++) {
+        pr->seen[i] = pl->work[i].pool;
+        pr->had_pids[i] = (unsigned char)pl->work[i].in->has_pids;
+    }
+    pr->nseen = n;
+    pr->has = 1;
+    pr->has_stat = r->has_stat;
+    pr->mono = r->stat_mono;
+    pr->busy_ok = hp->busy_ok;
+    pr->busy = hp->busy;
+    pr->busy_usec = hp->usec;
     return 0;
+}
+
+int pipeline_round(pipeline *pl, const pl_round *r)
+{
+    pl_host *h = pl->cur;
+    if (!h)
+        return -1;
+    int in = (!pl->opt.has_from || r->real >= pl->opt.from_ns) &&
+             (!pl->opt.has_until || r->real < pl->opt.until_ns);
+    size_t n = r->npools;
+    if (grow_work(pl, n + 1))
+        return -2;
+    for (size_t i = 0; i < n; i++)
+        pl->work[i] = (round_pool){.in = &r->pools[i], .listen_queue = -1};
+    qsort(pl->work, n, sizeof *pl->work, cmp_round_pool);
+
+    if (round_readings(pl, h, r, in, n) != 0)
+        return -2;
+    host_pair hp = round_host_pair(h, r, in);
+    round_pool_cores(pl, h, &hp, n);
+    if (hp.usable && in && !hp.saturated)
+        round_fit_points(pl, h, &hp, n);
+    if (hp.usable && in && hp.saturated)
+        round_starved(pl, n);
+    if (in)
+        round_hooks(pl, h, r, &hp, n);
+    round_count(h, r, in);
+    return round_remember(pl, h, r, &hp, n);
 }

@@ -52,6 +52,9 @@ typedef struct {
     pidmap         ticks;         /* pid -> CPU ticks at the last PIDS */
 } pl_pool;
 
+/* The round before, as a pair with the next one needs it: pipeline.c's. */
+struct pl_prev;
+
 typedef struct {
     char      *hostname;
     size_t     hostname_len;
@@ -65,12 +68,7 @@ typedef struct {
     uint64_t   pairs_dropped[PL_NDROP]; /* and those that could not, by why */
     pl_pool  **pools;             /* sorted by name */
     size_t     npools;
-    /* the previous round, for pairs */
-    int        has_prev, prev_has_stat, prev_busy_ok, prev_busy_usec;
-    uint64_t   prev_mono, prev_busy;
-    pl_pool  **prev_seen;         /* pools that appeared in it, and which had PIDS */
-    unsigned char *prev_had_pids;
-    size_t     prev_nseen;
+    struct pl_prev *prev;         /* the round before, for pairs (private) */
 } pl_host;
 
 /* One pool's records in a round, as read. */

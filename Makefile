@@ -5,6 +5,7 @@
 #   make bench      speed and memory of a long replay
 #   make fuzz       libFuzzer on every parser, FUZZ_SECONDS each (default 60)
 #   make torture    1,000 SIGKILLs of a recorder appending to one log
+#   make mutate     break each rule once; a test must fail each time
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
@@ -21,7 +22,7 @@ RECORDER := recorder/fcgi.c recorder/fpmconf.c recorder/procscan.c recorder/logf
 UNITS    := fpmlog status procfs hist fit readings pipeline report replay timearg csvout fcgi fpmconf logfile procscan namemap table
 
 .PHONY: all run test unit unit-asan cli fixtures fixtures-check integration deps deps-test bench clean \
-        fuzz fuzz-regress print-seeds-% torture
+        fuzz fuzz-regress print-seeds-% torture mutate
 all: bin/fpm-analyze bin/fpm-record
 
 deps:
@@ -87,6 +88,12 @@ integration: bin/fpm-analyze bin/fpm-record bin/tests/status_dump
 	@tests/integration/record_crash.sh
 	@tests/integration/record_enospc.sh
 	@tests/integration/record_hostile.sh
+
+# not part of make test (about 15 minutes): breaks each rule in a copy of
+# the tree and checks that a test fails
+mutate:
+	@scripts/deps.sh test
+	@scripts/mutate.sh
 
 # not part of make test: 1,000 SIGKILLs of a recorder appending to one log
 torture: bin/fpm-analyze bin/fpm-record

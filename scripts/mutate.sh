@@ -1,35 +1,38 @@
 #!/bin/sh
 # Breaks one rule at a time in a scratch copy of the tree and checks that
 # `make unit cli` fails for each: every rule has a test that can fail.
-# usage: scripts/mutate.sh            (prints one line per mutation)
+# usage: scripts/mutate.sh, or make mutate (prints one line per mutation;
+# exit 1 when a mutation survived)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d /tmp/fpmcpu-mutate.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 survived=0 killed=0
-rm -rf "$work/t" && mkdir "$work/t"
-(cd "$top" && git ls-files -z | xargs -0 cp --parents -t "$work/t")
-(cd "$work/t" && make -s unit cli >"$work/log" 2>&1) ||
-    { echo "the unmutated tree fails: fix that first" >&2; tail "$work/log" >&2; exit 2; }
+# one copy of the tree, built once; each mutation rebuilds what it touches
+(cd "$top" && git ls-files -z | xargs -0 cp --parents -t "$work")
+t=$work
+(cd "$t" && make -s unit cli >"$t/.log" 2>&1) ||
+    { echo "the unmutated tree fails: fix that first" >&2; tail "$t/.log" >&2; exit 2; }
 # rule | file | perl substitution
 while IFS='|' read -r rule file subst; do
     [ -z "$rule" ] && continue
-    rm -rf "$work/t" && mkdir "$work/t"
-    (cd "$top" && git ls-files -z | xargs -0 cp --parents -t "$work/t")
-    before=$(md5sum "$work/t/$file")
-    perl -0pi -e "$subst" "$work/t/$file"
-    if [ "$(md5sum "$work/t/$file")" = "$before" ]; then
+    cp "$t/$file" "$t/.orig"
+    before=$(md5sum < "$t/$file")
+    perl -0pi -e "$subst" "$t/$file"
+    if [ "$(md5sum < "$t/$file")" = "$before" ]; then
         echo "NOT APPLIED  $rule"; survived=$((survived + 1)); continue
     fi
-    if (cd "$work/t" && make -s unit cli >"$work/log" 2>&1); then
+    if (cd "$t" && make -s unit cli >"$t/.log" 2>&1); then
         echo "SURVIVED     $rule"; survived=$((survived + 1))
-    elif ! grep -qE '^\[  FAILED  \] test_|^FAIL: ' "$work/log"; then
+    elif ! grep -qE '^\[  FAILED  \] test_|^FAIL: ' "$t/.log"; then
         echo "NO BUILD     $rule"; survived=$((survived + 1))
-        tail -3 "$work/log"
+        tail -3 "$t/.log"
     else
-        t=$(grep -E '^\[  FAILED  \] test_|^FAIL: ' "$work/log" | head -3 | sed 's/^\[  FAILED  \] //' | tr '\n' ' ')
-        echo "killed       $rule -> $t"; killed=$((killed + 1))
+        k=$(grep -E '^\[  FAILED  \] test_|^FAIL: ' "$t/.log" | head -3 | sed 's/^\[  FAILED  \] //' | tr '\n' ' ')
+        echo "killed       $rule -> $k"; killed=$((killed + 1))
     fi
+    cp "$t/.orig" "$t/$file"
+    touch "$t/$file" # newer than the objects built from the mutant: make rebuilds them
 done <<'LIST'
 2.1 requests <= 0 is no_request|analyzer/readings.c|s/w->requests <= 0/w->requests < 0/
 2.2 running keeps the counter|analyzer/readings.c|s/rc = pidmap_put\(scratch, w->pid, old\);/rc = 0;/
@@ -44,18 +47,18 @@ done <<'LIST'
 3 bucket of a share|analyzer/hist.c|s/return \(int\)\(20 \+ \(s - 10000\) \/ 2500\);/return (int)(20 + (s - 10000) \/ 2000);/
 3 halving past 4096|analyzer/hist.h|s/HIST_LIMIT   4096/HIST_LIMIT   4095/
 3 percentile rank is a ceiling|analyzer/hist.c|s/\+ 99\) \/ 100/) \/ 100/
-4 shape at 20 readings|analyzer/report.h|s/RP_MIN_READINGS 20/RP_MIN_READINGS 19/
-4 cpu-bound from 50%|analyzer/report.c|s/v.typical_pct >= 50/v.typical_pct > 50/
-4 php millicores = typical x 10|analyzer/report.c|s/\(int64_t\)v.typical_pct \* 10/(int64_t)v.typical_pct * 9/
+4 shape at 20 readings|analyzer/whatif.h|s/WI_MIN_READINGS 20/WI_MIN_READINGS 19/
+4 cpu-bound from 50%|analyzer/whatif.c|s/v.typical_pct >= 50/v.typical_pct > 50/
+4 php millicores = typical x 10|analyzer/whatif.c|s/\(int64_t\)v.typical_pct \* 10/(int64_t)v.typical_pct * 9/
 5 interval at least 5 s|analyzer/pipeline.h|s/PL_MIN_INTERVAL_NS  5000000000ull/PL_MIN_INTERVAL_NS  4000000000ull/
 5 interval at most 5 min|analyzer/pipeline.h|s/300000000000ull/360000000000ull/
-5 host counter must not go back|analyzer/pipeline.c|s/if \(busy < h->prev_busy \|\| /if (/
+5 host counter must not go back|analyzer/pipeline.c|s/if \(busy < pr->busy \|\|/if ((busy < pr->busy \&\& !busy_ok) ||/
 5 busy excludes idle and iowait|formats/procfs.c|s/busy_fields\[6\] = \{0, 1, 2, 5, 6, 7\}/busy_fields[6] = {0, 1, 2, 4, 6, 7}/
 5 quota host uses usage_usec|analyzer/pipeline.c|s/if \(h->quota_millicores > 0 && r->has_cpu_stat &&/if (h->quota_millicores > 0 \&\& 0 \&\& r->has_cpu_stat \&\&/
-5 quota pair needs the same measure|analyzer/pipeline.c|s/if \(h->prev_busy_usec != usec\)/if (0)/
+5 quota pair needs the same measure|analyzer/pipeline.c|s/if \(pr->busy_usec != usec\)/if (pr->busy_usec != usec \&\& !busy_ok)/
 5 a new pid counts its whole counter|analyzer/pipeline.c|s/\? \(uint64_t\)\(now - before\) : \(uint64_t\)now;/? (uint64_t)(now - before) : 0;/
 5 fields 14 to 17|formats/procfs.c|s/for \(int f = 3; f <= 13; f\+\+\)/for (int f = 3; f <= 12; f++)/
-5 every pool needs PIDS in both rounds|analyzer/pipeline.c|s/        if \(all\) \{/        if (all || 1) {/
+5 every pool needs PIDS in both rounds|analyzer/pipeline.c|s/if \(c != 0 \|\| !pr->had_pids\[a\] \|\| !pl->work\[b\].in->has_pids\)/if (c != 0)/
 5 saturated pairs give no point|analyzer/pipeline.h|s/PL_SATURATED        0.95/PL_SATURATED        0.96/
 5 idle below 0.02 cores|analyzer/pipeline.h|s/PL_IDLE_CORES       0.02/PL_IDLE_CORES       0.03/
 5 dominant at 0.7|analyzer/pipeline.h|s/PL_DOMINANT         0.7/PL_DOMINANT         0.69/
@@ -66,14 +69,14 @@ done <<'LIST'
 5 line needs n >= 2|analyzer/fit.c|s/f->n < 2 \|\|/f->n < 1 ||/
 5 slope below 1 reads 1|analyzer/fit.c|s/l.slope < 1 \? 1 : l.slope/l.slope/
 5 slope above 20 not believed|analyzer/fit.h|s/FIT_MAX_SLOPE    20.0/FIT_MAX_SLOPE    25.0/
-5 cost rounds half away from zero|analyzer/report.c|s/\(int64_t\)round\(/(int64_t)floor(/
-6 starved needs a full CPU|analyzer/pipeline.c|s/if \(usable && in && saturated\)/if (usable \&\& in)/
-6 an error round does not starve|analyzer/pipeline.c|s/                note_error\(p, rp\);\n            continue;/                note_error(p, rp);\n            pl->rp_ok[i] = 2;\n            continue;/
-7 fill is a ceiling|analyzer/report.c|s/v.fill = \(\(int64_t\)hm \+ cost - 1\) \/ cost;/v.fill = (int64_t)hm \/ cost;/
-7 ceiling at least cores + 1|analyzer/report.c|s/\+ 999\) \/ 1000 \+ 1;/+ 999) \/ 1000;/
-7 headroom exact in hundredths|analyzer/report.c|s/\(v.fill \* headroom \+ 99\) \/ 100;/(int64_t)ceil(v.fill * (headroom \/ 100.0));/
-7 limit cpu when now > ceiling|analyzer/report.c|s/v.now > v.ceiling \?/v.now >= v.ceiling ?/
-7 host line sums|analyzer/report.c|s/\*now = mul_add_sat\(v\[i\].now, /*now = mul_add_sat(1, /
+5 cost rounds half away from zero|analyzer/whatif.c|s/\(int64_t\)round\(/(int64_t)floor(/
+6 starved needs a full CPU|analyzer/pipeline.c|s/if \(hp.usable && in && hp.saturated\)/if (hp.usable \&\& in)/
+6 an error round does not starve|analyzer/pipeline.c|s/                note_error\(w->pool, rp\);\n            continue;/                note_error(w->pool, rp);\n            w->queued = 1;\n            continue;/
+7 fill is a ceiling|analyzer/whatif.c|s/v.fill = \(\(int64_t\)hm \+ cost - 1\) \/ cost;/v.fill = (int64_t)hm \/ cost;/
+7 ceiling at least cores + 1|analyzer/whatif.c|s/\+ 999\) \/ 1000 \+ 1;/+ 999) \/ 1000;/
+7 headroom exact in hundredths|analyzer/whatif.c|s/\(v.fill \* headroom \+ 99\) \/ 100;/(int64_t)ceil(v.fill * (headroom \/ 100.0));/
+7 limit cpu when now > ceiling|analyzer/whatif.c|s/v.now > v.ceiling \?/v.now >= v.ceiling ?/
+7 host line sums|analyzer/whatif.c|s/\*now = mul_add_sat\(v\[i\].now, /*now = mul_add_sat(1, /
 1 new boot forgets|analyzer/pipeline.c|s/strcmp\(h->boot_id, b\) != 0\)/strcmp(h->boot_id, b) != 0 \&\& 0)/
 1 page without processes is an error|analyzer/pipeline.c|s/if \(rc != 0\) \{ \/\* an ERROR, or no status page/if (rc != 0 \&\& rp->is_error) { \/* an ERROR, or no status page/
 1 HOST drops the round in flight|analyzer/replay.c|s/pend_drop\(&p\); \/\* a new recorder/; \/* a new recorder/
@@ -90,12 +93,13 @@ log one block per zstd call|formats/fpmlog.c|s/if \(give > want\)/if (0)/
 10 W and C halve with the histogram|analyzer/hist.c|s/        h->busy_c \/= 2;\n//
 10 busy rounds half away from zero|analyzer/hist.c|s/\(2 \* \(h->busy_c % h->busy_w\) >= h->busy_w\)/0/
 10 busy millicores from C and W|analyzer/hist.c|s/\(2 \* \(h->busy_c % w10\) >= w10\)/0/
-10 busy null under 20 readings|analyzer/report.c|s/    if \(p->h.total < RP_MIN_READINGS\)\n        return v;/    v.has_busy = hist_busy(\&p->h, \&v.busy_hundredths, \&v.busy_millicores) == 0;\n    if (p->h.total < RP_MIN_READINGS)\n        return v;/
-10 --cost busy uses busy millicores|analyzer/report.c|s/cost_of == RP_COST_BUSY && v.has_busy \?/0 ?/
-10 the WHY at 1.5x|analyzer/report.c|s/2 \* v->busy_millicores >= 3 \* v->php_millicores/v->busy_millicores >= 2 * v->php_millicores/
+10 busy null under 20 readings|analyzer/whatif.c|s/    if \(p->h.total < WI_MIN_READINGS\)\n        return v;/    v.has_busy = hist_busy(\&p->h, \&v.busy_hundredths, \&v.busy_millicores) == 0;\n    if (p->h.total < WI_MIN_READINGS)\n        return v;/
+10 --cost busy uses busy millicores|analyzer/whatif.c|s/cost_of == RP_COST_BUSY && v.has_busy \?/0 ?/
+10 the WHY at 1.5x|analyzer/out_text.c|s/2 \* v->busy_millicores >= 3 \* v->php_millicores/v->busy_millicores >= 2 * v->php_millicores/
 9 error rounds counted|analyzer/pipeline.c|s/    p->error_rounds\+\+;//
 5 dropped pairs counted by why|analyzer/pipeline.c|s/            h->pairs_dropped\[drop\]\+\+;/            h->pairs_usable++;/
 numbers that do not fit are invalid|formats/procfs.c|s/    if \(over\)\n        return -1;//
 POOL max_children range-checked|analyzer/pipeline.c|s/mc <= PL_MAX_CHILDREN \?/1 ?/
 LIST
 echo "mutations: $killed killed, $survived survived"
+[ "$survived" -eq 0 ]

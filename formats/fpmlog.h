@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define FPMLOG_MAGIC     "#fpmlog1 "
 #define FPMLOG_MAGIC_LEN 9
@@ -61,12 +62,26 @@ typedef struct {
  * the reason (strerror text) in err.  The caller frees the reader. */
 fpmlog_reader *fpmlog_reader_open(const char *path, char *err, size_t errlen);
 
+/* Where a reader's bytes come from: read() gives up to len bytes (0 at the
+ * end, -1 with errno), seek() moves to a file offset (0, or -1 when it
+ * cannot; NULL for a stream that only goes forward).  The reader never asks
+ * for an offset it has not been given bytes up to. */
+typedef struct {
+    ssize_t (*read)(void *arg, void *buf, size_t len);
+    int     (*seek)(void *arg, uint64_t off);
+    void    *arg;
+} fpmlog_source;
+
+/* Reads from src (copied).  NULL on ENOMEM. */
+fpmlog_reader *fpmlog_reader_new(const fpmlog_source *src);
+
 /* Reads from fd, which the reader does not close. */
 fpmlog_reader *fpmlog_reader_fdopen(int fd);
 
-/* Starts reading fd afresh, as a new reader would, keeping the buffers
- * (fuzzing, many small inputs); a file the reader opened is closed. */
+/* Starts reading fd (or src) afresh, as a new reader would, keeping the
+ * buffers (fuzzing, many small inputs); a file the reader opened is closed. */
 void fpmlog_reader_reset(fpmlog_reader *r, int fd);
+void fpmlog_reader_reset_source(fpmlog_reader *r, const fpmlog_source *src);
 
 /* 1: a record in *rec.  0: end of the file.  -1: damage described in *dmg
  * (reading may go on).  -2: read error, described in dmg->what (stop). */

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "fpmlog.h"
+#include "zframe.h"
 
 struct logfile {
     int            fd;
@@ -23,8 +24,6 @@ struct logfile {
     int            abandoned;     /* a write failed: cut back, start anew */
 };
 
-static const unsigned char EMPTY_LAST_BLOCK[3] = {0x01, 0x00, 0x00};
-
 static int full_pread(int fd, void *buf, size_t n, uint64_t off)
 {
     size_t got = 0;
@@ -35,21 +34,6 @@ static int full_pread(int fd, void *buf, size_t n, uint64_t off)
         if (r <= 0)
             return -1;
         got += (size_t)r;
-    }
-    return 0;
-}
-
-static int write_all(int fd, const void *buf, size_t len)
-{
-    const char *p = buf;
-    while (len > 0) {
-        ssize_t n = write(fd, p, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return -1;
-        p += n;
-        len -= (size_t)n;
     }
     return 0;
 }
@@ -68,33 +52,20 @@ int logfile_repair(int fd, char *repaired, size_t rlen, int *plain_tail)
             *plain_tail = 1;
             return 0;
         }
-        if ((m[0] & 0xF0) == 0x50 && m[1] == 0x2A && m[2] == 0x4D && m[3] == 0x18) {
+        if (zf_is_skippable(m)) {
             if (size - off < 8 || full_pread(fd, m, 8, off) != 0)
                 return 0;
-            off += 8 + ((uint64_t)m[4] | (uint64_t)m[5] << 8 | (uint64_t)m[6] << 16 |
-                        (uint64_t)m[7] << 24);
+            off += zf_skippable_size(m);
             continue;
         }
-        if (!(m[0] == 0x28 && m[1] == 0xB5 && m[2] == 0x2F && m[3] == 0xFD)) {
+        if (!zf_is_frame(m)) {
             *plain_tail = 1;
             return 0;
         }
         unsigned char fhd;
         uint64_t frame = off, pos = off + 4;
-        if (pos >= size || full_pread(fd, &fhd, 1, pos) != 0) {
+        if (pos >= size || full_pread(fd, &fhd, 1, pos) != 0 || (pos += zf_header_size(fhd)) > size) {
             /* a frame cut inside its header: remove it whole */
-            if (ftruncate(fd, (off_t)frame) != 0)
-                return -1;
-            snprintf(repaired, rlen, "removed a zstd frame header cut short at offset %llu",
-                     (unsigned long long)frame);
-            return 0;
-        }
-        static const int did_size[4] = {0, 1, 2, 4};
-        int fcs = fhd >> 6, single = fhd >> 5 & 1, checksum = fhd >> 2 & 1;
-        uint64_t hdr = 1 + (single ? 0 : 1) + (uint64_t)did_size[fhd & 3] +
-                       (fcs == 0 ? (uint64_t)single : fcs == 1 ? 2u : fcs == 2 ? 4u : 8u);
-        pos += hdr;
-        if (pos > size) {
             if (ftruncate(fd, (off_t)frame) != 0)
                 return -1;
             snprintf(repaired, rlen, "removed a zstd frame header cut short at offset %llu",
@@ -103,23 +74,19 @@ int logfile_repair(int fd, char *repaired, size_t rlen, int *plain_tail)
         }
         for (;;) {
             unsigned char bh[3];
-            uint64_t content = 0;
+            zf_block blk = {0, 0, 0};
             int whole = pos + 3 <= size && full_pread(fd, bh, 3, pos) == 0;
-            int last = 0;
             if (whole) {
-                uint32_t h = (uint32_t)bh[0] | (uint32_t)bh[1] << 8 | (uint32_t)bh[2] << 16;
-                int type = (int)(h >> 1 & 3);
-                last = (int)(h & 1);
-                if (type == 3)
+                blk = zf_block_header(bh);
+                if (blk.type == 3)
                     return 0; /* not a block: damage, not ours to mend */
-                content = type == 1 ? 1 : h >> 3;
-                whole = pos + 3 + content <= size;
+                whole = pos + 3 + blk.content <= size;
             }
             if (!whole) {
                 /* the frame was left open: cut the partial block, close it */
                 if (pos < size && ftruncate(fd, (off_t)pos) != 0)
                     return -1;
-                if (write_all(fd, EMPTY_LAST_BLOCK, 3) != 0)
+                if (zf_write_all(fd, ZF_EMPTY_LAST_BLOCK, 3) != 0)
                     return -1;
                 snprintf(repaired, rlen, "closed the zstd frame at offset %llu that a stopped "
                          "recorder left open (cut %llu bytes of a partial block at offset %llu)",
@@ -127,9 +94,9 @@ int logfile_repair(int fd, char *repaired, size_t rlen, int *plain_tail)
                          (unsigned long long)pos);
                 return 0;
             }
-            pos += 3 + content;
-            if (last) {
-                pos += checksum ? 4 : 0;
+            pos += 3 + blk.content;
+            if (blk.last) {
+                pos += zf_has_checksum(fhd) ? 4 : 0;
                 break;
             }
         }
@@ -167,9 +134,7 @@ static int looks_like_log(int fd, uint64_t size)
     size_t n = size < sizeof m ? (size_t)size : sizeof m;
     if (full_pread(fd, m, n, 0) != 0)
         return 0;
-    if (n >= 4 && m[0] == 0x28 && m[1] == 0xB5 && m[2] == 0x2F && m[3] == 0xFD)
-        return 1;
-    if (n >= 4 && (m[0] & 0xF0) == 0x50 && m[1] == 0x2A && m[2] == 0x4D && m[3] == 0x18)
+    if (n >= ZF_MAGIC_LEN && (zf_is_frame(m) || zf_is_skippable(m)))
         return 1;
     /* a plain log cut inside its first header still begins like one */
     return memcmp(m, FPMLOG_MAGIC, n) == 0;
@@ -261,7 +226,7 @@ static int recover(logfile *lf)
     if (ftruncate(lf->fd, (off_t)lf->good_size) != 0)
         return -1;
     if (lf->disk_frame_open) {
-        if (write_all(lf->fd, EMPTY_LAST_BLOCK, 3) != 0) {
+        if (zf_write_all(lf->fd, ZF_EMPTY_LAST_BLOCK, 3) != 0) {
             int e = errno;
             if (ftruncate(lf->fd, (off_t)lf->good_size) != 0) { /* nothing more to do */ }
             errno = e;
@@ -283,7 +248,7 @@ int logfile_commit(logfile *lf, int end_frame)
         goto fail;
     if (lf->pend_len == 0)
         return 0;
-    if (write_all(lf->fd, lf->pend, lf->pend_len) != 0)
+    if (zf_write_all(lf->fd, lf->pend, lf->pend_len) != 0)
         goto fail;
     lf->good_size += lf->pend_len;
     lf->disk_frame_open = lf->level > 0 && !end_frame;

@@ -82,11 +82,11 @@ done <<'LIST'
 1 HOST drops the round in flight|analyzer/replay.c|s/pend_drop\(&p\); \/\* a new recorder/; \/* a new recorder/
 1 end of file drops the round|analyzer/replay.c|s/    if \(p.any && rc == 0\) \{/    if (0) {/
 7b window start|analyzer/pipeline.c|s/r->real >= pl->opt.from_ns/r->real > pl->opt.from_ns/
-log CRC check|formats/fpmlog.c|s/!= crc\) \{/!= crc \&\& 0) {/
-log resync at the line after a bad header|formats/fpmlog.c|s/            set_damage\(dmg, stream_pos\(r, soff\), 0, "bad record header, record skipped"\);/            r->at_line_start = 0;\n            set_damage(dmg, stream_pos(r, soff), 0, "bad record header, record skipped");/
-log skippable frames|formats/fpmlog.c|s/\} else if \(avail >= 8 && is_skippable\(p\)\) \{/} else if (0) {/
-log rescan after a cut-short frame|formats/fpmlog.c|s/r->scan_after_cut = 1;\n                seek_input\(r, r->frame_start \+ 1\);\n                r->mode = M_SCAN;/r->mode = M_DONE;/
-log one block per zstd call|formats/fpmlog.c|s/if \(give > want\)/if (0)/
+log CRC check|formats/fpmlog_read.c|s/\) != crc\)/) != crc \&\& 0)/
+log resync at the line after a bad header|formats/fpmlog_read.c|s/damaged\(r, dmg, soff, hlen, 1, 0, "bad record header/damaged(r, dmg, soff, hlen, 0, 0, "bad record header/
+log skippable frames|formats/fpmlog_read.c|s/\} else if \(avail >= 8 && zf_is_skippable\(p\)\) \{/} else if (0) {/
+log rescan after a cut-short frame|formats/fpmlog_read.c|s/r->scan_after_cut = 1;\n            seek_input\(r, r->frame_start \+ 1\);\n            r->mode = M_SCAN;/r->mode = M_DONE;/
+log one block per zstd call|formats/fpmlog_read.c|s/if \(give > want\)/if (0)/
 10 W adds whole milliseconds|analyzer/hist.c|s/\(uint64_t\)duration_us \/ 1000;/(uint64_t)duration_us \/ 100;/
 10 share capped at 1,000,000|analyzer/hist.h|s/HIST_BUSY_MAX_SHARE 1000000 /HIST_BUSY_MAX_SHARE 2000000 /
 10 duration capped at 10^9 ms|analyzer/hist.h|s/HIST_BUSY_MAX_MS    1000000000/HIST_BUSY_MAX_MS    2000000000/
@@ -94,7 +94,7 @@ log one block per zstd call|formats/fpmlog.c|s/if \(give > want\)/if (0)/
 10 busy rounds half away from zero|analyzer/hist.c|s/\(2 \* \(h->busy_c % h->busy_w\) >= h->busy_w\)/0/
 10 busy millicores from C and W|analyzer/hist.c|s/\(2 \* \(h->busy_c % w10\) >= w10\)/0/
 10 busy null under 20 readings|analyzer/whatif.c|s/    if \(p->h.total < WI_MIN_READINGS\)\n        return v;/    v.has_busy = hist_busy(\&p->h, \&v.busy_hundredths, \&v.busy_millicores) == 0;\n    if (p->h.total < WI_MIN_READINGS)\n        return v;/
-10 --cost busy uses busy millicores|analyzer/whatif.c|s/cost_of == RP_COST_BUSY && v.has_busy \?/0 ?/
+10 --cost busy uses busy millicores|analyzer/whatif.c|s/cost_of == WI_COST_BUSY && v.has_busy \?/0 ?/
 10 the WHY at 1.5x|analyzer/out_text.c|s/2 \* v->busy_millicores >= 3 \* v->php_millicores/v->busy_millicores >= 2 * v->php_millicores/
 9 error rounds counted|analyzer/pipeline.c|s/    p->error_rounds\+\+;//
 5 dropped pairs counted by why|analyzer/pipeline.c|s/            h->pairs_dropped\[drop\]\+\+;/            h->pairs_usable++;/

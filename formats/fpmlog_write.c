@@ -1,0 +1,175 @@
+/* The fpmlog writer: strict when writing (fpmlog.h draws the layout). */
+#include "fpmlog.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "zframe.h"
+
+struct fpmlog_writer {
+    fpmlog_sink sink;
+    void       *arg;
+    int         fd;
+    ZSTD_CCtx  *cctx;           /* NULL: plain */
+    unsigned char *out;
+    size_t      out_cap;
+    int         in_frame;       /* records went in since the frame began */
+    char       *hdr;
+};
+
+static int fd_sink(void *arg, const void *buf, size_t len)
+{
+    return zf_write_all(((fpmlog_writer *)arg)->fd, buf, len);
+}
+
+fpmlog_writer *fpmlog_writer_to(fpmlog_sink sink, void *arg, int level)
+{
+    fpmlog_writer *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    w->sink = sink;
+    w->arg = arg;
+    w->hdr = malloc(FPMLOG_HDR_MAX);
+    if (!w->hdr)
+        goto err;
+    if (level > 0) {
+        w->cctx = ZSTD_createCCtx();
+        w->out_cap = ZSTD_CStreamOutSize();
+        w->out = malloc(w->out_cap);
+        if (!w->cctx || !w->out)
+            goto err;
+        ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, level);
+        ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 0);
+    }
+    return w;
+err:
+    fpmlog_writer_free(w);
+    return NULL;
+}
+
+fpmlog_writer *fpmlog_writer_new(int fd, int level)
+{
+    fpmlog_writer *w = fpmlog_writer_to(fd_sink, NULL, level);
+    if (w) {
+        w->arg = w;
+        w->fd = fd;
+    }
+    return w;
+}
+
+void fpmlog_writer_reset(fpmlog_writer *w)
+{
+    if (w->cctx)
+        ZSTD_CCtx_reset(w->cctx, ZSTD_reset_session_only);
+    w->in_frame = 0;
+}
+
+void fpmlog_writer_free(fpmlog_writer *w)
+{
+    if (!w)
+        return;
+    ZSTD_freeCCtx(w->cctx);
+    free(w->out);
+    free(w->hdr);
+    free(w);
+}
+
+/* Feeds bytes (or a flush/end directive with none) through the compressor. */
+static int put(fpmlog_writer *w, const void *buf, size_t len, ZSTD_EndDirective mode)
+{
+    if (!w->cctx)
+        return len ? w->sink(w->arg, buf, len) : 0;
+    ZSTD_inBuffer in = {buf, len, 0};
+    for (;;) {
+        ZSTD_outBuffer out = {w->out, w->out_cap, 0};
+        size_t left = ZSTD_compressStream2(w->cctx, &out, &in, mode);
+        if (ZSTD_isError(left)) {
+            errno = EIO;
+            return -1;
+        }
+        if (out.pos && w->sink(w->arg, w->out, out.pos) != 0)
+            return -1;
+        if (mode == ZSTD_e_continue ? in.pos == in.size : left == 0)
+            return 0;
+    }
+}
+
+size_t fpmlog_encode_source(char *dst, const char *src, size_t len)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    size_t o = 0;
+    if (len == 0) { /* an empty field cannot be written: "none" */
+        memcpy(dst, "-", 2);
+        return 1;
+    }
+    if (len == 1 && src[0] == '-') {
+        memcpy(dst, "%2D", 4);
+        return 3;
+    }
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)src[i];
+        if (c <= 0x20 || c == 0x7F || c == '%') {
+            dst[o++] = '%';
+            dst[o++] = hex[c >> 4];
+            dst[o++] = hex[c & 15];
+        } else {
+            dst[o++] = (char)c;
+        }
+    }
+    dst[o] = '\0';
+    return o;
+}
+
+int fpmlog_header(char *buf, const char *type, uint64_t mono, uint64_t real,
+                  const char *source, size_t source_len, const void *payload, size_t len)
+{
+    if (len > FPMLOG_MAX_LEN || source_len > (FPMLOG_HDR_MAX - 128) / 3) {
+        errno = EINVAL;
+        return -1;
+    }
+    char src[FPMLOG_HDR_MAX];
+    if (source)
+        fpmlog_encode_source(src, source, source_len);
+    else
+        strcpy(src, "-");
+    int n = snprintf(buf, FPMLOG_HDR_MAX, "%s%s %llu %llu %s %zu %08lx\n", FPMLOG_MAGIC, type,
+                     (unsigned long long)mono, (unsigned long long)real, src, len,
+                     crc32(0L, payload, (uInt)len));
+    if (n < 0 || n >= FPMLOG_HDR_MAX) {
+        errno = EINVAL;
+        return -1;
+    }
+    return n;
+}
+
+int fpmlog_write(fpmlog_writer *w, const char *type, uint64_t mono, uint64_t real,
+                 const char *source, size_t source_len, const void *payload, size_t len)
+{
+    int n = fpmlog_header(w->hdr, type, mono, real, source, source_len, payload, len);
+    if (n < 0)
+        return -1;
+    if (put(w, w->hdr, (size_t)n, ZSTD_e_continue) || put(w, payload, len, ZSTD_e_continue) ||
+        put(w, "\n", 1, ZSTD_e_continue))
+        return -1;
+    w->in_frame = 1;
+    return 0;
+}
+
+int fpmlog_writer_flush(fpmlog_writer *w)
+{
+    return w->in_frame ? put(w, NULL, 0, ZSTD_e_flush) : 0;
+}
+
+int fpmlog_writer_end_frame(fpmlog_writer *w)
+{
+    if (!w->in_frame)
+        return 0;
+    int rc = put(w, NULL, 0, ZSTD_e_end);
+    if (rc == 0)
+        w->in_frame = 0;
+    return rc;
+}

@@ -1,0 +1,60 @@
+/* zstd frame and block headers, read by hand. */
+#define _POSIX_C_SOURCE 200809L
+#include "zframe.h"
+
+#include <errno.h>
+#include <unistd.h>
+
+const unsigned char ZF_EMPTY_LAST_BLOCK[3] = {0x01, 0x00, 0x00};
+
+int zf_is_frame(const unsigned char *p)
+{
+    return p[0] == 0x28 && p[1] == 0xB5 && p[2] == 0x2F && p[3] == 0xFD;
+}
+
+int zf_is_skippable(const unsigned char *p)
+{
+    return (p[0] & 0xF0) == 0x50 && p[1] == 0x2A && p[2] == 0x4D && p[3] == 0x18;
+}
+
+uint64_t zf_skippable_size(const unsigned char *p)
+{
+    return 8 + ((uint64_t)p[4] | (uint64_t)p[5] << 8 | (uint64_t)p[6] << 16 |
+                (uint64_t)p[7] << 24);
+}
+
+size_t zf_header_size(unsigned char fhd)
+{
+    static const size_t did_size[4] = {0, 1, 2, 4};
+    int fcs = fhd >> 6, single = fhd >> 5 & 1;
+    return 1 + (single ? 0 : 1) + did_size[fhd & 3] +
+           (fcs == 0 ? (size_t)single : fcs == 1 ? 2u : fcs == 2 ? 4u : 8u);
+}
+
+int zf_has_checksum(unsigned char fhd)
+{
+    return fhd >> 2 & 1;
+}
+
+zf_block zf_block_header(const unsigned char *p)
+{
+    uint32_t h = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16;
+    zf_block b = {(int)(h & 1), (int)(h >> 1 & 3), 0};
+    b.content = b.type == 1 ? 1 : h >> 3; /* an RLE block holds one byte */
+    return b;
+}
+
+int zf_write_all(int fd, const void *buf, size_t len)
+{
+    const char *p = buf;
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -1;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}

@@ -1,0 +1,47 @@
+/*
+ * zframe: the bits of zstd's frame format (RFC 8878) that both programs
+ * read by hand: the magics, a frame header's size, a block header, the
+ * empty last block that closes a frame left open; and write_all, which every
+ * writer of a log needs.  The reader finds frames with it, the recorder
+ * repairs a log a killed recorder left open with it.  Nothing prints.
+ *
+ *   frame     := magic(28 B5 2F FD) header block* [checksum(4)]
+ *   header    := descriptor(1) [window(1)] [dict id(0,1,2,4)] [content size(0,1,2,4,8)]
+ *   block     := block header(3, little-endian: last:1 type:2 size:21) content
+ *   skippable := magic(5? 2A 4D 18) size(4, little-endian) bytes
+ */
+#ifndef ZFRAME_H
+#define ZFRAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ZF_MAGIC_LEN 4
+
+/* p holds at least 4 bytes: a zstd frame's magic, a skippable frame's. */
+int zf_is_frame(const unsigned char *p);
+int zf_is_skippable(const unsigned char *p);
+
+/* p holds a skippable frame's 8 header bytes: its whole size. */
+uint64_t zf_skippable_size(const unsigned char *p);
+
+/* The size of a frame header after the magic, from its descriptor byte, and
+ * whether the frame ends with a checksum. */
+size_t zf_header_size(unsigned char descriptor);
+int zf_has_checksum(unsigned char descriptor);
+
+/* A block header (3 bytes): whether it is the last block, its type (3 is
+ * reserved: not a block), and how many bytes of content follow it. */
+typedef struct {
+    int      last, type;
+    uint32_t content;
+} zf_block;
+zf_block zf_block_header(const unsigned char *p);
+
+/* The 3 bytes of an empty last (raw) block: they close an open frame. */
+extern const unsigned char ZF_EMPTY_LAST_BLOCK[3];
+
+/* Writes all of buf to fd, across short writes and EINTR.  0, or -1 (errno). */
+int zf_write_all(int fd, const void *buf, size_t len);
+
+#endif

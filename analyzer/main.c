@@ -493,8 +493,125 @@ static int check_window(const config *cfg, pl_host *const *hosts, size_t n)
     return 2;
 }
 
+/* What a run holds besides its options. */
+typedef struct {
+    pipeline     *pl;
+    replay_stats  st;
+    csvout        csv;
+    plotter      *plots;
+} run;
+
+/* The exports that watch the replay: CSV files and plots.  0, or 2 (said). */
+static int open_exports(const config *cfg, run *r)
+{
+    char err[600];
+    const char *paths[2] = {cfg->csv_readings, cfg->csv_rounds};
+    FILE **files[2] = {&r->csv.readings, &r->csv.rounds};
+    for (int k = 0; k < 2; k++) {
+        if (paths[k] && !(*files[k] = outfile_open(paths[k], err, sizeof err))) {
+            msg_warnx("%s: %s", paths[k], err);
+            return 2;
+        }
+    }
+    csvout_attach(&r->csv, r->pl);
+    if (cfg->plot_dir &&
+        (!(r->plots = plot_new(cfg->plot_dir, err, sizeof err)) || plot_attach(r->plots, r->pl))) {
+        msg_warnx("%s", r->plots ? "too many hooks" : err);
+        return 2;
+    }
+    return 0;
+}
+
+/* Every LOG, in order: one history.  0, or 2 when none could be read or
+ * memory ran out. */
+static int replay_all(const config *cfg, run *r)
+{
+    for (int i = 0; i < cfg->nlogs; i++)
+        if (replay_file(r->pl, cfg->logs[i], PROG, stderr, !cfg->quiet && isatty(2), &r->st) == -2)
+            return 2;
+    return r->st.unreadable == (uint64_t)cfg->nlogs ? 2 : 0; /* nothing read: nothing to print */
+}
+
+/* What the replay means for the figures, said before them.  0, or 2. */
+static int say_findings(const config *cfg, run *r)
+{
+    pl_host *const *hosts;
+    size_t nhosts = pipeline_hosts(r->pl, &hosts);
+    if (nhosts == 0)
+        msg_warnx("no HOST record in the input: nothing to analyze");
+    say_dropped_pairs(hosts, nhosts);
+    int rc = check_window(cfg, hosts, nhosts);
+    return rc ? rc : check_names(cfg, hosts, nhosts);
+}
+
+/* The report, the hist view or the check, on standard output or into -o
+ * FILE through FILE.tmp.  0, 1 (check: worse), or 2. */
+static int write_output(const config *cfg, run *r)
+{
+    char err[600], tmp[4096];
+    FILE *out = stdout;
+    if (cfg->output) {
+        snprintf(tmp, sizeof tmp, "%s.tmp", cfg->output);
+        if (outfile_replaceable(cfg->output, err, sizeof err) != 0) {
+            msg_warnx("%s: %s", cfg->output, err);
+            return 2;
+        }
+        if (!(out = outfile_open(tmp, err, sizeof err))) {
+            msg_warnx("%s: %s", tmp, err);
+            return 2;
+        }
+    }
+    int rc = 0, bad;
+    if (cfg->check) {
+        int worse = check_against(out, r->pl, &cfg->scenario, cfg->baseline, cfg->tolerance,
+                                  cfg->max_rise, err, sizeof err);
+        if (worse < 0) {
+            msg_warnx("%s: %s", cfg->baseline, err);
+            if (out != stdout) {
+                fclose(out);
+                unlink(tmp);
+            }
+            return 2;
+        }
+        rc = worse > 0;
+        bad = fflush(out) != 0;
+    } else {
+        bad = (cfg->hist ? out_hist_print(out, r->pl, cfg->pool, cfg->cutoff)
+                         : report_print(out, cfg->format, r->pl, &cfg->scenario)) != 0;
+    }
+    bad |= out == stdout ? fflush(out) != 0 : fclose(out) != 0;
+    if (!bad && cfg->output && rename(tmp, cfg->output) != 0)
+        bad = 1;
+    if (bad) {
+        msg_warnx("could not write the output%s%s: %s", cfg->output ? " to " : "",
+                  cfg->output ? cfg->output : "", strerror(errno));
+        if (cfg->output)
+            unlink(tmp);
+        return 2;
+    }
+    return rc;
+}
+
+/* Closes the exports; 2 when one could not be written, else rc. */
+static int close_exports(const config *cfg, run *r, int rc)
+{
+    for (int k = 0; k < 2; k++) {
+        FILE *f = k ? r->csv.rounds : r->csv.readings;
+        if (f && fclose(f) != 0) {
+            msg_warnx("%s: could not write: %s", k ? cfg->csv_rounds : cfg->csv_readings,
+                      strerror(errno));
+            rc = 2;
+        }
+    }
+    plot_free(r->plots);
+    replay_stats_free(&r->st);
+    pipeline_free(r->pl);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
+    msg_init(PROG);
     config cfg = {0};
     int rc = handle_args(argc, argv, &cfg);
     if (rc >= 0) {
@@ -504,119 +621,25 @@ int main(int argc, char **argv)
     pl_options opt = {.own_uri = &cfg.own_uri,
                       .has_from = cfg.scenario.has_from, .from_ns = cfg.scenario.from_ns,
                       .has_until = cfg.scenario.has_until, .until_ns = cfg.scenario.until_ns};
-    pipeline *pl = pipeline_new(&opt);
-    replay_stats st = {0};
-    csvout csv = {0};
-    plotter *plots = NULL;
-    rc = 0;
-    if (!pl) {
-        fprintf(stderr, PROG ": out of memory\n");
-        rc = 2;
-        goto out;
+    run r = {.pl = pipeline_new(&opt)};
+    rc = r.pl ? open_exports(&cfg, &r) : 2;
+    if (!r.pl)
+        msg_warnx("out of memory");
+    if (rc == 0)
+        rc = replay_all(&cfg, &r);
+    if (rc == 0)
+        rc = say_findings(&cfg, &r);
+    int plots_failed = 0;
+    if (rc == 0 && r.plots) {
+        char note[600];
+        plots_failed = plot_finish(r.plots, r.pl, note, sizeof note) < 0;
+        msg_warnx("%s", note);
     }
-    char perr[600];
-    const char *csv_paths[2] = {cfg.csv_readings, cfg.csv_rounds};
-    FILE **csv_files[2] = {&csv.readings, &csv.rounds};
-    for (int k = 0; k < 2; k++) {
-        if (csv_paths[k] && !(*csv_files[k] = outfile_open(csv_paths[k], perr, sizeof perr))) {
-            fprintf(stderr, PROG ": %s: %s\n", csv_paths[k], perr);
-            rc = 2;
-            goto out;
-        }
-    }
-    csvout_attach(&csv, pl);
-    if (cfg.plot_dir) {
-        if (!(plots = plot_new(cfg.plot_dir, perr, sizeof perr)) || plot_attach(plots, pl) != 0) {
-            fprintf(stderr, PROG ": %s\n", plots ? "too many hooks" : perr);
-            rc = 2;
-            goto out;
-        }
-    }
-    for (int i = 0; i < cfg.nlogs; i++) {
-        if (replay_file(pl, cfg.logs[i], PROG, stderr, !cfg.quiet && isatty(2), &st) == -2) {
-            rc = 2;
-            goto out;
-        }
-    }
-    if (st.unreadable == (uint64_t)cfg.nlogs) {
-        rc = 2; /* nothing was read: no data to print */
-        goto out;
-    }
-    pl_host *const *hosts;
-    size_t nhosts = pipeline_hosts(pl, &hosts);
-    if (nhosts == 0)
-        fprintf(stderr, PROG ": no HOST record in the input: nothing to analyze\n");
-    say_dropped_pairs(hosts, nhosts);
-    if ((rc = check_window(&cfg, hosts, nhosts)) != 0 ||
-        (rc = check_names(&cfg, hosts, nhosts)) != 0)
-        goto out;
-    if (plots) {
-        int pr = plot_finish(plots, pl, perr, sizeof perr);
-        fprintf(stderr, PROG ": %s\n", perr);
-        if (pr < 0)
-            rc = 2;
-    }
-    FILE *out = stdout;
-    char tmp[4096];
-    if (cfg.output) {
-        snprintf(tmp, sizeof tmp, "%s.tmp", cfg.output);
-        if (outfile_replaceable(cfg.output, perr, sizeof perr) != 0) {
-            fprintf(stderr, PROG ": %s: %s\n", cfg.output, perr);
-            rc = 2;
-            goto out;
-        }
-        if (!(out = outfile_open(tmp, perr, sizeof perr))) {
-            fprintf(stderr, PROG ": %s: %s\n", tmp, perr);
-            rc = 2;
-            goto out;
-        }
-    }
-    int bad;
-    if (cfg.check) {
-        char err[512];
-        int worse = check_against(out, pl, &cfg.scenario, cfg.baseline, cfg.tolerance,
-                                  cfg.max_rise, err, sizeof err);
-        if (worse < 0) {
-            fprintf(stderr, PROG ": %s: %s\n", cfg.baseline, err);
-            if (out != stdout) {
-                fclose(out);
-                unlink(tmp);
-            }
-            rc = 2;
-            goto out;
-        }
-        if (worse > 0 && rc == 0)
-            rc = 1;
-        bad = fflush(out) != 0;
-    } else {
-        bad = (cfg.hist ? out_hist_print(out, pl, cfg.pool, cfg.cutoff)
-                        : report_print(out, cfg.format, pl, &cfg.scenario)) != 0;
-    }
-    bad |= out == stdout ? fflush(out) != 0 : fclose(out) != 0;
-    out = stdout;
-    if (!bad && cfg.output && rename(tmp, cfg.output) != 0)
-        bad = 1;
-    if (bad) {
-        fprintf(stderr, PROG ": could not write the output%s%s: %s\n", cfg.output ? " to " : "",
-                cfg.output ? cfg.output : "", strerror(errno));
-        if (cfg.output)
-            unlink(tmp);
-        rc = 2;
-    }
-    if (st.unreadable)
-        rc = 2;
-out:
-    for (int k = 0; k < 2; k++) {
-        FILE *f = k ? csv.rounds : csv.readings;
-        if (f && fclose(f) != 0) {
-            fprintf(stderr, PROG ": %s: could not write: %s\n", k ? cfg.csv_rounds : cfg.csv_readings,
-                    strerror(errno));
-            rc = 2;
-        }
-    }
-    plot_free(plots);
-    replay_stats_free(&st);
-    pipeline_free(pl);
+    if (rc == 0)
+        rc = write_output(&cfg, &r);
+    if (plots_failed || r.st.unreadable)
+        rc = 2; /* the figures stand on the rest: said, and the exit says so */
+    rc = close_exports(&cfg, &r, rc);
     rd_prefixes_free(&cfg.own_uri);
     return rc;
 }

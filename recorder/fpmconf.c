@@ -242,16 +242,21 @@ int fpmconf_load(const char *path, fpmconf *c, char *err, size_t errlen)
     return 0;
 }
 
+void fpmconf_pool_clear(fpmconf_pool *p)
+{
+    free(p->name);
+    free(p->endpoint);
+    free(p->status_path);
+    free(p->status_endpoint);
+    free(p->pm);
+    free(p->where);
+    memset(p, 0, sizeof *p);
+}
+
 void fpmconf_free(fpmconf *c)
 {
-    for (size_t i = 0; i < c->n; i++) {
-        free(c->pools[i].name);
-        free(c->pools[i].endpoint);
-        free(c->pools[i].status_path);
-        free(c->pools[i].status_endpoint);
-        free(c->pools[i].pm);
-        free(c->pools[i].where);
-    }
+    for (size_t i = 0; i < c->n; i++)
+        fpmconf_pool_clear(&c->pools[i]);
     free(c->pools);
     free(c->pid_file);
     memset(c, 0, sizeof *c);

@@ -30,6 +30,9 @@ typedef struct {
 int fpmconf_load(const char *path, fpmconf *c, char *err, size_t errlen);
 void fpmconf_free(fpmconf *c);
 
+/* Frees one pool's fields and zeroes it. */
+void fpmconf_pool_clear(fpmconf_pool *p);
+
 /* A listen value ("/run/x.sock", "9000", "127.0.0.1:9000", "[::1]:9000")
  * as an endpoint.  0 ok, -1 when out is too small. */
 int fpmconf_endpoint(const char *listen, char *out, size_t outlen);

@@ -33,7 +33,7 @@ why() { # POOL TEXT: both rounds' ERROR of POOL says TEXT
     n=$(grep -a -A1 "^#fpmlog1 ERROR [0-9]* [0-9]* $1 " "$dir/plain" | grep -a -c -E -- "$2")
     [ "$n" = 2 ]; check "$1: an ERROR each round: $2" $?
 }
-why close "connection closed before the response ended|Connection reset by peer"
+why close "connection closed before the response ended|Connection reset by peer|Broken pipe"
 why garbage "not a FastCGI response"
 why bigrec "connection closed before the response ended"
 why trickle "timed out after 2000 ms waiting for the status page"

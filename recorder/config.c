@@ -1,0 +1,281 @@
+/* fpm-record's options and pools. */
+#define _POSIX_C_SOURCE 200809L
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "msg.h"
+#include "version.h"
+
+#define PROG "fpm-record"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+"Usage: " PROG " (--pool NAME=ENDPOINT[,status=PATH] ... | --fpm-config FILE) -o LOG [OPTION]...\n"
+"Every interval, reads each php-fpm pool's full status page over FastCGI, its\n"
+"workers' /proc/<pid>/stat, /proc/stat and php-fpm's cgroup CPU files, and\n"
+"appends them raw to LOG (zstd, flushed every round, mode 0600).\n"
+"\n"
+"  -p, --pool NAME=ENDPOINT[,status=PATH][,status_listen=ENDPOINT]\n"
+"                          a pool (repeatable); ENDPOINT is unix:/path or\n"
+"                          tcp:host:port; PATH defaults to /status\n"
+"  -c, --fpm-config FILE   find the pools in php-fpm's configuration\n"
+"  -o, --output LOG        the log to append to\n"
+"  -i, --interval D        time between rounds, from 1s (default 30s; 5s, 1m)\n"
+"  -t, --timeout D         connect and read timeout per pool (default 5s)\n"
+"  -r, --rounds N          stop after N rounds\n"
+"  -d, --duration D        stop after D\n"
+"      --redact-query      strip query strings from the URIs written\n"
+"      --level N           zstd level 1..19, 0 writes plain records (default 3)\n"
+"  -n, --check-config      check the pools, read one status page each, and exit\n"
+"  -q, --quiet             no notes on standard error, only problems\n"
+"      --proc-root DIR     read /proc from DIR (tests)\n"
+"      --sys-root DIR      read /sys from DIR (tests)\n"
+"  -h, --help              print this help and exit\n"
+"  -V, --version           print the version and exit\n"
+"\n"
+"SIGHUP reopens LOG (logrotate with create) and re-reads the pools;\n"
+"SIGTERM and SIGINT finish the round, end the frame and exit 0.\n"
+"Exit status: 0 ok, 1 a check failed, 2 usage error or LOG unusable.\n");
+}
+
+#define bad_usage(...) msg_usage(PROG, __VA_ARGS__)
+
+/* "30s", "1m", "2h", "500ms", or bare seconds; 0 ok with *ms. */
+static int parse_duration(const char *s, uint64_t *ms)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s || s[0] == '-')
+        return -1;
+    uint64_t mult;
+    if (*end == '\0' || strcmp(end, "s") == 0)
+        mult = 1000;
+    else if (strcmp(end, "ms") == 0)
+        mult = 1;
+    else if (strcmp(end, "m") == 0)
+        mult = 60000;
+    else if (strcmp(end, "h") == 0)
+        mult = 3600000;
+    else if (strcmp(end, "d") == 0)
+        mult = 86400000;
+    else
+        return -1;
+    if (v > UINT64_MAX / mult / 1000000)
+        return -1;
+    *ms = v * mult;
+    return 0;
+}
+
+static void pool_free_fields(rec_pool *p)
+{
+    fpmconf_pool_clear(&p->c);
+}
+
+void config_pools_free(rec_pool *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        pool_free_fields(&p[i]);
+    free(p);
+}
+
+static int add_pool(rec_config *cfg, rec_pool p)
+{
+    for (size_t i = 0; i < cfg->npools; i++)
+        if (strcmp(cfg->pools[i].c.name, p.c.name) == 0)
+            return -1;
+    rec_pool *np = realloc(cfg->pools, (cfg->npools + 1) * sizeof *np);
+    if (!np)
+        return -1;
+    cfg->pools = np;
+    cfg->pools[cfg->npools++] = p;
+    return 0;
+}
+
+/* An endpoint as written on the command line: unix:/path, tcp:host:port,
+ * or what php-fpm's listen accepts (/path, port, host:port).  0 ok. */
+static int endpoint_arg(const char *s, char *out, size_t outlen)
+{
+    if (strncmp(s, "unix:", 5) == 0)
+        return s[5] == '/' && snprintf(out, outlen, "%s", s) < (int)outlen ? 0 : -1;
+    const char *hp = strncmp(s, "tcp:", 4) == 0 ? s + 4 : s;
+    if (hp == s && s[0] == '/')
+        return fpmconf_endpoint(s, out, outlen);
+    const char *colon = strrchr(hp, ':');
+    const char *port = colon ? colon + 1 : hp;
+    if (!*port || strspn(port, "0123456789") != strlen(port) || atol(port) > 65535 ||
+        (colon && (colon == hp || strchr(hp, '/'))))
+        return -1;
+    if (hp != s)
+        return snprintf(out, outlen, "%s", s) < (int)outlen ? 0 : -1;
+    return fpmconf_endpoint(s, out, outlen);
+}
+
+/* --pool NAME=ENDPOINT[,status=PATH][,status_listen=ENDPOINT] */
+static int parse_pool(const char *arg, rec_pool *p)
+{
+    memset(p, 0, sizeof *p);
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg)
+        return -1;
+    char *rest = strdup(eq + 1), *save = NULL, ep[4200];
+    int bad = !rest || !(p->c.name = strndup(arg, (size_t)(eq - arg)));
+    for (char *tok = bad ? NULL : strtok_r(rest, ",", &save); tok && !bad;
+         tok = strtok_r(NULL, ",", &save)) {
+        if (strncmp(tok, "status=", 7) == 0 && tok[7] == '/' && !p->c.status_path)
+            bad = !(p->c.status_path = strdup(tok + 7));
+        else if (strncmp(tok, "status_listen=", 14) == 0 && !p->c.status_endpoint)
+            bad = endpoint_arg(tok + 14, ep, sizeof ep) != 0 || !(p->c.status_endpoint = strdup(ep));
+        else if (!p->c.endpoint && endpoint_arg(tok, ep, sizeof ep) == 0)
+            bad = !(p->c.endpoint = strdup(ep));
+        else
+            bad = 1;
+    }
+    free(rest);
+    if (!bad && !p->c.status_path)
+        bad = !(p->c.status_path = strdup("/status"));
+    if (bad || !p->c.endpoint) {
+        pool_free_fields(p);
+        return -1;
+    }
+    return 0;
+}
+
+/* Pools from php-fpm's configuration; those without a status path are
+ * reported and skipped.  0 ok, -1 (said). */
+int config_load_pools(rec_config *cfg, char **pid_file)
+{
+    fpmconf c;
+    char err[512];
+    if (fpmconf_load(cfg->fpm_config, &c, err, sizeof err) != 0) {
+        msg_warnx("%s", err);
+        return -1;
+    }
+    for (size_t i = 0; i < c.n; i++) {
+        fpmconf_pool *fp = &c.pools[i];
+        if (!fp->status_path) {
+            msg_warnx("%s: pool \"%s\" has no pm.status_path: skipped (add \"pm.status_path = /status\" "
+                "to it, best with a pm.status_listen of its own, and reload php-fpm)", fp->where,
+                fp->name);
+            continue;
+        }
+        if (!fp->endpoint && !fp->status_endpoint) {
+            msg_warnx("%s: pool \"%s\" has no listen address: skipped (php-fpm needs \"listen = ...\" "
+                "there too)", fp->where, fp->name);
+            continue;
+        }
+        rec_pool p = {.c = *fp}; /* the pool's fields move over */
+        memset(fp, 0, sizeof *fp);
+        if (!p.c.endpoint && !(p.c.endpoint = strdup(p.c.status_endpoint))) {
+            msg_warnx("out of memory");
+            pool_free_fields(&p);
+            fpmconf_free(&c);
+            return -1;
+        }
+        if (add_pool(cfg, p) != 0)
+            pool_free_fields(&p);
+    }
+    if (pid_file && c.pid_file)
+        *pid_file = strdup(c.pid_file);
+    fpmconf_free(&c);
+    if (cfg->npools == 0) {
+        msg_warnx("%s: no pool with a status path: nothing to record", cfg->fpm_config);
+        return -1;
+    }
+    return 0;
+}
+
+int config_parse_args(int argc, char **argv, rec_config *cfg)
+{
+    enum { O_REDACT = 256, O_LEVEL, O_PROC, O_SYS };
+    static const struct option longopts[] = {
+        {"pool", required_argument, NULL, 'p'}, {"fpm-config", required_argument, NULL, 'c'},
+        {"output", required_argument, NULL, 'o'}, {"interval", required_argument, NULL, 'i'},
+        {"timeout", required_argument, NULL, 't'}, {"rounds", required_argument, NULL, 'r'},
+        {"duration", required_argument, NULL, 'd'}, {"redact-query", no_argument, NULL, O_REDACT},
+        {"level", required_argument, NULL, O_LEVEL}, {"check-config", no_argument, NULL, 'n'},
+        {"quiet", no_argument, NULL, 'q'}, {"proc-root", required_argument, NULL, O_PROC},
+        {"sys-root", required_argument, NULL, O_SYS}, {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'}, {NULL, 0, NULL, 0},
+    };
+    cfg->interval_ms = 30000;
+    cfg->timeout_ms = 5000;
+    cfg->level = 3;
+    cfg->proc_root = "/proc";
+    cfg->sys_root = "/sys";
+    opterr = 0;
+    int c;
+    char *end;
+    rec_pool p;
+    while ((c = getopt_long(argc, argv, ":p:c:o:i:t:r:d:nqhV", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'p':
+            if (parse_pool(optarg, &p) != 0)
+                return bad_usage("--pool wants NAME=ENDPOINT[,status=PATH][,status_listen=ENDPOINT] "
+                                 "with ENDPOINT unix:/path or tcp:host:port, not \"%s\"", optarg);
+            if (add_pool(cfg, p) != 0) {
+                pool_free_fields(&p);
+                return bad_usage("pool \"%s\" is given twice", optarg);
+            }
+            break;
+        case 'c': cfg->fpm_config = optarg; break;
+        case 'o': cfg->output = optarg; break;
+        case 'i':
+            if (parse_duration(optarg, &cfg->interval_ms) || cfg->interval_ms < 1000)
+                return bad_usage("--interval must be a duration of at least 1s (5s, 1m), not \"%s\"",
+                                 optarg);
+            break;
+        case 't':
+            if (parse_duration(optarg, &cfg->timeout_ms) || cfg->timeout_ms < 100 ||
+                cfg->timeout_ms > 600000)
+                return bad_usage("--timeout must be a duration from 100ms to 10m, not \"%s\"", optarg);
+            break;
+        case 'd':
+            if (parse_duration(optarg, &cfg->duration_ms) || cfg->duration_ms == 0)
+                return bad_usage("--duration must be a duration (90s, 10m, 1h), not \"%s\"", optarg);
+            break;
+        case 'r':
+            errno = 0;
+            cfg->rounds = strtol(optarg, &end, 10);
+            if (errno || *end || end == optarg || cfg->rounds < 1)
+                return bad_usage("--rounds must be a whole number from 1, not \"%s\"", optarg);
+            break;
+        case O_LEVEL:
+            errno = 0;
+            cfg->level = (int)strtol(optarg, &end, 10);
+            if (errno || *end || end == optarg || cfg->level < 0 || cfg->level > 19)
+                return bad_usage("--level must be in range 0..19, not \"%s\"", optarg);
+            break;
+        case O_REDACT: cfg->redact = 1; break;
+        case 'n': cfg->check = 1; break;
+        case 'q': cfg->quiet = 1; break;
+        case O_PROC: cfg->proc_root = optarg; break;
+        case O_SYS: cfg->sys_root = optarg; break;
+        case 'h': usage(stdout); return 0;
+        case 'V': printf(PROG " " FPMCPU_VERSION "\n"); return 0;
+        case ':': return bad_usage("option \"%s\" needs an argument", argv[optind - 1]);
+        default: return bad_usage("unknown option \"%s\"", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return bad_usage("unexpected argument \"%s\"", argv[optind]);
+    if (cfg->npools == 0 && !cfg->fpm_config)
+        return bad_usage("no pool: give --pool NAME=ENDPOINT or --fpm-config FILE");
+    if (!cfg->output && !cfg->check)
+        return bad_usage("no log: give -o LOG");
+    if (cfg->interval_ms < 5000 && !cfg->check && !cfg->quiet)
+        msg_warnx("--interval under 5s: the readings are kept, but the analyzer uses no pair of "
+            "rounds under 5 s apart (no host CPU, overhead or starved rounds)");
+    return -1;
+}
+
+const char *config_status_endpoint(const rec_pool *p)
+{
+    return p->c.status_endpoint ? p->c.status_endpoint : p->c.endpoint;
+}

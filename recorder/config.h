@@ -1,0 +1,48 @@
+/*
+ * config: fpm-record's command line and the pools it records, from --pool
+ * or from php-fpm's configuration (fpmconf).  Messages go through msg.h.
+ */
+#ifndef CONFIG_H
+#define CONFIG_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "fpmconf.h"
+
+/* A pool: its configuration, and what the recorder learns while recording. */
+typedef struct {
+    fpmconf_pool c;         /* name, endpoint, status path and listener, pm, max, where */
+    pid_t    master;        /* the php-fpm master its workers were found under */
+    char     said_pids[200];  /* the last problem said about its workers, "" none */
+    char     said_error[600]; /* the last read error said, "" while it answers */
+    uint64_t error_rounds;  /* rounds in a row it could not be read */
+} rec_pool;
+
+typedef struct {
+    rec_pool   *pools;
+    size_t      npools;
+    const char *fpm_config;
+    const char *output;
+    uint64_t    interval_ms, timeout_ms, duration_ms;
+    long        rounds;
+    int         redact, check, level, quiet;
+    const char *proc_root, *sys_root;
+} rec_config;
+
+/* Fills cfg from argv; -1 to go on, else the exit code (usage errors are
+ * said, --help and --version printed). */
+int config_parse_args(int argc, char **argv, rec_config *cfg);
+
+/* The pools of cfg->fpm_config (those without a status path or listen
+ * address are said and skipped), replacing cfg's; the pid file's path in
+ * *pid_file (malloc'd, or NULL).  0, or -1 (said). */
+int config_load_pools(rec_config *cfg, char **pid_file);
+
+/* The pool's endpoint for status requests: its pm.status_listen, else its
+ * listen. */
+const char *config_status_endpoint(const rec_pool *p);
+
+void config_pools_free(rec_pool *p, size_t n);
+
+#endif

@@ -1,0 +1,106 @@
+/* Which processes are a pool's workers. */
+#define _POSIX_C_SOURCE 200809L
+#include "workers.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The master whose children are most of the page's workers, or 0. */
+static pid_t master_of_page(const ps_table *t, const char *pool, const status_page *pg)
+{
+    pid_t best = 0;
+    size_t best_n = 0;
+    for (size_t i = 0; i < pg->nworkers; i++) {
+        if (!pg->workers[i].has_pid)
+            continue;
+        for (size_t j = 0; j < t->n; j++) {
+            if (t->w[j].pid != (pid_t)pg->workers[i].pid || strcmp(t->w[j].pool, pool) != 0)
+                continue;
+            size_t n = 0;
+            for (size_t k = 0; k < pg->nworkers; k++)
+                for (size_t m = 0; m < t->n; m++)
+                    n += pg->workers[k].has_pid && t->w[m].pid == (pid_t)pg->workers[k].pid &&
+                         t->w[m].ppid == t->w[j].ppid;
+            if (n > best_n) {
+                best = t->w[j].ppid;
+                best_n = n;
+            }
+            break;
+        }
+        if (best_n * 2 > pg->nworkers)
+            break;
+    }
+    return best;
+}
+
+/* The one parent of the table's workers named like the pool; 0 when none,
+ * -1 when several masters have a pool of that name. */
+pid_t workers_only_master(const ps_table *t, const char *name)
+{
+    pid_t m = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        if (strcmp(t->w[i].pool, name) != 0)
+            continue;
+        if (m && t->w[i].ppid != m)
+            return -1;
+        m = t->w[i].ppid;
+    }
+    return m;
+}
+
+static int has_children(const ps_table *t, pid_t master)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (t->w[i].ppid == master)
+            return 1;
+    return 0;
+}
+
+long workers_of_pool(const ps_table *t, const char *pool, const status_page *page,
+                     pid_t pid_master, pid_t *master, pid_t **pids, char *why, size_t whylen)
+{
+    size_t on_page = 0;
+    for (size_t i = 0; page && i < page->nworkers; i++)
+        on_page += page->workers[i].has_pid;
+    pid_t m = 0;
+    why[0] = '\0';
+    if (t->any_fpm) {
+        if (page && on_page)
+            m = master_of_page(t, pool, page);
+        else if (*master && has_children(t, *master))
+            m = *master;
+        else if (pid_master && (page || has_children(t, pid_master)))
+            m = pid_master;
+        else if ((m = workers_only_master(t, pool)) < 0) {
+            snprintf(why, whylen, "several php-fpm masters have a pool \"%s\" and its status page "
+                     "could not be read to tell which: no PIDS this round", pool);
+            return -1;
+        }
+    }
+    *pids = malloc((t->n + on_page + 1) * sizeof **pids);
+    if (!*pids) {
+        snprintf(why, whylen, "out of memory: no PIDS this round");
+        return -1;
+    }
+    size_t n = 0;
+    if (m > 0) {
+        *master = m;
+        for (size_t i = 0; i < t->n; i++)
+            if (t->w[i].ppid == m && strcmp(t->w[i].pool, pool) == 0)
+                (*pids)[n++] = t->w[i].pid;
+    }
+    if (n == 0 && on_page) {
+        /* php-fpm in another pid namespace, or titles not rewritten */
+        for (size_t i = 0; i < page->nworkers; i++)
+            if (page->workers[i].has_pid)
+                (*pids)[n++] = (pid_t)page->workers[i].pid;
+    }
+    if (n == 0 && !page && !(m > 0 && t->any_fpm)) {
+        /* no page and no worker of that name: the read error says enough */
+        free(*pids);
+        *pids = NULL;
+        return -1;
+    }
+    return (long)n;
+}

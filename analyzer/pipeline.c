@@ -7,6 +7,7 @@
 
 #include "fpmlog.h"
 #include "procfs.h"
+#include "records.h"
 
 /* The round before, as a pair with the next one needs it. */
 typedef struct pl_prev {
@@ -214,8 +215,8 @@ static void forget_boot(pl_host *h)
 int pipeline_host(pipeline *pl, const unsigned char *payload, size_t len)
 {
     size_t nl, bl = 0;
-    const char *name = fpmlog_kv(payload, len, "hostname", 0, &nl);
-    const char *boot = fpmlog_kv(payload, len, "boot_id", 0, &bl);
+    const char *name = fpmlog_kv(payload, len, HOST_HOSTNAME, 0, &nl);
+    const char *boot = fpmlog_kv(payload, len, HOST_BOOT_ID, 0, &bl);
     if (!name || nl == 0)
         return -1;
     size_t lo = 0, hi = pl->nhosts;
@@ -249,13 +250,13 @@ int pipeline_host(pipeline *pl, const unsigned char *payload, size_t len)
     free(h->boot_id);
     h->boot_id = b;
     /* numbers from a log are range-checked here: out of range is unknown */
-    h->nproc = kv_u64(payload, len, "nproc", 0);
+    h->nproc = kv_u64(payload, len, HOST_NPROC, 0);
     if (h->nproc > PL_MAX_NPROC)
         h->nproc = 0;
-    h->clk_tck = kv_u64(payload, len, "clk_tck", 100);
+    h->clk_tck = kv_u64(payload, len, HOST_CLK_TCK, 100);
     if (h->clk_tck == 0)
         h->clk_tck = 100;
-    h->quota_millicores = kv_u64(payload, len, "cpu_quota_millicores", 0);
+    h->quota_millicores = kv_u64(payload, len, HOST_QUOTA_MC, 0);
     if (h->quota_millicores > PL_MAX_NPROC * 1000)
         h->quota_millicores = 0;
     h->host_millicores = h->quota_millicores > 0 ? h->quota_millicores : h->nproc * 1000;
@@ -273,10 +274,10 @@ int pipeline_pool(pipeline *pl, const char *name, size_t name_len,
         return -2;
     size_t vl;
     const char *v;
-    for (unsigned i = 0; (v = fpmlog_kv(payload, len, "own_uri", i, &vl)); i++)
+    for (unsigned i = 0; (v = fpmlog_kv(payload, len, POOL_OWN_URI, i, &vl)); i++)
         if (rd_prefixes_add(&p->own, v, vl))
             return -2;
-    uint64_t mc = kv_u64(payload, len, "max_children", 0);
+    uint64_t mc = kv_u64(payload, len, POOL_MAX_CHILDREN, 0);
     p->max_children = mc <= PL_MAX_CHILDREN ? (int64_t)mc : 0; /* out of range: unknown */
     return 0;
 }

@@ -8,6 +8,7 @@
 
 #include "fpmlog.h"
 #include "namemap.h"
+#include "records.h"
 #include "escape.h"
 
 /* A copy of a payload; the memory is kept from round to round. */
@@ -100,35 +101,39 @@ static pend_pool *pend_pool_get(pending *p, const fpmlog_record *rec)
     return pp;
 }
 
-/* Gathers a round record; 0 ok, -1 ENOMEM. */
-static int gather(pending *p, const fpmlog_record *rec)
+/* Gathers a record of a round (where a kind appears twice, the later one
+ * stands); 0 ok, -1 ENOMEM. */
+static int gather(pending *p, rec_kind k, const fpmlog_record *rec)
 {
-    const char *t = rec->type;
-    if (strcmp(t, "STAT") == 0) {
+    switch (k.type) {
+    case REC_STAT:
         p->any = p->has_stat = 1;
         p->stat_mono = rec->mono;
         return keep(&p->stat, rec->payload, rec->len);
-    }
-    if (strcmp(t, "CGROUP") == 0) {
+    case REC_CGROUP:
         if (strcmp(rec->source, "cpu.stat") != 0)
             return 0;
         p->any = p->has_cpu_stat = 1;
         return keep(&p->cpu_stat, rec->payload, rec->len);
+    case REC_STATUS:
+    case REC_ERROR:
+    case REC_PIDS:
+        break;
+    default:
+        return 0; /* read by no rule yet */
     }
-    int status = strcmp(t, "STATUS") == 0, error = strcmp(t, "ERROR") == 0;
-    int pids = strcmp(t, "PIDS") == 0;
-    if (!(status || error || pids) || !rec->has_source)
+    if (!rec->has_source)
         return 0;
     pend_pool *pp = pend_pool_get(p, rec);
     if (!pp)
         return -1;
     p->any = 1;
-    if (pids) {
+    if (k.type == REC_PIDS) {
         pp->has_pids = 1;
         return keep(&pp->pids, rec->payload, rec->len);
     }
     pp->has_status = 1;
-    pp->is_error = error;
+    pp->is_error = k.type == REC_ERROR;
     return keep(&pp->status, rec->payload, rec->len);
 }
 
@@ -307,6 +312,39 @@ static void say_pos(FILE *err, const char *prog, const char *path, const fpmlog_
                 (unsigned long long)pos->offset, what, tail);
 }
 
+/* One record, by its kind: HOST and POOL take effect, a round's records
+ * are gathered, ROUND applies the round.  0, or -1 ENOMEM. */
+static int take_record(pipeline *pl, pending *p, const fpmlog_record *rec, const char *path,
+                       const char *prog, FILE *err, replay_stats *st)
+{
+    rec_kind k = rec_kind_of(rec->type);
+    switch (k.type) {
+    case REC_ROUND: {
+        uint64_t before = st->rounds;
+        int e = finish_round(pl, p, rec, st);
+        if (!e && st->rounds > before)
+            e = seen_round(st, path, rec, rec->mono, err, prog);
+        return e;
+    }
+    case REC_HOST: {
+        if (p->any) {
+            st->dropped_rounds++;
+            pend_drop(p); /* a new recorder: the old one died mid-round */
+        }
+        int hr = pipeline_host(pl, rec->payload, rec->len);
+        if (hr == -1)
+            say_pos(err, prog, path, &rec->pos, "HOST record without hostname, ignored", "");
+        return hr == -2 || (hr == 0 && seen_host(st, rec) != 0) ? -1 : 0;
+    }
+    case REC_POOL:
+        return rec->has_source && pipeline_pool(pl, rec->source, rec->source_len, rec->payload,
+                                                rec->len) == -2 ? -1 : 0;
+    default:
+        return k.role == REC_IN_ROUND ? gather(p, k, rec) : 0;
+    }
+}
+
+
 /* Damage met before a file's first record is said only once a record shows
  * the file is a log at all. */
 #define EARLY 8
@@ -435,28 +473,7 @@ int replay_file(pipeline *pl, const char *path, const char *prog, FILE *err, int
                           secs > 0 ? (double)(st->progress_bytes + done) / secs : 0, st->rounds);
             progress_on_screen = 1;
         }
-        int e = 0;
-        if (strcmp(rec.type, "ROUND") == 0) {
-            uint64_t before = st->rounds;
-            e = finish_round(pl, &p, &rec, st);
-            if (!e && st->rounds > before)
-                e = seen_round(st, path, &rec, rec.mono, err, prog);
-        } else if (strcmp(rec.type, "HOST") == 0) {
-            if (p.any) {
-                st->dropped_rounds++;
-                pend_drop(&p); /* a new recorder: the old one died mid-round */
-            }
-            int hr = pipeline_host(pl, rec.payload, rec.len);
-            if (hr == -1)
-                say_pos(err, prog, path, &rec.pos, "HOST record without hostname, ignored", "");
-            e = hr == -2 || (hr == 0 && seen_host(st, &rec) != 0);
-        } else if (strcmp(rec.type, "POOL") == 0) {
-            if (rec.has_source && pipeline_pool(pl, rec.source, rec.source_len,
-                                                rec.payload, rec.len) == -2)
-                e = -1;
-        } else {
-            e = gather(&p, &rec);
-        }
+        int e = take_record(pl, &p, &rec, path, prog, err, st);
         if (e) {
             fprintf(err, "%s: %s: out of memory\n", prog, path);
             rc = -2;

@@ -20,6 +20,7 @@
 #include "logfile.h"
 #include "procfs.h"
 #include "procscan.h"
+#include "records.h"
 #include "workers.h"
 #include "status.h"
 #include "msg.h"
@@ -141,20 +142,21 @@ static void write_host_and_pools(recorder *r)
     find_cgroup(r);
     uint64_t mono = clock_ns(CLOCK_MONOTONIC), real = clock_ns(CLOCK_REALTIME);
     int n = snprintf(p, sizeof p,
-                     "format=1\nrecorder=" PROG " " FPMCPU_VERSION "\nhostname=%s\nboot_id=%s\n"
-                     "kernel=%s\nnproc=%ld\nclk_tck=%ld\ninterval_ms=%llu\n"
-                     "cpu_quota_millicores=%llu\ncgroup=%s\nclocksource=%s\n",
+                     HOST_FORMAT "=1\n" HOST_RECORDER "=" PROG " " FPMCPU_VERSION "\n"
+                     HOST_HOSTNAME "=%s\n" HOST_BOOT_ID "=%s\n" HOST_KERNEL "=%s\n"
+                     HOST_NPROC "=%ld\n" HOST_CLK_TCK "=%ld\n" HOST_INTERVAL_MS "=%llu\n"
+                     HOST_QUOTA_MC "=%llu\n" HOST_CGROUP "=%s\n" HOST_CLOCKSOURCE "=%s\n",
                      r->host.hostname, r->host.boot_id, r->host.kernel, r->host.nproc,
                      r->host.clk_tck, (unsigned long long)cfg->interval_ms,
                      (unsigned long long)r->quota_mc, r->cgroup_rel, r->host.clocksource);
-    add(r, "HOST", mono, real, NULL, p, (size_t)n);
+    add(r, rec_name(REC_HOST), mono, real, NULL, p, (size_t)n);
     for (size_t i = 0; i < cfg->npools; i++) {
         rec_pool *pl = &cfg->pools[i];
-        n = snprintf(p, sizeof p, "name=%s\nendpoint=%s\nstatus_path=%s\npm=%s\nmax_children=%ld\n"
-                                  "own_uri=%s\n",
-                     pl->c.name, pl->c.status_endpoint ? pl->c.status_endpoint : pl->c.endpoint,
+        n = snprintf(p, sizeof p, POOL_NAME "=%s\n" POOL_ENDPOINT "=%s\n" POOL_STATUS_PATH "=%s\n"
+                                  POOL_PM "=%s\n" POOL_MAX_CHILDREN "=%ld\n" POOL_OWN_URI "=%s\n",
+                     pl->c.name, config_status_endpoint(pl),
                      pl->c.status_path, pl->c.pm ? pl->c.pm : "-", pl->c.max_children, pl->c.status_path);
-        add(r, "POOL", mono, real, pl->c.name, p, (size_t)n);
+        add(r, rec_name(REC_POOL), mono, real, pl->c.name, p, (size_t)n);
     }
 }
 
@@ -168,7 +170,7 @@ static void note(recorder *r, const char *fmt, ...)
     va_end(ap);
     if (n >= (int)sizeof text)
         n = (int)sizeof text - 1;
-    add(r, "NOTE", clock_ns(CLOCK_MONOTONIC), clock_ns(CLOCK_REALTIME), NULL, text, (size_t)n);
+    add(r, rec_name(REC_NOTE), clock_ns(CLOCK_MONOTONIC), clock_ns(CLOCK_REALTIME), NULL, text, (size_t)n);
 }
 
 static void read_pool(recorder *r, rec_pool *pl)
@@ -198,13 +200,13 @@ static void read_pool(recorder *r, rec_pool *pl)
         char *red = NULL;
         size_t rl;
         if (cfg->redact && status_redact_query((const char *)page, plen, &red, &rl) == 0) {
-            add(r, "STATUS", mono, real, pl->c.name, red, rl);
+            add(r, rec_name(REC_STATUS), mono, real, pl->c.name, red, rl);
             free(red);
         } else {
-            add(r, "STATUS", mono, real, pl->c.name, page, plen);
+            add(r, rec_name(REC_STATUS), mono, real, pl->c.name, page, plen);
         }
     } else {
-        add(r, "ERROR", mono, real, pl->c.name, err, strlen(err));
+        add(r, rec_name(REC_ERROR), mono, real, pl->c.name, err, strlen(err));
     }
     if (ok && pl->said_error[0]) {
         if (!cfg->quiet)
@@ -232,7 +234,7 @@ static void read_pool(recorder *r, rec_pool *pl)
         snprintf(why, sizeof why, "none of its %ld workers' stat files in %s can be read "
                  "(hidepid, or another pid namespace): no PIDS this round", n, cfg->proc_root);
     if (n >= 0 && (n == 0 || got > 0)) {
-        add(r, "PIDS", mono, real, pl->c.name, r->pidbuf ? r->pidbuf : "", len);
+        add(r, rec_name(REC_PIDS), mono, real, pl->c.name, r->pidbuf ? r->pidbuf : "", len);
         why[0] = '\0';
     }
     if (why[0] && strcmp(why, pl->said_pids) != 0) {
@@ -260,7 +262,7 @@ static void do_round(recorder *r)
     size_t n;
     uint64_t mono = clock_ns(CLOCK_MONOTONIC), real = clock_ns(CLOCK_REALTIME);
     if (ps_cpu_lines(cfg->proc_root, &b, &n) == 0) {
-        add(r, "STAT", mono, real, NULL, b, n);
+        add(r, rec_name(REC_STAT), mono, real, NULL, b, n);
         r->last_stat = mono;
         free(b);
     }
@@ -272,7 +274,7 @@ static void do_round(recorder *r)
             mono = clock_ns(CLOCK_MONOTONIC);
             real = clock_ns(CLOCK_REALTIME);
             if (ps_read_file(path, &b, &n) == 0) {
-                add(r, "CGROUP", mono, real, files[i], b, n);
+                add(r, rec_name(REC_CGROUP), mono, real, files[i], b, n);
                 free(b);
             }
         }
@@ -284,10 +286,10 @@ static void do_round(recorder *r)
     mono = clock_ns(CLOCK_MONOTONIC);
     real = clock_ns(CLOCK_REALTIME);
     char p[256];
-    int pl = snprintf(p, sizeof p, "seq=%llu\ntook_us=%llu\nself_cpu_us=%llu\n",
+    int pl = snprintf(p, sizeof p, ROUND_SEQ "=%llu\n" ROUND_TOOK_US "=%llu\n" ROUND_SELF_CPU_US "=%llu\n",
                       (unsigned long long)++r->seq, (unsigned long long)((mono - t0) / 1000),
                       (unsigned long long)self);
-    add(r, "ROUND", mono, real, NULL, p, (size_t)pl);
+    add(r, rec_name(REC_ROUND), mono, real, NULL, p, (size_t)pl);
     int end = mono - r->frame_start >= HOUR_NS;
     commit(r, end, 1);
     if (end)

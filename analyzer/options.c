@@ -1,0 +1,389 @@
+/* fpm-analyze's options. */
+#define _POSIX_C_SOURCE 200809L
+#include "options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fpmlog.h"
+#include "msg.h"
+#include "timearg.h"
+#include "version.h"
+
+#define PROG "fpm-analyze"
+
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+"Usage: " PROG " [OPTION]... LOG...\n"
+"       " PROG " hist [--pool POOL] [--cutoff PCT] [OPTION]... LOG...\n"
+"       " PROG " check --baseline BASE.json [--tolerance-buckets N]\n"
+"                   [--max-overhead-rise PCT] [OPTION]... LOG...\n"
+"Replays fpm-record logs and prints, per php-fpm pool, how CPU-bound its\n"
+"requests are, what a busy worker costs the host, and how many busy workers\n"
+"fill the CPU.  Several LOGs are one history, in the order given.\n"
+"\n"
+"  -f, --format FMT          one of (text is the default):\n");
+    report_format_help(out);
+    fprintf(out,
+"  -o, --output FILE         write FILE.tmp, then rename it to FILE\n"
+"      --csv-readings FILE   a CSV row per worker seen per round, with its verdict\n"
+"      --csv-rounds FILE     a CSV row per round and pool: host and pool CPU,\n"
+"                            listen queue, fit point, starved\n"
+"      --plot DIR            per pool: histogram, fit and time series as PNG and\n"
+"                            SVG (gnuplot), with the .dat and .gp files\n"
+"      --host-millicores N   judge against a host of N millicores (what-if)\n"
+"      --cores N             the same, N whole cores\n"
+"      --headroom H          ceiling = fill x H, 1 to 100, two decimals at most\n"
+"                            (default 2)\n"
+"      --max-children POOL=N what-if: pm.max_children N for pools named POOL\n"
+"                            (repeatable)\n"
+"      --cost typical|busy   what a busy worker's PHP costs: TYPICAL x 10 (the\n"
+"                            default), or the duration-weighted share (BUSY)\n"
+"      --from T, --until T   only rounds from T and before T: ISO 8601 with Z or\n"
+"                            an offset (2026-11-29T14:00:00Z), @EPOCH, or HH:MM[:SS]\n"
+"                            on the log's first day (UTC); earlier rounds prime\n"
+"                            the state but count nothing\n"
+"      --own-uri PREFIX      requests whose URI starts with PREFIX are\n"
+"                            monitoring, not visitors (repeatable)\n"
+"      --explain             text: also print why readings were not counted and\n"
+"                            which round pairs gave no host figures\n"
+"  -q, --quiet               no progress line\n"
+"\n"
+"hist prints each pool's distribution of CPU shares, one row per bucket,\n"
+"up to the cutoff (default 99.99%%), then the largest bucket observed:\n"
+"      --pool POOL           only pools named POOL\n"
+"      --cutoff PCT          stop once the running %% reaches PCT (0..100)\n"
+"\n"
+"check compares LOG with an earlier --format json output and exits 1 with\n"
+"what got worse: TYPICAL, P90 or the busy share up by more than N buckets\n"
+"(default 0), a shape toward cpu-bound, overhead up by more than PCT%%\n"
+"(default 10), new starved rounds, a pool with too few readings now or gone;\n"
+"0 when nothing did.\n"
+"\n"
+"  -h, --help                print this help and exit\n"
+"  -V, --version             print the version and exit\n"
+"\n"
+"Standard output is data; messages go to standard error.  Damaged records\n"
+"are reported with their byte offset and skipped.\n"
+"Exit status: 0 ok, 1 a check failed, 2 usage or unreadable input.\n"
+"How to read every figure (the 50 ms floor, bucket floors, the 5 s to 5 min\n"
+"pairs, ...): man 7 fpm-cpu (in the source tree: man -l man/fpm-cpu.7).\n");
+}
+
+#define bad_usage(...) msg_usage(PROG, __VA_ARGS__)
+
+/* A whole number in [lo, hi]; 0 ok, -1 not. */
+static int parse_count(const char *s, long long lo, long long hi, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* "2", "1.5", "1.25" into hundredths, 100..10000; 0 ok, -1 not. */
+static int parse_headroom(const char *s, int *out)
+{
+    long long whole = 0;
+    int frac = 0, digits = 0;
+    const char *p = s;
+    if (*p < '0' || *p > '9')
+        return -1;
+    while (*p >= '0' && *p <= '9') {
+        whole = whole * 10 + (*p++ - '0');
+        if (whole > 100)
+            return -1;
+    }
+    if (*p == '.') {
+        p++;
+        while (*p >= '0' && *p <= '9' && digits < 3) {
+            frac = frac * 10 + (*p++ - '0');
+            digits++;
+        }
+        if (digits == 0 || digits > 2)
+            return -1;
+        if (digits == 1)
+            frac *= 10;
+    }
+    if (*p)
+        return -1;
+    long long h = whole * 100 + frac;
+    if (h < 100 || h > 10000)
+        return -1;
+    *out = (int)h;
+    return 0;
+}
+
+/* The first REAL time in the first log: its day is the day of HH:MM. */
+static int first_day(const char *path, uint64_t *day_ns)
+{
+    char err[256];
+    fpmlog_reader *r = fpmlog_reader_open(path, err, sizeof err);
+    fpmlog_record rec;
+    fpmlog_damage d;
+    int ret, found = 0;
+    while (r && !found && (ret = fpmlog_reader_next(r, &rec, &d)) != 0 && ret != -2)
+        if (ret == 1 && rec.real > 0) {
+            *day_ns = rec.real - rec.real % (86400ull * 1000000000ull);
+            found = 1;
+        }
+    fpmlog_reader_free(r);
+    return found ? 0 : -1;
+}
+
+/* --from/--until into ns; 0 ok, else said (exit 2). */
+static int resolve_time(config *cfg, const char *arg, const char *opt, int *has, uint64_t *ns)
+{
+    long sod;
+    uint64_t day;
+    if (!arg)
+        return 0;
+    switch (timearg_parse(arg, ns, &sod)) {
+    case TA_OK:
+        break;
+    case TA_CLOCK:
+        if (first_day(cfg->logs[0], &day) != 0) {
+            bad_usage("%s %s: %s holds no time to take the day from", opt, arg, cfg->logs[0]);
+            return -1;
+        }
+        *ns = day + (uint64_t)sod * 1000000000ull;
+        break;
+    case TA_NO_ZONE:
+        bad_usage("%s %s: give the zone (Z or an offset such as +01:00)", opt, arg);
+        return -1;
+    default:
+        bad_usage("%s must be ISO 8601 with Z or an offset (2026-11-29T14:00:00Z), "
+                  "@EPOCH, or HH:MM[:SS] (00:00 to 23:59:59, a time on the first log's "
+                  "first day, UTC), not \"%s\"", opt, arg);
+        return -1;
+    }
+    *has = 1;
+    return 0;
+}
+
+enum { O_HOST_MC = 256, O_CORES, O_HEADROOM, O_OWN_URI, O_EXPLAIN, O_MAXCH, O_FROM, O_UNTIL,
+       O_POOL, O_CUTOFF, O_BASELINE, O_TOL, O_RISE, O_CSV_READINGS, O_CSV_ROUNDS, O_PLOT,
+       O_COST };
+
+/* The commands an option goes with. */
+enum { CMD_REPORT = 1, CMD_HIST = 2, CMD_CHECK = 4, CMD_ALL = 7 };
+
+static int goes_with(int opt)
+{
+    switch (opt) {
+    case 'f': case O_HOST_MC: case O_CORES: case O_HEADROOM: case O_MAXCH: case O_EXPLAIN:
+    case O_COST:
+        return CMD_REPORT;
+    case O_POOL: case O_CUTOFF:
+        return CMD_HIST;
+    case O_BASELINE: case O_TOL: case O_RISE:
+        return CMD_CHECK;
+    default:
+        return CMD_ALL; /* -o, --from, --until, --own-uri, -q, the exports, help, errors */
+    }
+}
+
+/* Fills cfg from argv; returns -1 to go on, else the exit code. */
+/* One option of the command line into cfg: -1 to go on, else the exit
+ * code (2, said). */
+static int take_option(config *cfg, int c, char *optarg)
+{
+    long long v;
+    switch (c) {
+    case 'f':
+        cfg->format = report_format(optarg);
+        if (!cfg->format)
+            return bad_usage("--format must be %s, not \"%s\"", report_format_names(), optarg);
+        break;
+    case 'o': cfg->output = optarg; break;
+    case O_CSV_READINGS: cfg->csv_readings = optarg; break;
+    case O_CSV_ROUNDS: cfg->csv_rounds = optarg; break;
+    case O_PLOT: cfg->plot_dir = optarg; break;
+    case O_HOST_MC:
+        if (parse_count(optarg, 1, 100000000, &v))
+            return bad_usage("--host-millicores must be a whole number in range "
+                             "1..100000000, not \"%s\"", optarg);
+        cfg->scenario.has_host_millicores = 1;
+        cfg->scenario.host_millicores = (uint64_t)v;
+        break;
+    case O_CORES:
+        if (parse_count(optarg, 1, 100000, &v))
+            return bad_usage("--cores must be a whole number in range 1..100000, "
+                             "not \"%s\"", optarg);
+        cfg->scenario.has_host_millicores = 1;
+        cfg->scenario.host_millicores = (uint64_t)v * 1000;
+        break;
+    case O_HEADROOM:
+        if (parse_headroom(optarg, &cfg->scenario.headroom))
+            return bad_usage("--headroom must be in range 1..100 with at most two "
+                             "decimals, not \"%s\"", optarg);
+        break;
+    case O_OWN_URI:
+        if (optarg[0] == '\0')
+            return bad_usage("--own-uri needs a non-empty prefix");
+        if (rd_prefixes_add(&cfg->own_uri, optarg, strlen(optarg)))
+            return bad_usage("out of memory");
+        break;
+    case O_EXPLAIN:
+        cfg->scenario.explain = 1;
+        break;
+    case O_MAXCH: {
+        char *eq = strrchr(optarg, '=');
+        if (!eq || eq == optarg || parse_count(eq + 1, 1, 1000000, &v))
+            return bad_usage("--max-children wants POOL=N with N in range 1..1000000, not "
+                             "\"%s\"", optarg);
+        if (cfg->scenario.nmax_children == 64)
+            return bad_usage("--max-children is given more than 64 times");
+        *eq = '\0';
+        cfg->max_children[cfg->scenario.nmax_children++] = (wi_override){optarg, v};
+        cfg->scenario.max_children = cfg->max_children;
+        break;
+    }
+    case O_COST:
+        if (strcmp(optarg, "typical") == 0)
+            cfg->scenario.cost = WI_COST_TYPICAL;
+        else if (strcmp(optarg, "busy") == 0)
+            cfg->scenario.cost = WI_COST_BUSY;
+        else
+            return bad_usage("--cost must be typical or busy, not \"%s\"", optarg);
+        break;
+    case O_FROM: cfg->from = optarg; break;
+    case O_UNTIL: cfg->until = optarg; break;
+    case 'q': cfg->quiet = 1; break;
+    case O_BASELINE:
+    case O_TOL:
+    case O_RISE:
+        if (c == O_BASELINE) {
+            cfg->baseline = optarg;
+        } else if (c == O_TOL) {
+            if (parse_count(optarg, 0, 60, &v))
+                return bad_usage("--tolerance-buckets must be in range 0..60, not \"%s\"",
+                                 optarg);
+            cfg->tolerance = (int)v;
+        } else {
+            char *end;
+            errno = 0;
+            cfg->max_rise = strtod(optarg, &end);
+            if (errno || end == optarg || *end || !(cfg->max_rise >= 0 && cfg->max_rise <= 1000))
+                return bad_usage("--max-overhead-rise must be in range 0..1000 (percent), "
+                                 "not \"%s\"", optarg);
+        }
+        break;
+    case O_POOL:
+    case O_CUTOFF:
+        if (c == O_POOL) {
+            cfg->pool = optarg;
+        } else {
+            char *end;
+            errno = 0;
+            cfg->cutoff = strtod(optarg, &end);
+            if (errno || end == optarg || *end || !(cfg->cutoff >= 0 && cfg->cutoff <= 100))
+                return bad_usage("--cutoff must be in range 0..100, not \"%s\"", optarg);
+        }
+        break;
+    default:
+        break;
+    }
+    return -1;
+}
+
+int options_parse(int argc, char **argv, config *cfg)
+{
+    static const struct option longopts[] = {
+        {"format", required_argument, NULL, 'f'},
+        {"output", required_argument, NULL, 'o'},
+        {"host-millicores", required_argument, NULL, O_HOST_MC},
+        {"cores", required_argument, NULL, O_CORES},
+        {"headroom", required_argument, NULL, O_HEADROOM},
+        {"own-uri", required_argument, NULL, O_OWN_URI},
+        {"explain", no_argument, NULL, O_EXPLAIN},
+        {"max-children", required_argument, NULL, O_MAXCH},
+        {"from", required_argument, NULL, O_FROM},
+        {"until", required_argument, NULL, O_UNTIL},
+        {"quiet", no_argument, NULL, 'q'},
+        {"pool", required_argument, NULL, O_POOL},
+        {"cutoff", required_argument, NULL, O_CUTOFF},
+        {"baseline", required_argument, NULL, O_BASELINE},
+        {"csv-readings", required_argument, NULL, O_CSV_READINGS},
+        {"csv-rounds", required_argument, NULL, O_CSV_ROUNDS},
+        {"plot", required_argument, NULL, O_PLOT},
+        {"cost", required_argument, NULL, O_COST},
+        {"tolerance-buckets", required_argument, NULL, O_TOL},
+        {"max-overhead-rise", required_argument, NULL, O_RISE},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {NULL, 0, NULL, 0},
+    };
+    int c, idx;
+    char optname[64];
+    cfg->format = report_format("text");
+    cfg->scenario.headroom = WI_DEFAULT_HEADROOM;
+    cfg->cutoff = 99.99;
+    cfg->max_rise = 10;
+    int cmd = CMD_REPORT;
+    if (argc > 1 && (strcmp(argv[1], "hist") == 0 || strcmp(argv[1], "check") == 0)) {
+        cfg->hist = argv[1][0] == 'h';
+        cfg->check = !cfg->hist;
+        cmd = cfg->hist ? CMD_HIST : CMD_CHECK;
+        argv++;
+        argc--;
+    } else if (argc > 1 && argv[1][0] >= 'a' && argv[1][0] <= 'z' &&
+               strspn(argv[1], "abcdefghijklmnopqrstuvwxyz-") == strlen(argv[1]) &&
+               access(argv[1], F_OK) != 0) {
+        return bad_usage("\"%s\" is neither a command (hist, check) nor a LOG file", argv[1]);
+    }
+    opterr = 0;
+    while ((idx = -1, c = getopt_long(argc, argv, ":f:o:qhV", longopts, &idx)) != -1) {
+        if (idx >= 0)
+            snprintf(optname, sizeof optname, "--%s", longopts[idx].name);
+        else
+            snprintf(optname, sizeof optname, "-%c", c);
+        int goes = goes_with(c);
+        if (!(goes & cmd)) {
+            if (goes == CMD_HIST || goes == CMD_CHECK)
+                return bad_usage("option \"%s\" goes with \"" PROG " %s\"", optname,
+                                 goes == CMD_HIST ? "hist" : "check");
+            return bad_usage("option \"%s\" does not go with \"" PROG " %s\"", optname,
+                             cmd == CMD_HIST ? "hist" : "check");
+        }
+        int rc = take_option(cfg, c, optarg);
+        if (rc >= 0)
+            return rc;
+        switch (c) {
+        case 'h':
+            usage(stdout);
+            return 0;
+        case 'V':
+            printf(PROG " " FPMCPU_VERSION "\n");
+            return 0;
+        case ':':
+            return bad_usage("option \"%s\" needs an argument", argv[optind - 1]);
+        case '?':
+            return bad_usage("unknown option \"%s\"", argv[optind - 1]);
+        }
+    }
+    if (cfg->check && !cfg->baseline)
+        return bad_usage("check needs --baseline BASE.json");
+    if (optind >= argc)
+        return bad_usage("no LOG given");
+    cfg->logs = argv + optind;
+    cfg->nlogs = argc - optind;
+    if (resolve_time(cfg, cfg->from, "--from", &cfg->scenario.has_from, &cfg->scenario.from_ns) ||
+        resolve_time(cfg, cfg->until, "--until", &cfg->scenario.has_until,
+                     &cfg->scenario.until_ns))
+        return 2;
+    if (cfg->scenario.has_from && cfg->scenario.has_until &&
+        cfg->scenario.from_ns >= cfg->scenario.until_ns)
+        return bad_usage("--from must come before --until");
+    return -1;
+}
+

@@ -1,0 +1,39 @@
+/*
+ * options: fpm-analyze's command line: the command (the report, hist or
+ * check), which options go with it, and their values, checked.
+ */
+#ifndef OPTIONS_H
+#define OPTIONS_H
+
+#include <stdint.h>
+
+#include "readings.h"
+#include "report.h"
+#include "whatif.h"
+
+typedef struct {
+    const rp_format *format;
+    wi_scenario      scenario;
+    rd_prefixes      own_uri;
+    wi_override      max_children[64];
+    const char      *from, *until;
+    const char      *output;         /* -o FILE: FILE.tmp renamed into place */
+    const char      *csv_readings, *csv_rounds;
+    const char      *plot_dir;
+    int              quiet;
+    int              hist;           /* the hist view */
+    int              check;          /* the check subcommand */
+    const char      *baseline;
+    int              tolerance;
+    double           max_rise;
+    const char      *pool;           /* hist --pool */
+    double           cutoff;         /* hist --cutoff */
+    char           **logs;
+    int              nlogs;
+} config;
+
+/* Fills cfg from argv (--help and --version print and return 0; usage
+ * errors are said and return 2); -1 to go on. */
+int options_parse(int argc, char **argv, config *cfg);
+
+#endif

@@ -477,6 +477,33 @@ static void test_busy_in_json_scenario_and_why(void **state)
     pipeline_free(pl);
 }
 
+/* The WHY says the median hides heavy requests from 1.5x TYPICAL's cost on:
+ * 300m against 200m does, 280m does not. */
+static void test_why_median_hides_heavy_requests_from_1_5x(void **state)
+{
+    (void)state;
+    for (int heavy = 4; heavy <= 5; heavy++) {
+        pipeline *pl = pipeline_new(NULL);
+        th_host(pl, "h", 4, "b", 0);
+        for (int k = 0; k < 20; k++) {
+            th_round *r = th_round_at(30.0 * k, 100ULL * (unsigned)k);
+            tworker w[] = {{100, "Idle", k + 1, 100000, "/m", k < 20 - heavy ? "20.00" : "60.00"}};
+            th_status(r, "mix", 0, w, 1);
+            th_run(pl, r);
+        }
+        wi_scenario sc = {.headroom = 200};
+        char *t = render(pl, "text", &sc);
+        const char *said = strstr(t, "The median hides heavy requests: a busy worker costs ~300m, "
+                                     "not 200m");
+        if (heavy == 5)
+            assert_non_null(said);
+        else
+            assert_null(strstr(t, "The median hides"));
+        free(t);
+        pipeline_free(pl);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -500,6 +527,7 @@ int main(void)
         cmocka_unit_test(test_busy_is_null_under_20_readings),
         cmocka_unit_test(test_cost_busy_drives_fill_ceiling_limit_and_the_host_line),
         cmocka_unit_test(test_busy_in_json_scenario_and_why),
+        cmocka_unit_test(test_why_median_hides_heavy_requests_from_1_5x),
         cmocka_unit_test(test_numbers_from_a_log_are_range_checked_and_products_saturate),
     };
     return cmocka_run_group_tests_name("report", tests, NULL, NULL);

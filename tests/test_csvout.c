@@ -117,10 +117,54 @@ static void test_csv_of_readings_and_rounds_parses_back(void **state)
     pipeline_free(pl);
 }
 
+static void assert_row(const table_t *t, size_t row, const char *const *want, size_t n)
+{
+    assert_int_equal(t->ncols[row], n);
+    for (size_t k = 0; k < n; k++)
+        assert_string_equal(t->rows[row][k], want[k]);
+}
+
+/* The values of the first rows of small.fpmlog, exactly: times in UTC with
+ * milliseconds, a pair's figures with a fixed number of decimals, an
+ * unusable pair's left empty. */
+static void test_csv_values(void **state)
+{
+    (void)state;
+    char *rt = NULL, *ot = NULL, *said = NULL;
+    size_t rl = 0, ol = 0, sl = 0;
+    csvout c = {open_memstream(&rt, &rl), open_memstream(&ot, &ol)};
+    pipeline *pl = pipeline_new(NULL);
+    csvout_attach(&c, pl);
+    replay_stats st = {0};
+    FILE *err = open_memstream(&said, &sl);
+    assert_int_equal(replay_file(pl, "fixtures/logs/small.fpmlog", "t", err, 0, &st), 0);
+    replay_stats_free(&st);
+    fclose(err);
+    fclose(c.readings);
+    fclose(c.rounds);
+    table_t r = parse(rt, rl), o = parse(ot, ol);
+    static const char *const reading[] = {"2026-11-29T22:07:10.008Z", "web1", "api", "4200", "17",
+                                          "Idle", "323333", "8.37", "accepted"};
+    assert_row(&r, 1, reading, 9);
+    static const char *const first[] = {"2026-11-29T22:07:10.008Z", "web1", "api", "", "", "", "",
+                                        "0", "none", "0"};
+    assert_row(&o, 1, first, 10);
+    static const char *const pair[] = {"2026-11-29T22:07:40.043Z", "web1", "shop", "30.028",
+                                       "2.2682", "0.5671", "1.4460", "0", "dominant", "0"};
+    assert_row(&o, 4, pair, 10);
+    table_free_all(&r);
+    table_free_all(&o);
+    free(rt);
+    free(ot);
+    free(said);
+    pipeline_free(pl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_csv_of_readings_and_rounds_parses_back),
+        cmocka_unit_test(test_csv_values),
     };
     return cmocka_run_group_tests_name("csvout", tests, NULL, NULL);
 }

@@ -47,12 +47,15 @@ static void test_config_errors_name_the_file_and_line(void **state)
     char err[512];
     assert_int_equal(fpmconf_load("fixtures/fpmconf/none.conf", &c, err, sizeof err), -1);
     assert_string_equal(err, "fixtures/fpmconf/none.conf: No such file or directory");
-    FILE *f = fopen("/tmp/fpmcpu-bad.conf", "w");
+    char path[] = "/tmp/fpmcpu-bad-XXXXXX", want[600];
+    FILE *f = fdopen(mkstemp(path), "w");
+    assert_non_null(f);
     fputs("[www]\nlisten = /x.sock\nthis line has no equals\n", f);
     fclose(f);
-    assert_int_equal(fpmconf_load("/tmp/fpmcpu-bad.conf", &c, err, sizeof err), -1);
-    assert_string_equal(err, "/tmp/fpmcpu-bad.conf:3: expected KEY = VALUE");
-    remove("/tmp/fpmcpu-bad.conf");
+    assert_int_equal(fpmconf_load(path, &c, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s:3: expected KEY = VALUE", path);
+    assert_string_equal(err, want);
+    remove(path);
 }
 
 /* include=/dev/zero once made the recorder spin; a line over the buffer was

@@ -38,8 +38,14 @@ static char *events(int fd)
         assert_int_not_equal(ret, -2);
         if (ret == 1) {
             buf_printf(&out, "%s %s %zu", rec.type, rec.has_source ? rec.source : "-", rec.len);
-            /* the payload must match its length and CRC */
+            /* what the reader returns is well-formed: a TYPE of [A-Z][A-Z0-9_]*
+             * and LEN readable payload bytes (ASan checks the reads) */
+            assert_true(rec.type[0] >= 'A' && rec.type[0] <= 'Z');
+            for (const char *t = rec.type; *t; t++)
+                assert_true((*t >= 'A' && *t <= 'Z') || (*t >= '0' && *t <= '9') || *t == '_');
             assert_true(rec.len == 0 || rec.payload != NULL);
+            if (rec.len)
+                assert_true(crc32(0L, rec.payload, (uInt)rec.len) <= 0xffffffffUL);
         } else if (d.pos.compressed) {
             buf_printf(&out, "! %llu/%llu %s", (unsigned long long)d.pos.offset,
                        (unsigned long long)d.pos.in_frame, d.what);

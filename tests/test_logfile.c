@@ -18,10 +18,15 @@
 
 static char path[64];
 
+/* A fresh name of our own (mkstemp), the file itself not there yet. */
 static int setup(void **state)
 {
     (void)state;
-    snprintf(path, sizeof path, "/tmp/fpmcpu-logfile-%d.log", (int)getpid());
+    snprintf(path, sizeof path, "/tmp/fpmcpu-logfile-XXXXXX");
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return -1;
+    close(fd);
     unlink(path);
     return 0;
 }

@@ -50,8 +50,10 @@ static void round_rec(buf *b, int t, int req, const char *cpu)
 static char *path_of(const buf *b, int k)
 {
     char *p = malloc(64);
-    snprintf(p, 64, "/tmp/fpmcpu-replay-%d-%d.fpmlog", (int)getpid(), k);
-    FILE *f = fopen(p, "wb");
+    snprintf(p, 64, "/tmp/fpmcpu-replay-%d-XXXXXX.fpmlog", k);
+    int fd = mkstemps(p, 7);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "wb");
     fwrite(b->p, 1, b->n, f);
     fclose(f);
     return p;
@@ -241,9 +243,10 @@ static void test_a_log_given_twice_is_said(void **state)
     char *said;
     pipeline *pl = replay(b, 2, &st, &said);
     assert_int_equal(st.rounds, 4);
-    assert_non_null(strstr(said, "t: /tmp/fpmcpu-replay-"));
-    assert_non_null(strstr(said, "-1.fpmlog: its rounds of web1 repeat rounds already read from "));
-    assert_non_null(strstr(said, "-0.fpmlog: the same log given twice? (they are counted again)\n"));
+    assert_non_null(strstr(said, "t: /tmp/fpmcpu-replay-1-"));
+    assert_non_null(strstr(said, ".fpmlog: its rounds of web1 repeat rounds already read from "
+                                 "/tmp/fpmcpu-replay-0-"));
+    assert_non_null(strstr(said, ".fpmlog: the same log given twice? (they are counted again)\n"));
     assert_null(strstr(said, "out of order"));
     free(said);
     pipeline_free(pl);
@@ -265,8 +268,10 @@ static void test_logs_out_of_order_are_said(void **state)
     replay_stats st;
     char *said;
     pipeline *pl = replay(b, 2, &st, &said);
-    assert_non_null(strstr(said, "-1.fpmlog: its rounds of web1 go back in time after "));
-    assert_non_null(strstr(said, "-0.fpmlog: logs given out of order? (give them oldest first, such as "
+    assert_non_null(strstr(said, "t: /tmp/fpmcpu-replay-1-"));
+    assert_non_null(strstr(said, ".fpmlog: its rounds of web1 go back in time after "
+                                 "/tmp/fpmcpu-replay-0-"));
+    assert_non_null(strstr(said, ".fpmlog: logs given out of order? (give them oldest first, such as "
                                  "LOG.1 LOG)\n"));
     assert_null(strstr(strstr(said, "go back") + 1, "go back")); /* once per file */
     free(said);

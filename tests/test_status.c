@@ -248,6 +248,23 @@ static void test_numbers_that_do_not_fit_in_int64_are_invalid(void **state)
     assert_true(v == -INT64_MAX);
 }
 
+/* --redact-query: each request uri cut at its '?', the rest byte for byte. */
+static void test_redact_query_cuts_only_the_query(void **state)
+{
+    (void)state;
+    static const char page[] =
+        "{\"pool\":\"www\",\"processes\":[{\"pid\":1,\"request uri\":\"\\/buy?token=s3cret&x=1\","
+        "\"user\":\"-\"},{\"pid\":2,\"request uri\":\"\\/plain\",\"script\":\"\\/a?b\"}]}";
+    char *out = NULL;
+    size_t n = 0;
+    assert_int_equal(status_redact_query(page, sizeof page - 1, &out, &n), 0);
+    assert_int_equal(n, strlen(out));
+    assert_string_equal(out,
+        "{\"pool\":\"www\",\"processes\":[{\"pid\":1,\"request uri\":\"\\/buy\","
+        "\"user\":\"-\"},{\"pid\":2,\"request uri\":\"\\/plain\",\"script\":\"\\/a?b\"}]}");
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -263,6 +280,7 @@ int main(void)
         cmocka_unit_test(test_comma_decimal_cpu_does_not_break_the_page),
         cmocka_unit_test(test_numbers_as_written),
         cmocka_unit_test(test_cpu_share_in_hundredths),
+        cmocka_unit_test(test_redact_query_cuts_only_the_query),
         cmocka_unit_test(test_numbers_that_do_not_fit_in_int64_are_invalid),
     };
     return cmocka_run_group_tests_name("status", tests, NULL, NULL);

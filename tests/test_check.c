@@ -1,0 +1,115 @@
+/* check: what got worse than a baseline, line by line. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "pipeline_harness.h"
+
+/* Host web1 (4 cores), pool shop: 20 readings at 70% for 90 ms, 2 rounds
+ * starved. */
+static pipeline *history(void)
+{
+    pipeline *pl = pipeline_new(NULL);
+    th_host(pl, "web1", 4, "b", 0);
+    th_pool(pl, "shop", 40, "/status");
+    for (int k = 0; k < 21; k++) {
+        th_round *r = th_round_at(30.0 * k, (k >= 19 ? 11600ULL * (unsigned)(k - 18) : 0) + 1000ULL * k);
+        tworker w[] = {{100, "Idle", k + 1, 90000, "/buy", "70.00"}};
+        th_status(r, "shop", k >= 19 ? 2 : 0, w, k ? 1 : 0);
+        th_run(pl, r);
+    }
+    return pl;
+}
+
+/* check_against with a baseline of one pool shop with these keys; returns
+ * what it printed, *worse what it returned. */
+static char *check(const char *pool_keys, int tol, int *worse, char *err, size_t errlen)
+{
+    char path[] = "/tmp/fpmcpu-baseline-XXXXXX";
+    FILE *f = fdopen(mkstemp(path), "w");
+    assert_non_null(f);
+    fprintf(f, "{\"format\": 1, \"hosts\": [{\"hostname\": \"web1\", \"pools\": [%s]}]}", pool_keys);
+    fclose(f);
+    pipeline *pl = history();
+    wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
+    char *s = NULL;
+    size_t n = 0;
+    FILE *out = open_memstream(&s, &n);
+    *worse = check_against(out, pl, &sc, path, tol, 10, err, errlen);
+    fclose(out);
+    unlink(path);
+    pipeline_free(pl);
+    return s;
+}
+
+#define SAME "\"pool\": \"shop\", \"typical_pct\": 70, \"p90_pct\": 70, \"shape\": \"cpu-bound\", " \
+             "\"busy_pct\": 70.00, \"overhead\": null, \"starved_rounds\": 2"
+
+static void test_nothing_worse_exits_0(void **state)
+{
+    (void)state;
+    char err[256];
+    int worse;
+    char *s = check("{" SAME "}", 0, &worse, err, sizeof err);
+    assert_int_equal(worse, 0);
+    assert_string_equal(s, "check: no regression; 1 pool as good as the baseline\n");
+    free(s);
+}
+
+static void test_each_thing_worse_is_one_line(void **state)
+{
+    (void)state;
+    char err[256];
+    int worse;
+    char *s = check("{\"pool\": \"shop\", \"typical_pct\": 50, \"p90_pct\": 70, \"shape\": \"mixed\", "
+                    "\"busy_pct\": 50.00, \"overhead\": null, \"starved_rounds\": 0}, "
+                    "{\"pool\": \"gone\", \"typical_pct\": 5}", 0, &worse, err, sizeof err);
+    assert_int_equal(worse, 5);
+    assert_string_equal(s, "web1 shop: TYPICAL 50% -> 70% (up 4 buckets, tolerance 0)\n"
+                           "web1 shop: busy share 50.00% -> 70.00% (up 4 buckets, tolerance 0)\n"
+                           "web1 shop: shape mixed -> cpu-bound\n"
+                           "web1 shop: starved rounds 0 -> 2 (requests queued while the CPU was "
+                           "full)\n"
+                           "web1 gone: in the baseline, not in the new log\n"
+                           "check: 5 regressions against the baseline\n");
+    free(s);
+    /* within the tolerance */
+    s = check("{\"pool\": \"shop\", \"typical_pct\": 50, \"p90_pct\": 70, \"shape\": \"cpu-bound\", "
+              "\"busy_pct\": 50.00, \"starved_rounds\": 2}", 4, &worse, err, sizeof err);
+    assert_int_equal(worse, 0);
+    free(s);
+}
+
+static void test_an_unusable_baseline_is_an_error(void **state)
+{
+    (void)state;
+    char err[256];
+    int worse;
+    char *s = check("{\"pool\": ", 0, &worse, err, sizeof err);
+    assert_int_equal(worse, -1);
+    assert_non_null(strstr(err, "not JSON: line 1: "));
+    free(s);
+    pipeline *pl = history();
+    wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
+    assert_int_equal(check_against(stdout, pl, &sc, "/nonexistent/base.json", 0, 10, err,
+                                   sizeof err), -1);
+    assert_string_equal(err, "could not read: No such file or directory");
+    pipeline_free(pl);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_nothing_worse_exits_0),
+        cmocka_unit_test(test_each_thing_worse_is_one_line),
+        cmocka_unit_test(test_an_unusable_baseline_is_an_error),
+    };
+    return cmocka_run_group_tests_name("check", tests, NULL, NULL);
+}

@@ -100,6 +100,7 @@ log one block per zstd call|formats/fpmlog_read.c|s/if \(give > want\)/if (0)/
 5 dropped pairs counted by why|analyzer/pipeline.c|s/            h->pairs_dropped\[drop\]\+\+;/            h->pairs_usable++;/
 numbers that do not fit are invalid|formats/procfs.c|s/    if \(over\)\n        return -1;//
 POOL max_children range-checked|analyzer/pipeline.c|s/mc <= PL_MAX_CHILDREN \?/1 ?/
+gnuplot strings double a single quote|analyzer/plot.c|s/            out\[o\+\+\] = '\\'';\n            out\[o\+\+\] = '\\'';/            out[o++] = '\\'';/
 LIST
 echo "mutations: $killed killed, $survived survived"
 [ "$survived" -eq 0 ]

@@ -14,9 +14,9 @@ rm -f /tmp/fpmcpu-pwned
 bin/fpm-analyze --plot "$dir/p" fixtures/logs/realistic.fpmlog.zst fixtures/logs/odd-names.fpmlog \
     >/dev/null 2>"$dir/err"
 check "exit 0" $?
-grep -q '5 pool(s) plotted' "$dir/err"; check "says what it plotted" $?
+grep -q '6 pool(s) plotted' "$dir/err"; check "says what it plotted" $?
 [ ! -e /tmp/fpmcpu-pwned ]; check "the pool name was not executed by gnuplot" $?
-[ "$(ls "$dir/p"/*.png | wc -l)" = 15 ] && [ "$(ls "$dir/p"/*.svg | wc -l)" = 15 ]
+[ "$(ls "$dir/p"/*.png | wc -l)" = 18 ] && [ "$(ls "$dir/p"/*.svg | wc -l)" = 18 ]
 check "3 PNG and 3 SVG per pool" $?
 python3 - "$dir/p" <<'PY'
 import glob, sys, xml.etree.ElementTree as ET
@@ -38,6 +38,10 @@ check "PNGs by signature and size, SVGs parse as XML" $?
 gp=$(ls "$dir/p"/04-*.gp)
 grep -qF "name = 'a\"; system(\"touch /tmp/fpmcpu-pwned\"); \"'.' on '.'web\"4'" "$gp"
 check "the name is one single-quoted gnuplot string" $?
+gq=$(ls "$dir/p"/06-*.gp)
+grep -qF "name = 'it''s ''; system(\"touch /tmp/fpmcpu-pwned\"); '''.' on '.'web\"4'" "$gq"
+check "a single quote in a name is doubled inside the gnuplot string" $?
+(cd "$dir/p" && gnuplot "$(basename "$gq")" 2>/dev/null); check "and gnuplot renders that script" $?
 grep -q '^\$series << EOD$' "$gp" && grep -q '^\$hist << EOD$' "$gp"; check "data in datablocks" $?
 grep -q 'noenhanced' "$gp"; check "titles are noenhanced" $?
 (cd "$dir/p" && gnuplot 03-web1-shop.gp 2>/dev/null); check "a .gp re-renders by itself" $?

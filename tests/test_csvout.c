@@ -108,7 +108,7 @@ static void test_csv_of_readings_and_rounds_parses_back(void **state)
     assert_int_equal(accepted, readings);
     assert_int_equal(starved, want_starved);
     assert_true(odd_rows > 0);
-    assert_int_equal(o.nrows - 1, 2 * h->rounds); /* two pools in every round */
+    assert_int_equal(o.nrows - 1, 3 * h->rounds); /* three pools in every round */
     table_free_all(&r);
     table_free_all(&o);
     free(rt);

@@ -302,11 +302,11 @@ static int cmp_round_pool(const void *a, const void *b)
 }
 
 /* A counted round in which the pool could not be read, and why. */
-static void note_error(pl_pool *p, const pl_pool_round *rp)
+static void note_error(pl_pool *p, const pl_pool_round *in_rec)
 {
-    const char *why = (const char *)rp->status;
-    size_t n = rp->status_len, o = 0;
-    if (!rp->is_error)
+    const char *why = (const char *)in_rec->status;
+    size_t n = in_rec->status_len, o = 0;
+    if (!in_rec->is_error)
         o = (size_t)snprintf(p->last_error, sizeof p->last_error, "no status page in its answer: ");
     for (size_t i = 0; i < n && why[i] != '\n' && why[i] != '\r' && o + 1 < sizeof p->last_error; i++)
         p->last_error[o++] = why[i];
@@ -341,10 +341,10 @@ static void collect_tick(void *arg, int64_t pid, uint64_t ticks)
 }
 
 /* The pool's CPU ticks spent since its previous PIDS; replaces its map. */
-static uint64_t pool_ticks(pipeline *pl, pl_pool *p, const pl_pool_round *rp)
+static uint64_t pool_ticks(pipeline *pl, pl_pool *p, const pl_pool_round *in_rec)
 {
     pidmap_clear(&pl->scratch);
-    procfs_each_pid((const char *)rp->pids, rp->pids_len, collect_tick, &pl->scratch);
+    procfs_each_pid((const char *)in_rec->pids, in_rec->pids_len, collect_tick, &pl->scratch);
     pidmap_seal(&pl->scratch);
     uint64_t sum = 0;
     for (size_t i = 0; i < pl->scratch.n; i++) {
@@ -398,17 +398,17 @@ static int round_readings(pipeline *pl, pl_host *h, const pl_round *r, int in, s
 {
     for (size_t i = 0; i < n; i++) {
         round_pool *w = &pl->work[i];
-        const pl_pool_round *rp = w->in;
-        if (!(w->pool = get_pool(pl, h, rp->name, rp->name_len)))
+        const pl_pool_round *in_rec = w->in;
+        if (!(w->pool = get_pool(pl, h, in_rec->name, in_rec->name_len)))
             return -2;
-        if (!rp->has_status)
+        if (!in_rec->has_status)
             continue;
-        int rc = rp->is_error ? 1 : status_parse(&pl->page, (const char *)rp->status, rp->status_len);
+        int rc = in_rec->is_error ? 1 : status_parse(&pl->page, (const char *)in_rec->status, in_rec->status_len);
         if (rc == -2)
             return -2;
         if (rc != 0) { /* an ERROR, or no status page: an ERROR for this pool */
             if (in)
-                note_error(w->pool, rp);
+                note_error(w->pool, in_rec);
             continue;
         }
         w->read = 1;

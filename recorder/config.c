@@ -109,7 +109,7 @@ static int endpoint_arg(const char *s, char *out, size_t outlen)
         return fpmconf_endpoint(s, out, outlen);
     const char *colon = strrchr(hp, ':');
     const char *port = colon ? colon + 1 : hp;
-    if (!*port || strspn(port, "0123456789") != strlen(port) || atol(port) > 65535 ||
+    if (!*port || strspn(port, "0123456789") != strlen(port) || strlen(port) > 5 || strtol(port, NULL, 10) > 65535 ||
         (colon && (colon == hp || strchr(hp, '/'))))
         return -1;
     if (hp != s)

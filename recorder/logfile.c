@@ -201,7 +201,12 @@ logfile *logfile_open(const char *path, int level, char *repaired, size_t rlen,
         return NULL;
     }
     struct stat st;
-    fstat(lf->fd, &st);
+    if (fstat(lf->fd, &st) != 0) {
+        snprintf(err, errlen, "could not open: %s", strerror(errno));
+        close(lf->fd);
+        free(lf);
+        return NULL;
+    }
     lf->good_size = (uint64_t)st.st_size;
     lf->level = plain_tail ? 0 : level;
     lf->w = fpmlog_writer_to(pend_sink, lf, lf->level);

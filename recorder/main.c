@@ -67,9 +67,8 @@ typedef struct {
 static void add(recorder *r, const char *type, uint64_t mono, uint64_t real, const char *src,
                 const void *payload, size_t len)
 {
-    if (logfile_add(r->log, type, mono, real, src, src ? strlen(src) : 0, payload, len) != 0 &&
-        errno == ENOMEM)
-        msg_warnx("%s: out of memory: a %s record is lost", r->cfg->output, type);
+    if (logfile_add(r->log, type, mono, real, src, src ? strlen(src) : 0, payload, len) != 0)
+        msg_warn("%s: a %s record is lost", r->cfg->output, type);
 }
 
 /* Writes what was added; says a write error once per kind, and when
@@ -151,12 +150,13 @@ static void write_host_and_pools(recorder *r)
                      (unsigned long long)r->quota_mc, r->cgroup_rel, r->host.clocksource);
     add(r, rec_name(REC_HOST), mono, real, NULL, p, (size_t)n);
     for (size_t i = 0; i < cfg->npools; i++) {
-        rec_pool *pl = &cfg->pools[i];
+        rec_pool *pool = &cfg->pools[i];
         n = snprintf(p, sizeof p, POOL_NAME "=%s\n" POOL_ENDPOINT "=%s\n" POOL_STATUS_PATH "=%s\n"
                                   POOL_PM "=%s\n" POOL_MAX_CHILDREN "=%ld\n" POOL_OWN_URI "=%s\n",
-                     pl->c.name, config_status_endpoint(pl),
-                     pl->c.status_path, pl->c.pm ? pl->c.pm : "-", pl->c.max_children, pl->c.status_path);
-        add(r, rec_name(REC_POOL), mono, real, pl->c.name, p, (size_t)n);
+                     pool->c.name, config_status_endpoint(pool),
+                     pool->c.status_path, pool->c.pm ? pool->c.pm : "-", pool->c.max_children,
+                     pool->c.status_path);
+        add(r, rec_name(REC_POOL), mono, real, pool->c.name, p, (size_t)n);
     }
 }
 
@@ -173,21 +173,21 @@ static void note(recorder *r, const char *fmt, ...)
     add(r, rec_name(REC_NOTE), clock_ns(CLOCK_MONOTONIC), clock_ns(CLOCK_REALTIME), NULL, text, (size_t)n);
 }
 
-static void read_pool(recorder *r, rec_pool *pl)
+static void read_pool(recorder *r, rec_pool *pool)
 {
     rec_config *cfg = r->cfg;
     fcgi_response resp;
     char err[600];
     uint64_t mono = clock_ns(CLOCK_MONOTONIC), real = clock_ns(CLOCK_REALTIME);
-    const char *ep = config_status_endpoint(pl);
-    int ok = fcgi_get(ep, pl->c.status_path, "json&full", (int)cfg->timeout_ms, FCGI_MAX_BODY,
+    const char *ep = config_status_endpoint(pool);
+    int ok = fcgi_get(ep, pool->c.status_path, "json&full", (int)cfg->timeout_ms, FCGI_MAX_BODY,
                       &resp, err, sizeof err) == 0;
     const unsigned char *page = NULL;
     size_t plen = 0;
     if (ok && resp.status == 404) {
         snprintf(err, sizeof err, "status page not found (HTTP 404 %.*s): \"%s\" is not the pool's "
                  "pm.status_path", (int)strcspn((char *)resp.body, "\r\n"), (char *)resp.body,
-                 pl->c.status_path);
+                 pool->c.status_path);
         ok = 0;
     } else if (ok && resp.status != 200) {
         snprintf(err, sizeof err, "HTTP %d from the status page: %.*s", resp.status,
@@ -200,32 +200,32 @@ static void read_pool(recorder *r, rec_pool *pl)
         char *red = NULL;
         size_t rl;
         if (cfg->redact && status_redact_query((const char *)page, plen, &red, &rl) == 0) {
-            add(r, rec_name(REC_STATUS), mono, real, pl->c.name, red, rl);
+            add(r, rec_name(REC_STATUS), mono, real, pool->c.name, red, rl);
             free(red);
         } else {
-            add(r, rec_name(REC_STATUS), mono, real, pl->c.name, page, plen);
+            add(r, rec_name(REC_STATUS), mono, real, pool->c.name, page, plen);
         }
     } else {
-        add(r, rec_name(REC_ERROR), mono, real, pl->c.name, err, strlen(err));
+        add(r, rec_name(REC_ERROR), mono, real, pool->c.name, err, strlen(err));
     }
-    if (ok && pl->said_error[0]) {
+    if (ok && pool->said_error[0]) {
         if (!cfg->quiet)
-            msg_warnx("pool %s: its status page answers again, after %llu round(s) of ERROR", pl->c.name,
-                (unsigned long long)pl->error_rounds);
-        pl->said_error[0] = '\0';
+            msg_warnx("pool %s: its status page answers again, after %llu round(s) of ERROR", pool->c.name,
+                (unsigned long long)pool->error_rounds);
+        pool->said_error[0] = '\0';
     }
-    pl->error_rounds = ok ? 0 : pl->error_rounds + 1;
-    if (!ok && !pl->said_error[0]) { /* said once, until it answers again */
+    pool->error_rounds = ok ? 0 : pool->error_rounds + 1;
+    if (!ok && !pool->said_error[0]) { /* said once, until it answers again */
         msg_warnx("pool %s: could not read its status page: %s (an ERROR is recorded each round until "
-            "it answers)", pl->c.name, err);
-        snprintf(pl->said_error, sizeof pl->said_error, "%s", err);
+            "it answers)", pool->c.name, err);
+        snprintf(pool->said_error, sizeof pool->said_error, "%s", err);
     }
     /* PIDS, read right after the status */
     pid_t *pids = NULL;
-    char why[sizeof pl->said_pids];
+    char why[sizeof pool->said_pids];
     int parsed = page && status_parse(&r->page, (const char *)page, plen) == 0;
-    long n = workers_of_pool(&r->table, pl->c.name, parsed ? &r->page : NULL, r->pid_master,
-                             &pl->master, &pids, why, sizeof why);
+    long n = workers_of_pool(&r->table, pool->c.name, parsed ? &r->page : NULL, r->pid_master,
+                             &pool->master, &pids, why, sizeof why);
     size_t len = 0, got = 0;
     mono = clock_ns(CLOCK_MONOTONIC);
     real = clock_ns(CLOCK_REALTIME);
@@ -234,14 +234,14 @@ static void read_pool(recorder *r, rec_pool *pl)
         snprintf(why, sizeof why, "none of its %ld workers' stat files in %s can be read "
                  "(hidepid, or another pid namespace): no PIDS this round", n, cfg->proc_root);
     if (n >= 0 && (n == 0 || got > 0)) {
-        add(r, rec_name(REC_PIDS), mono, real, pl->c.name, r->pidbuf ? r->pidbuf : "", len);
+        add(r, rec_name(REC_PIDS), mono, real, pool->c.name, r->pidbuf ? r->pidbuf : "", len);
         why[0] = '\0';
     }
-    if (why[0] && strcmp(why, pl->said_pids) != 0) {
-        msg_warnx("pool %s: %s", pl->c.name, why);
-        note(r, "pool %s: %s", pl->c.name, why);
+    if (why[0] && strcmp(why, pool->said_pids) != 0) {
+        msg_warnx("pool %s: %s", pool->c.name, why);
+        note(r, "pool %s: %s", pool->c.name, why);
     }
-    snprintf(pl->said_pids, sizeof pl->said_pids, "%s", why);
+    snprintf(pool->said_pids, sizeof pool->said_pids, "%s", why);
     free(pids);
     free(resp.body);
 }
@@ -286,10 +286,10 @@ static void do_round(recorder *r)
     mono = clock_ns(CLOCK_MONOTONIC);
     real = clock_ns(CLOCK_REALTIME);
     char p[256];
-    int pl = snprintf(p, sizeof p, ROUND_SEQ "=%llu\n" ROUND_TOOK_US "=%llu\n" ROUND_SELF_CPU_US "=%llu\n",
+    int len = snprintf(p, sizeof p, ROUND_SEQ "=%llu\n" ROUND_TOOK_US "=%llu\n" ROUND_SELF_CPU_US "=%llu\n",
                       (unsigned long long)++r->seq, (unsigned long long)((mono - t0) / 1000),
                       (unsigned long long)self);
-    add(r, rec_name(REC_ROUND), mono, real, NULL, p, (size_t)pl);
+    add(r, rec_name(REC_ROUND), mono, real, NULL, p, (size_t)len);
     int end = mono - r->frame_start >= HOUR_NS;
     commit(r, end, 1);
     if (end)
@@ -323,17 +323,17 @@ static int check_config(rec_config *cfg)
 {
     int bad = 0;
     for (size_t i = 0; i < cfg->npools; i++) {
-        rec_pool *pl = &cfg->pools[i];
-        const char *ep = config_status_endpoint(pl);
+        rec_pool *pool = &cfg->pools[i];
+        const char *ep = config_status_endpoint(pool);
         fcgi_response resp;
         char err[600];
         status_page pg = {0};
         const char *hint = NULL;
-        printf("pool %s", pl->c.name);
-        if (pl->c.where)
-            printf(" (%s)", pl->c.where);
-        printf(": %s %s: ", ep, pl->c.status_path);
-        if (fcgi_get(ep, pl->c.status_path, "json&full", (int)cfg->timeout_ms, FCGI_MAX_BODY, &resp,
+        printf("pool %s", pool->c.name);
+        if (pool->c.where)
+            printf(" (%s)", pool->c.where);
+        printf(": %s %s: ", ep, pool->c.status_path);
+        if (fcgi_get(ep, pool->c.status_path, "json&full", (int)cfg->timeout_ms, FCGI_MAX_BODY, &resp,
                      err, sizeof err) != 0) {
             printf("%s\n", err);
             hint = hint_for(err, 0);

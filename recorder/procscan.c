@@ -101,6 +101,7 @@ int ps_scan(const char *proc_root, ps_table *t)
     if (!d)
         return -1;
     struct dirent *e;
+    int oom = 0;
     static const char pool_prefix[] = "php-fpm: pool ";
     while ((e = readdir(d))) {
         char *end;
@@ -118,8 +119,9 @@ int ps_scan(const char *proc_root, ps_table *t)
             len--;
         if (len > sizeof pool_prefix - 1 && memcmp(cmd, pool_prefix, sizeof pool_prefix - 1) == 0) {
             t->any_fpm = 1;
-            add_worker(t, (pid_t)pid, parent_of(proc_root, (pid_t)pid),
-                       cmd + sizeof pool_prefix - 1, len - (sizeof pool_prefix - 1));
+            if (add_worker(t, (pid_t)pid, parent_of(proc_root, (pid_t)pid),
+                           cmd + sizeof pool_prefix - 1, len - (sizeof pool_prefix - 1)) != 0)
+                oom = 1; /* a table with workers missing is no table */
         } else if (len > 24 && memcmp(cmd, "php-fpm: master process", 23) == 0) {
             t->any_fpm = 1;
             if (!t->master)
@@ -128,7 +130,9 @@ int ps_scan(const char *proc_root, ps_table *t)
         free(cmd);
     }
     closedir(d);
-    return 0;
+    if (oom)
+        errno = ENOMEM;
+    return oom ? -1 : 0;
 }
 
 void ps_table_free(ps_table *t)

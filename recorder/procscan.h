@@ -24,7 +24,8 @@ typedef struct {
 } ps_table;
 
 /* Scans proc_root for processes whose command line is "php-fpm: pool NAME"
- * (and the master).  0 ok, -1 when proc_root cannot be listed. */
+ * (and the master).  0 ok, -1 when proc_root cannot be listed or memory ran
+ * out (the table is then not to be trusted). */
 int ps_scan(const char *proc_root, ps_table *t);
 void ps_table_free(ps_table *t);
 

@@ -66,15 +66,19 @@ static void on_round(void *arg, const pl_host *h, const pl_pool *p, const pl_rou
     static const char *const point[] = {"none", "idle", "dominant"};
     FILE *f = arg;
     row_start(f, h, p, r);
-    if (pair->usable) {
+    if (pair->usable)
         fieldf(f, 0, "%.3f", pair->interval_s);
-        fieldf(f, 0, "%.4f", pair->host_cores);
-        if (pair->busy_ratio >= 0) fieldf(f, 0, "%.4f", pair->busy_ratio); else field(f, 0, "", 0);
-    } else {
+    else
         field(f, 0, "", 0);
+    for (int k = 0; k < SIG_N; k++) /* the host signals, one column each */
+        if (pair->has_signal[k])
+            fieldf(f, 0, "%.4f", pair->signal[k]);
+        else
+            field(f, 0, "", 0);
+    if (pair->usable && pair->busy_ratio >= 0)
+        fieldf(f, 0, "%.4f", pair->busy_ratio);
+    else
         field(f, 0, "", 0);
-        field(f, 0, "", 0);
-    }
     if (pair->has_pool_cores) fieldf(f, 0, "%.4f", pair->pool_cores); else field(f, 0, "", 0);
     if (pair->listen_queue >= 0) fieldf(f, 0, "%lld", (long long)pair->listen_queue);
     else field(f, 0, "", 0);
@@ -87,15 +91,24 @@ void csvout_attach(csvout *c, pipeline *pl)
 {
     static const char *const rh[] = {"time", "host", "pool", "pid", "requests", "state",
                                      "duration_us", "cpu_share_pct", "verdict"};
-    static const char *const oh[] = {"time", "host", "pool", "interval_s", "host_cores",
-                                     "busy_ratio", "pool_cores", "listen_queue", "fit_point",
-                                     "starved"};
+    static const char *const oh_before[] = {"time", "host", "pool", "interval_s"};
+    static const char *const oh_after[] = {"busy_ratio", "pool_cores", "listen_queue",
+                                           "fit_point", "starved"};
+    const char *oh[sizeof oh_before / sizeof oh_before[0] + SIG_N +
+                   sizeof oh_after / sizeof oh_after[0]];
+    size_t n = 0;
+    for (size_t k = 0; k < sizeof oh_before / sizeof oh_before[0]; k++)
+        oh[n++] = oh_before[k];
+    for (int k = 0; k < SIG_N; k++)
+        oh[n++] = PL_SIGNALS[k].csv;
+    for (size_t k = 0; k < sizeof oh_after / sizeof oh_after[0]; k++)
+        oh[n++] = oh_after[k];
     if (c->readings) {
         header(c->readings, rh, sizeof rh / sizeof rh[0]);
         pipeline_on_reading(pl, on_reading, c->readings);
     }
     if (c->rounds) {
-        header(c->rounds, oh, sizeof oh / sizeof oh[0]);
+        header(c->rounds, oh, n);
         pipeline_on_round(pl, on_round, c->rounds);
     }
 }

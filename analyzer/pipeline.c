@@ -11,8 +11,10 @@
 
 /* The round before, as a pair with the next one needs it. */
 typedef struct pl_prev {
-    int            has, has_stat, busy_ok, busy_usec;
-    uint64_t       mono, busy;
+    int            has, has_stat;
+    uint64_t       mono;
+    sig_counter    sig[SIG_N];  /* each signal's counter ... */
+    int            sig_ok[SIG_N]; /* ... where the round had one */
     pl_pool      **seen;        /* pools that appeared in it, by name ... */
     unsigned char *had_pids;    /* ... and which had PIDS */
     size_t         nseen, cap;
@@ -357,33 +359,17 @@ static uint64_t pool_ticks(pipeline *pl, pl_pool *p, const pl_pool_round *in_rec
     return sum;
 }
 
-/* The host's cumulative busy CPU of a round: usage_usec on a quota host with
- * cgroup cpu.stat, else STAT ticks.  0 ok, -1 unknown. */
-static int host_busy(const pl_host *h, const pl_round *r, uint64_t *busy, int *usec)
-{
-    if (h->quota_millicores > 0 && r->has_cpu_stat &&
-        procfs_cgroup_usage((const char *)r->cpu_stat, r->cpu_stat_len, busy) == 0) {
-        *usec = 1;
-        return 0;
-    }
-    *usec = 0;
-    if (r->has_stat && procfs_stat_busy((const char *)r->stat, r->stat_len, busy) == 0)
-        return 0;
-    return -1;
-}
-
 /* Whether this round and the one before make a usable pair (section 5):
  * -1 when they do, else why not (a pl_drop; PL_NDROP with no round before). */
-static int pair_drop(const prev_round *pr, const pl_round *r, int busy_ok, uint64_t busy,
-                     int usec)
+static int pair_drop(const prev_round *pr, const pl_round *r, int busy_ok, const sig_counter *busy)
 {
     if (!pr->has)
         return PL_NDROP;
-    if (!pr->has_stat || !r->has_stat || !busy_ok || !pr->busy_ok)
+    if (!pr->has_stat || !r->has_stat || !busy_ok || !pr->sig_ok[SIG_BUSY])
         return PL_DROP_NO_STAT;
-    if (pr->busy_usec != usec)
+    if (pr->sig[SIG_BUSY].unit != busy->unit)
         return PL_DROP_MEASURE;
-    if (busy < pr->busy || r->stat_mono < pr->mono)
+    if (busy->v < pr->sig[SIG_BUSY].v || r->stat_mono < pr->mono)
         return PL_DROP_BACK;
     if (r->stat_mono - pr->mono < PL_MIN_INTERVAL_NS)
         return PL_DROP_SHORT;
@@ -424,19 +410,22 @@ static int round_readings(pipeline *pl, pl_host *h, const pl_round *r, int in, s
 
 /* Section 5: the host's side of this round and the one before. */
 typedef struct {
-    int      usable, saturated;
-    double   interval, host_cores, ratio;   /* ratio -1 unknown */
-    uint64_t busy;                          /* this round's counter */
-    int      busy_ok, usec;                 /* ... known; in usage_usec */
+    int         usable, saturated;
+    double      interval, host_cores, ratio;   /* ratio -1 unknown */
+    sig_counter sig[SIG_N];                    /* this round's counters ... */
+    int         sig_ok[SIG_N];                 /* ... where it had them */
+    double      value[SIG_N];                  /* the pair's values ... */
+    int         has_value[SIG_N];              /* ... where it gave them */
 } host_pair;
 
 static host_pair round_host_pair(pl_host *h, const pl_round *r, int in)
 {
     host_pair hp = {0};
     hp.ratio = -1;
-    hp.busy_ok = host_busy(h, r, &hp.busy, &hp.usec) == 0;
+    for (int k = 0; k < SIG_N; k++)
+        hp.sig_ok[k] = PL_SIGNALS[k].counter(h, r, &hp.sig[k]) == 0;
     prev_round *pr = h->prev;
-    int drop = pair_drop(pr, r, hp.busy_ok, hp.busy, hp.usec);
+    int drop = pair_drop(pr, r, hp.sig_ok[SIG_BUSY], &hp.sig[SIG_BUSY]);
     hp.usable = drop < 0;
     if (in && pr->has) {
         if (hp.usable)
@@ -447,8 +436,12 @@ static host_pair round_host_pair(pl_host *h, const pl_round *r, int in)
     if (!hp.usable)
         return hp;
     hp.interval = (double)(r->stat_mono - pr->mono) / 1e9;
-    hp.host_cores = hp.usec ? (double)(hp.busy - pr->busy) / 1e6 / hp.interval
-                            : (double)(hp.busy - pr->busy) / (double)h->clk_tck / hp.interval;
+    for (int k = 0; k < SIG_N; k++)
+        hp.has_value[k] = hp.sig_ok[k] && pr->sig_ok[k] && pr->sig[k].unit == hp.sig[k].unit &&
+                          hp.sig[k].v >= pr->sig[k].v &&
+                          PL_SIGNALS[k].value(h, &pr->sig[k], &hp.sig[k], hp.interval,
+                                              &hp.value[k]) == 0;
+    hp.host_cores = hp.value[SIG_BUSY];
     if (h->host_millicores > 0) {
         hp.ratio = hp.host_cores / ((double)h->host_millicores / 1000.0);
         if (hp.ratio > 1)
@@ -517,9 +510,13 @@ static void round_hooks(pipeline *pl, const pl_host *h, const pl_round *r, const
 {
     for (size_t i = 0; pl->nround_fn && i < n; i++) {
         const round_pool *w = &pl->work[i];
-        pl_pool_pair pair = {hp->usable, hp->interval, hp->host_cores, hp->ratio,
+        pl_pool_pair pair = {hp->usable, hp->interval, hp->host_cores, hp->ratio, {0}, {0},
                              hp->usable && w->in->has_pids, w->cores, w->listen_queue,
                              w->point, w->starved};
+        for (int k = 0; k < SIG_N; k++) {
+            pair.signal[k] = hp->value[k];
+            pair.has_signal[k] = hp->usable && hp->has_value[k];
+        }
         for (size_t k = 0; k < pl->nround_fn; k++)
             pl->round_fn[k](pl->round_arg[k], h, w->pool, r, &pair);
     }
@@ -564,9 +561,10 @@ static int round_remember(pipeline *pl, pl_host *h, const pl_round *r, const hos
     pr->has = 1;
     pr->has_stat = r->has_stat;
     pr->mono = r->stat_mono;
-    pr->busy_ok = hp->busy_ok;
-    pr->busy = hp->busy;
-    pr->busy_usec = hp->usec;
+    for (int k = 0; k < SIG_N; k++) {
+        pr->sig[k] = hp->sig[k];
+        pr->sig_ok[k] = hp->sig_ok[k];
+    }
     return 0;
 }
 

@@ -14,6 +14,7 @@
 #include "hist.h"
 #include "pidmap.h"
 #include "readings.h"
+#include "signals.h"
 #include "status.h"
 
 #define PL_MIN_INTERVAL_NS  5000000000ull   /* 5 s */
@@ -55,7 +56,7 @@ typedef struct {
 /* The round before, as a pair with the next one needs it: pipeline.c's. */
 struct pl_prev;
 
-typedef struct {
+typedef struct pl_host_s {
     char      *hostname;
     size_t     hostname_len;
     char      *boot_id;
@@ -81,7 +82,7 @@ typedef struct {
 } pl_pool_round;
 
 /* A complete round. */
-typedef struct {
+typedef struct pl_round_s {
     uint64_t             real;      /* REAL of its ROUND record */
     int                  has_stat, has_cpu_stat;
     uint64_t             stat_mono;
@@ -110,6 +111,8 @@ typedef void (*pl_reading_fn)(void *arg, const pl_host *h, const pl_pool *p,
 typedef struct {
     int     usable;          /* the pair with the round before could be used */
     double  interval_s, host_cores, busy_ratio;   /* with usable; ratio -1 unknown */
+    double  signal[SIG_N];   /* each signal's value (signals.h) ... */
+    int     has_signal[SIG_N]; /* ... where the pair gave one; host_cores is busy's */
     int     has_pool_cores;
     double  pool_cores;
     int64_t listen_queue;    /* -1 unknown */

@@ -64,9 +64,10 @@ static void table_free_all(table_t *t)
     free(t->ncols);
 }
 
-static void test_csv_of_readings_and_rounds_parses_back(void **state)
+/* Replays log with both CSV exports attached; *r and *o get them parsed
+ * back with libcsv. */
+static pipeline *csv_of(const char *log, table_t *r, table_t *o)
 {
-    (void)state;
     char *rt = NULL, *ot = NULL, *said = NULL;
     size_t rl = 0, ol = 0, sl = 0;
     csvout c = {open_memstream(&rt, &rl), open_memstream(&ot, &ol)};
@@ -74,13 +75,24 @@ static void test_csv_of_readings_and_rounds_parses_back(void **state)
     csvout_attach(&c, pl);
     replay_stats st = {0};
     FILE *err = open_memstream(&said, &sl);
-    assert_int_equal(replay_file(pl, "fixtures/logs/odd-names.fpmlog", "t", err, 0, &st), 0);
+    assert_int_equal(replay_file(pl, log, "t", err, 0, &st), 0);
     replay_stats_free(&st);
     fclose(err);
     fclose(c.readings);
     fclose(c.rounds);
+    *r = parse(rt, rl);
+    *o = parse(ot, ol);
+    free(rt);
+    free(ot);
+    free(said);
+    return pl;
+}
 
-    table_t r = parse(rt, rl), o = parse(ot, ol);
+static void test_csv_of_readings_and_rounds_parses_back(void **state)
+{
+    (void)state;
+    table_t r, o;
+    pipeline *pl = csv_of("fixtures/logs/odd-names.fpmlog", &r, &o);
     assert_string_equal(r.rows[0][0], "time");
     assert_string_equal(r.rows[0][8], "verdict");
     assert_string_equal(o.rows[0][8], "fit_point");
@@ -111,9 +123,6 @@ static void test_csv_of_readings_and_rounds_parses_back(void **state)
     assert_int_equal(o.nrows - 1, 3 * h->rounds); /* three pools in every round */
     table_free_all(&r);
     table_free_all(&o);
-    free(rt);
-    free(ot);
-    free(said);
     pipeline_free(pl);
 }
 
@@ -130,19 +139,8 @@ static void assert_row(const table_t *t, size_t row, const char *const *want, si
 static void test_csv_values(void **state)
 {
     (void)state;
-    char *rt = NULL, *ot = NULL, *said = NULL;
-    size_t rl = 0, ol = 0, sl = 0;
-    csvout c = {open_memstream(&rt, &rl), open_memstream(&ot, &ol)};
-    pipeline *pl = pipeline_new(NULL);
-    csvout_attach(&c, pl);
-    replay_stats st = {0};
-    FILE *err = open_memstream(&said, &sl);
-    assert_int_equal(replay_file(pl, "fixtures/logs/small.fpmlog", "t", err, 0, &st), 0);
-    replay_stats_free(&st);
-    fclose(err);
-    fclose(c.readings);
-    fclose(c.rounds);
-    table_t r = parse(rt, rl), o = parse(ot, ol);
+    table_t r, o;
+    pipeline *pl = csv_of("fixtures/logs/small.fpmlog", &r, &o);
     static const char *const reading[] = {"2026-11-29T22:07:10.008Z", "web1", "api", "4200", "17",
                                           "Idle", "323333", "8.37", "accepted"};
     assert_row(&r, 1, reading, 9);
@@ -154,9 +152,6 @@ static void test_csv_values(void **state)
     assert_row(&o, 4, pair, 10);
     table_free_all(&r);
     table_free_all(&o);
-    free(rt);
-    free(ot);
-    free(said);
     pipeline_free(pl);
 }
 

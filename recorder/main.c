@@ -422,24 +422,8 @@ static uint64_t next_round(uint64_t start, uint64_t interval, uint64_t last_stat
     return next;
 }
 
-int main(int argc, char **argv)
+static void catch_signals(void)
 {
-    msg_init(PROG);
-    rec_config cfg = {0};
-    recorder r = {0};
-    int rc = config_parse_args(argc, argv, &cfg);
-    if (rc >= 0)
-        goto out;
-    rc = 0;
-    r.cfg = &cfg;
-    if (cfg.fpm_config && config_load_pools(&cfg, &r.pid_file) != 0) {
-        rc = 2;
-        goto out;
-    }
-    if (cfg.check) {
-        rc = check_config(&cfg);
-        goto out;
-    }
     struct sigaction sa = {0};
     sa.sa_handler = on_stop;
     sigaction(SIGTERM, &sa, NULL);
@@ -447,49 +431,71 @@ int main(int argc, char **argv)
     sa.sa_handler = on_hup;
     sigaction(SIGHUP, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
-    if (open_log(&r) != 0) {
-        rc = 2;
-        goto out;
-    }
-    note(&r, "start: %zu pool(s), interval %llu ms", cfg.npools,
-         (unsigned long long)cfg.interval_ms);
-    commit(&r, 0, 0);
+}
 
-    uint64_t start = clock_ns(CLOCK_MONOTONIC), interval = cfg.interval_ms * 1000000ull;
+/* Sleeps until next, reopening the log on SIGHUP.  0, or -1 when the log
+ * could not be opened again. */
+static int wait_for(recorder *r, uint64_t next)
+{
+    for (;;) {
+        sleep_until(next);
+        if (!hup)
+            return 0;
+        hup = 0;
+        reload(r);
+        if (!r->log)
+            return -1;
+    }
+}
+
+/* Rounds on schedule until --rounds, --duration or a signal; the log
+ * closed with a NOTE saying why.  0, or 2. */
+static int record(recorder *r)
+{
+    rec_config *cfg = r->cfg;
+    note(r, "start: %zu pool(s), interval %llu ms", cfg->npools,
+         (unsigned long long)cfg->interval_ms);
+    commit(r, 0, 0);
+    uint64_t start = clock_ns(CLOCK_MONOTONIC), interval = cfg->interval_ms * 1000000ull;
+    uint64_t limit = cfg->duration_ms * 1000000ull;
     for (long k = 0; !stop_signal; k++) {
-        do_round(&r);
-        if (cfg.rounds && k + 1 >= cfg.rounds)
+        do_round(r);
+        if (cfg->rounds && k + 1 >= cfg->rounds)
             break;
         uint64_t now = clock_ns(CLOCK_MONOTONIC);
-        if (cfg.duration_ms && now - start >= cfg.duration_ms * 1000000ull)
+        uint64_t next = next_round(start, interval, r->last_stat, now);
+        if (limit && (now - start >= limit || next - start > limit))
             break;
-        uint64_t next = next_round(start, interval, r.last_stat, now);
-        if (cfg.duration_ms && next - start > cfg.duration_ms * 1000000ull)
-            break;
-        for (;;) {
-            sleep_until(next);
-            if (hup) {
-                hup = 0;
-                reload(&r);
-                if (!r.log) {
-                    rc = 2;
-                    goto out;
-                }
-                continue;
-            }
-            break;
-        }
+        if (wait_for(r, next) != 0)
+            return 2;
     }
     if (stop_signal)
-        note(&r, "stop: %s", stop_signal == SIGTERM ? "SIGTERM" : "SIGINT");
+        note(r, "stop: %s", stop_signal == SIGTERM ? "SIGTERM" : "SIGINT");
     else
-        note(&r, "stop: %llu round(s) done", (unsigned long long)r.seq);
-    if (logfile_close(r.log) != 0) {
-        msg_warnx("%s: could not write the end of the log: %s", cfg.output, strerror(errno));
-        rc = 2;
+        note(r, "stop: %llu round(s) done", (unsigned long long)r->seq);
+    int rc = logfile_close(r->log);
+    r->log = NULL;
+    if (rc != 0) {
+        msg_warn("%s: could not write the end of the log", cfg->output);
+        return 2;
     }
-    r.log = NULL;
-out:
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    msg_init(PROG);
+    rec_config cfg = {0};
+    recorder r = {.cfg = &cfg};
+    int rc = config_parse_args(argc, argv, &cfg);
+    if (rc < 0)
+        rc = cfg.fpm_config && config_load_pools(&cfg, &r.pid_file) != 0 ? 2 : -1;
+    if (rc < 0 && cfg.check)
+        rc = check_config(&cfg);
+    if (rc < 0) {
+        catch_signals();
+        rc = open_log(&r) == 0 ? record(&r) : 2;
+    }
     logfile_close(r.log);
     ps_table_free(&r.table);
     status_page_free(&r.page);

@@ -20,6 +20,8 @@ typedef struct {
 static int put(void *arg, const void *p, size_t n)
 {
     buf *b = arg;
+    if (n == 0)
+        return 0;
     if (b->n + n > b->cap) {
         size_t cap = (b->n + n) * 2;
         unsigned char *np = realloc(b->p, cap);

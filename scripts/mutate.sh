@@ -52,10 +52,10 @@ done <<'LIST'
 4 php millicores = typical x 10|analyzer/whatif.c|s/\(int64_t\)v.typical_pct \* 10/(int64_t)v.typical_pct * 9/
 5 interval at least 5 s|analyzer/pipeline.h|s/PL_MIN_INTERVAL_NS  5000000000ull/PL_MIN_INTERVAL_NS  4000000000ull/
 5 interval at most 5 min|analyzer/pipeline.h|s/300000000000ull/360000000000ull/
-5 host counter must not go back|analyzer/pipeline.c|s/if \(busy < pr->busy \|\|/if ((busy < pr->busy \&\& !busy_ok) ||/
+5 host counter must not go back|analyzer/pipeline.c|s/if \(busy->v < pr->sig\[SIG_BUSY\].v \|\|/if ((busy->v < pr->sig[SIG_BUSY].v \&\& !busy_ok) ||/
 5 busy excludes idle and iowait|formats/procfs.c|s/busy_fields\[6\] = \{0, 1, 2, 5, 6, 7\}/busy_fields[6] = {0, 1, 2, 4, 6, 7}/
-5 quota host uses usage_usec|analyzer/pipeline.c|s/if \(h->quota_millicores > 0 && r->has_cpu_stat &&/if (h->quota_millicores > 0 \&\& 0 \&\& r->has_cpu_stat \&\&/
-5 quota pair needs the same measure|analyzer/pipeline.c|s/if \(pr->busy_usec != usec\)/if (pr->busy_usec != usec \&\& !busy_ok)/
+5 quota host uses usage_usec|analyzer/signals.c|s/if \(h->quota_millicores > 0 && r->has_cpu_stat &&/if (h->quota_millicores > 0 \&\& 0 \&\& r->has_cpu_stat \&\&/
+5 quota pair needs the same measure|analyzer/pipeline.c|s/if \(pr->sig\[SIG_BUSY\].unit != busy->unit\)/if (pr->sig[SIG_BUSY].unit != busy->unit \&\& !busy_ok)/
 5 a new pid counts its whole counter|analyzer/pipeline.c|s/\? \(uint64_t\)\(now - before\) : \(uint64_t\)now;/? (uint64_t)(now - before) : 0;/
 5 fields 14 to 17|formats/procfs.c|s/for \(int f = 3; f <= 13; f\+\+\)/for (int f = 3; f <= 12; f++)/
 5 every pool needs PIDS in both rounds|analyzer/pipeline.c|s/if \(c != 0 \|\| !pr->had_pids\[a\] \|\| !pl->work\[b\].in->has_pids\)/if (c != 0)/
@@ -71,15 +71,15 @@ done <<'LIST'
 5 slope above 20 not believed|analyzer/fit.h|s/FIT_MAX_SLOPE    20.0/FIT_MAX_SLOPE    25.0/
 5 cost rounds half away from zero|analyzer/whatif.c|s/\(int64_t\)round\(/(int64_t)floor(/
 6 starved needs a full CPU|analyzer/pipeline.c|s/if \(hp.usable && in && hp.saturated\)/if (hp.usable \&\& in)/
-6 an error round does not starve|analyzer/pipeline.c|s/                note_error\(w->pool, rp\);\n            continue;/                note_error(w->pool, rp);\n            w->queued = 1;\n            continue;/
+6 an error round does not starve|analyzer/pipeline.c|s/                note_error\(w->pool, in_rec\);\n            continue;/                note_error(w->pool, in_rec);\n            w->queued = 1;\n            continue;/
 7 fill is a ceiling|analyzer/whatif.c|s/v.fill = \(\(int64_t\)hm \+ cost - 1\) \/ cost;/v.fill = (int64_t)hm \/ cost;/
 7 ceiling at least cores + 1|analyzer/whatif.c|s/\+ 999\) \/ 1000 \+ 1;/+ 999) \/ 1000;/
 7 headroom exact in hundredths|analyzer/whatif.c|s/\(v.fill \* headroom \+ 99\) \/ 100;/(int64_t)ceil(v.fill * (headroom \/ 100.0));/
 7 limit cpu when now > ceiling|analyzer/whatif.c|s/v.now > v.ceiling \?/v.now >= v.ceiling ?/
 7 host line sums|analyzer/whatif.c|s/\*now = mul_add_sat\(v\[i\].now, /*now = mul_add_sat(1, /
 1 new boot forgets|analyzer/pipeline.c|s/strcmp\(h->boot_id, b\) != 0\)/strcmp(h->boot_id, b) != 0 \&\& 0)/
-1 page without processes is an error|analyzer/pipeline.c|s/if \(rc != 0\) \{ \/\* an ERROR, or no status page/if (rc != 0 \&\& rp->is_error) { \/* an ERROR, or no status page/
-1 HOST drops the round in flight|analyzer/replay.c|s/pend_drop\(&p\); \/\* a new recorder/; \/* a new recorder/
+1 page without processes is an error|analyzer/pipeline.c|s/if \(rc != 0\) \{ \/\* an ERROR, or no status page/if (rc != 0 \&\& in_rec->is_error) { \/* an ERROR, or no status page/
+1 HOST drops the round in flight|analyzer/replay.c|s/pend_drop\(p\); \/\* a new recorder/; \/* a new recorder/
 1 end of file drops the round|analyzer/replay.c|s/    if \(p.any && rc == 0\) \{/    if (0) {/
 7b window start|analyzer/pipeline.c|s/r->real >= pl->opt.from_ns/r->real > pl->opt.from_ns/
 log CRC check|formats/fpmlog_read.c|s/\) != crc\)/) != crc \&\& 0)/
@@ -94,7 +94,7 @@ log one block per zstd call|formats/fpmlog_read.c|s/if \(give > want\)/if (0)/
 10 busy rounds half away from zero|analyzer/hist.c|s/\(2 \* \(h->busy_c % h->busy_w\) >= h->busy_w\)/0/
 10 busy millicores from C and W|analyzer/hist.c|s/\(2 \* \(h->busy_c % w10\) >= w10\)/0/
 10 busy null under 20 readings|analyzer/whatif.c|s/    if \(p->h.total < WI_MIN_READINGS\)\n        return v;/    v.has_busy = hist_busy(\&p->h, \&v.busy_hundredths, \&v.busy_millicores) == 0;\n    if (p->h.total < WI_MIN_READINGS)\n        return v;/
-10 --cost busy uses busy millicores|analyzer/whatif.c|s/cost_of == WI_COST_BUSY && v.has_busy \?/0 ?/
+10 --cost busy uses busy millicores|analyzer/whatif.c|s/cost_of == WI_COST_BUSY && v.has_busy \?/cost_of == WI_COST_BUSY \&\& !v.has_busy ?/
 10 the WHY at 1.5x|analyzer/out_text.c|s/2 \* v->busy_millicores >= 3 \* v->php_millicores/v->busy_millicores >= 2 * v->php_millicores/
 9 error rounds counted|analyzer/pipeline.c|s/    p->error_rounds\+\+;//
 5 dropped pairs counted by why|analyzer/pipeline.c|s/            h->pairs_dropped\[drop\]\+\+;/            h->pairs_usable++;/

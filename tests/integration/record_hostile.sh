@@ -52,4 +52,5 @@ h = json.load(open(sys.argv[1]))["hosts"][0]
 sys.exit(0 if len(h["pools"]) == 6 and all(p["error_rounds"] == 2 for p in h["pools"]) else 1)
 ' "$dir/json"
 check "and counts 2 error rounds for each of the 6 pools" $?
+echo "hostile peer: peak RSS $peak KiB, longest round $took us"
 summary "record hostile"

@@ -8,3 +8,12 @@ summary() {
     echo "$1: $pass passed, $fail failed"
     [ "$fail" -eq 0 ]
 }
+# watch_rss PID: waits for PID to end, its peak RSS (VmHWM, KiB) in $peak
+watch_rss() {
+    peak=0
+    while kill -0 "$1" 2>/dev/null; do
+        r=$(awk '/^VmHWM/ {print $2}' "/proc/$1/status" 2>/dev/null)
+        [ -n "$r" ] && peak=$r
+        sleep 0.2
+    done
+}

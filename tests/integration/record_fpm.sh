@@ -63,12 +63,7 @@ sleep 2
 "$top/bin/fpm-record" --fpm-config "$dir/fpm-for-recorder.conf" --interval "$INTERVAL" --rounds "$ROUNDS" \
     --redact-query -o "$dir/log" 2>"$dir/rec.err" &
 rec=$!
-peak=0
-while kill -0 $rec 2>/dev/null; do
-    r=$(awk '/^VmHWM/ {print $2}' /proc/$rec/status 2>/dev/null)
-    [ -n "$r" ] && peak=$r
-    sleep 0.5
-done
+watch_rss $rec
 wait $rec; check "fpm-record exits 0" $?
 touch "$dir/stop"; wait
 [ ! -s "$dir/rec.err" ] || { echo "recorder said:" >&2; cat "$dir/rec.err" >&2; }

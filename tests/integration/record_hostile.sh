@@ -20,12 +20,7 @@ for k in close garbage bigrec trickle huge silent; do pools="$pools --pool $k=un
 # shellcheck disable=SC2086
 bin/fpm-record -q $pools --timeout 2s --interval 1s --rounds 2 -o "$dir/log" 2>"$dir/err" &
 rec=$!
-peak=0
-while kill -0 $rec 2>/dev/null; do
-    r=$(awk '/^VmHWM/ {print $2}' /proc/$rec/status 2>/dev/null)
-    [ -n "$r" ] && peak=$r
-    sleep 0.2
-done
+watch_rss $rec
 wait $rec; check "fpm-record exits 0 against every hostile peer" $?
 [ "$peak" -lt 24576 ]; check "peak RSS under 24 MiB ($peak KiB)" $?
 zstdcat "$dir/log" > "$dir/plain"

@@ -24,8 +24,7 @@ typedef struct pl_prev {
 typedef struct {
     const pl_pool_round *in;    /* its records */
     pl_pool             *pool;
-    int                  read;  /* its status page was read */
-    int                  queued; /* ... with requests in its listen queue */
+    int                  queued; /* its page showed requests in the listen queue */
     int64_t              listen_queue; /* -1 unknown */
     double               cores; /* over the pair, when usable */
     int                  point, starved;
@@ -397,7 +396,6 @@ static int round_readings(pipeline *pl, pl_host *h, const pl_round *r, int in, s
                 note_error(w->pool, in_rec);
             continue;
         }
-        w->read = 1;
         reading_ctx ctx = {pl, h, w->pool, r, in};
         if (rd_page(&pl->page, &w->pool->remembered, &pl->scratch, &w->pool->own, on_reading, &ctx))
             return -2;

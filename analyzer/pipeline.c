@@ -409,7 +409,7 @@ static int round_readings(pipeline *pl, pl_host *h, const pl_round *r, int in, s
 /* Section 5: the host's side of this round and the one before. */
 typedef struct {
     int         usable, saturated;
-    double      interval, host_cores, ratio;   /* ratio -1 unknown */
+    double      interval, ratio;               /* ratio -1 unknown */
     sig_counter sig[SIG_N];                    /* this round's counters ... */
     int         sig_ok[SIG_N];                 /* ... where it had them */
     double      value[SIG_N];                  /* the pair's values ... */
@@ -439,9 +439,8 @@ static host_pair round_host_pair(pl_host *h, const pl_round *r, int in)
                           hp.sig[k].v >= pr->sig[k].v &&
                           PL_SIGNALS[k].value(h, &pr->sig[k], &hp.sig[k], hp.interval,
                                               &hp.value[k]) == 0;
-    hp.host_cores = hp.value[SIG_BUSY];
     if (h->host_millicores > 0) {
-        hp.ratio = hp.host_cores / ((double)h->host_millicores / 1000.0);
+        hp.ratio = hp.value[SIG_BUSY] / ((double)h->host_millicores / 1000.0);
         if (hp.ratio > 1)
             hp.ratio = 1;
         hp.saturated = hp.ratio >= PL_SATURATED;
@@ -483,10 +482,10 @@ static void round_fit_points(pipeline *pl, const pl_host *h, const host_pair *hp
     for (size_t i = 0; i < n; i++) {
         round_pool *w = &pl->work[i];
         if (total < PL_IDLE_CORES) {
-            fit_add(&w->pool->f, 0, hp->host_cores);
+            fit_add(&w->pool->f, 0, hp->value[SIG_BUSY]);
             w->point = PL_POINT_IDLE;
         } else if (w->cores >= PL_DOMINANT * total) {
-            fit_add(&w->pool->f, w->cores, hp->host_cores);
+            fit_add(&w->pool->f, w->cores, hp->value[SIG_BUSY]);
             w->point = PL_POINT_DOMINANT;
         }
     }
@@ -508,7 +507,7 @@ static void round_hooks(pipeline *pl, const pl_host *h, const pl_round *r, const
 {
     for (size_t i = 0; pl->nround_fn && i < n; i++) {
         const round_pool *w = &pl->work[i];
-        pl_pool_pair pair = {hp->usable, hp->interval, hp->host_cores, hp->ratio, {0}, {0},
+        pl_pool_pair pair = {hp->usable, hp->interval, hp->ratio, {0}, {0},
                              hp->usable && w->in->has_pids, w->cores, w->listen_queue,
                              w->point, w->starved};
         for (int k = 0; k < SIG_N; k++) {

@@ -110,9 +110,9 @@ typedef void (*pl_reading_fn)(void *arg, const pl_host *h, const pl_pool *p,
 /* What one round pair said about one pool (the CSV of rounds). */
 typedef struct {
     int     usable;          /* the pair with the round before could be used */
-    double  interval_s, host_cores, busy_ratio;   /* with usable; ratio -1 unknown */
+    double  interval_s, busy_ratio;   /* with usable; ratio -1 unknown */
     double  signal[SIG_N];   /* each signal's value (signals.h) ... */
-    int     has_signal[SIG_N]; /* ... where the pair gave one; host_cores is busy's */
+    int     has_signal[SIG_N]; /* ... where it gave one (the host's cores: SIG_BUSY) */
     int     has_pool_cores;
     double  pool_cores;
     int64_t listen_queue;    /* -1 unknown */

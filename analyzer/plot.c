@@ -133,7 +133,7 @@ static void on_round(void *arg, const pl_host *h, const pl_pool *p, const pl_rou
     }
     fprintf(q->series, "%.3f ", (double)r->real / 1e9);
     if (pair->usable)
-        fprintf(q->series, "%.4f ", pair->host_cores);
+        fprintf(q->series, "%.4f ", pair->signal[SIG_BUSY]);
     else
         fputs("NaN ", q->series);
     if (pair->has_pool_cores)
@@ -148,7 +148,7 @@ static void on_round(void *arg, const pl_host *h, const pl_pool *p, const pl_rou
     q->npoints += pair->point != PL_POINT_NONE;
     if (pair->point != PL_POINT_NONE)
         fprintf(q->points, "%.4f %.4f\n", pair->point == PL_POINT_IDLE ? 0.0 : pair->pool_cores,
-                pair->host_cores);
+                pair->signal[SIG_BUSY]);
 }
 
 int plot_attach(plotter *pt, pipeline *pl)

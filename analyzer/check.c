@@ -21,6 +21,67 @@ static int bucket_of_pct(const json_t *v, int *b)
     return 1;
 }
 
+/* One pool against its baseline object bp: a line per thing worse.  Returns
+ * how many. */
+static int compare_pool(FILE *out, const char *hname, const char *pname, const json_t *bp,
+                        const pl_pool *p, wi_view v, int tol, double rise_pct)
+{
+    int worse = 0;
+    const char *bshape = json_string_value(json_object_get(bp, "shape"));
+    int b;
+    static const char *const names[2] = {"TYPICAL", "P90"};
+    int now_pct[2] = {v.typical_pct, v.p90_pct};
+    const char *keys[2] = {"typical_pct", "p90_pct"};
+    for (int k = 0; k < 2; k++) {
+        if (!v.has_typical || !bucket_of_pct(json_object_get(bp, keys[k]), &b))
+            continue;
+        int nb = hist_bucket((int64_t)now_pct[k] * 100);
+        if (nb - b > tol) {
+            fprintf(out, "%s %s: %s %lld%% -> %d%% (up %d bucket%s, tolerance %d)\n",
+                    hname, pname, names[k],
+                    (long long)json_integer_value(json_object_get(bp, keys[k])),
+                    now_pct[k], nb - b, nb - b == 1 ? "" : "s", tol);
+            worse++;
+        }
+    }
+    const json_t *bb = json_object_get(bp, "busy_pct");
+    if (v.has_busy && json_is_number(bb)) {
+        int64_t was = (int64_t)llround(json_number_value(bb) * 100);
+        int up = hist_bucket(v.busy_hundredths) - hist_bucket(was < 0 ? 0 : was);
+        if (up > tol) {
+            fprintf(out, "%s %s: busy share %.2f%% -> %lld.%02lld%% (up %d bucket%s, "
+                         "tolerance %d)\n", hname, pname, json_number_value(bb),
+                    (long long)(v.busy_hundredths / 100),
+                    (long long)(v.busy_hundredths % 100), up, up == 1 ? "" : "s", tol);
+            worse++;
+        }
+    }
+    if (bshape && !v.shape) {
+        fprintf(out, "%s %s: too few readings now (%u) to call a shape; the baseline "
+                     "was %s\n", hname, pname, p->h.total, bshape);
+        worse++;
+    } else if (bshape && shape_rank(v.shape) > shape_rank(bshape)) {
+        fprintf(out, "%s %s: shape %s -> %s\n", hname, pname, bshape, v.shape);
+        worse++;
+    }
+    const json_t *bo = json_object_get(bp, "overhead");
+    if (json_is_number(bo) && v.line.believed &&
+        v.line.overhead > json_number_value(bo) * (1 + rise_pct / 100.0)) {
+        fprintf(out, "%s %s: overhead %.2fx -> %.2fx (up %.0f%%, at most %g%%)\n", hname,
+                pname, json_number_value(bo), v.line.overhead,
+                100.0 * (v.line.overhead / json_number_value(bo) - 1), rise_pct);
+        worse++;
+    }
+    json_int_t bs = json_integer_value(json_object_get(bp, "starved_rounds"));
+    if ((json_int_t)p->starved > bs) {
+        fprintf(out, "%s %s: starved rounds %lld -> %llu (requests queued while the CPU "
+                     "was full)\n", hname, pname, (long long)bs,
+                (unsigned long long)p->starved);
+        worse++;
+    }
+    return worse;
+}
+
 int check_against(FILE *out, const pipeline *pl, const wi_scenario *sc, const char *baseline,
                   int tol, double rise_pct, char *err, size_t errlen)
 {
@@ -71,60 +132,9 @@ int check_against(FILE *out, const pipeline *pl, const wi_scenario *sc, const ch
                 continue;
             }
             compared++;
-            wi_view v = whatif_pool_view(p, whatif_host_millicores(h, sc), sc->headroom,
-                                              whatif_now(p, sc));
-            const char *bshape = json_string_value(json_object_get(bp, "shape"));
-            int b;
-            static const char *const names[2] = {"TYPICAL", "P90"};
-            int now_pct[2] = {v.typical_pct, v.p90_pct};
-            const char *keys[2] = {"typical_pct", "p90_pct"};
-            for (int k = 0; k < 2; k++) {
-                if (!v.has_typical || !bucket_of_pct(json_object_get(bp, keys[k]), &b))
-                    continue;
-                int nb = hist_bucket((int64_t)now_pct[k] * 100);
-                if (nb - b > tol) {
-                    fprintf(out, "%s %s: %s %lld%% -> %d%% (up %d bucket%s, tolerance %d)\n",
-                            hname, pname, names[k],
-                            (long long)json_integer_value(json_object_get(bp, keys[k])),
-                            now_pct[k], nb - b, nb - b == 1 ? "" : "s", tol);
-                    worse++;
-                }
-            }
-            const json_t *bb = json_object_get(bp, "busy_pct");
-            if (v.has_busy && json_is_number(bb)) {
-                int64_t was = (int64_t)llround(json_number_value(bb) * 100);
-                int up = hist_bucket(v.busy_hundredths) - hist_bucket(was < 0 ? 0 : was);
-                if (up > tol) {
-                    fprintf(out, "%s %s: busy share %.2f%% -> %lld.%02lld%% (up %d bucket%s, "
-                                 "tolerance %d)\n", hname, pname, json_number_value(bb),
-                            (long long)(v.busy_hundredths / 100),
-                            (long long)(v.busy_hundredths % 100), up, up == 1 ? "" : "s", tol);
-                    worse++;
-                }
-            }
-            if (bshape && !v.shape) {
-                fprintf(out, "%s %s: too few readings now (%u) to call a shape; the baseline "
-                             "was %s\n", hname, pname, p->h.total, bshape);
-                worse++;
-            } else if (bshape && shape_rank(v.shape) > shape_rank(bshape)) {
-                fprintf(out, "%s %s: shape %s -> %s\n", hname, pname, bshape, v.shape);
-                worse++;
-            }
-            const json_t *bo = json_object_get(bp, "overhead");
-            if (json_is_number(bo) && v.line.believed &&
-                v.line.overhead > json_number_value(bo) * (1 + rise_pct / 100.0)) {
-                fprintf(out, "%s %s: overhead %.2fx -> %.2fx (up %.0f%%, at most %g%%)\n", hname,
-                        pname, json_number_value(bo), v.line.overhead,
-                        100.0 * (v.line.overhead / json_number_value(bo) - 1), rise_pct);
-                worse++;
-            }
-            json_int_t bs = json_integer_value(json_object_get(bp, "starved_rounds"));
-            if ((json_int_t)p->starved > bs) {
-                fprintf(out, "%s %s: starved rounds %lld -> %llu (requests queued while the CPU "
-                             "was full)\n", hname, pname, (long long)bs,
-                        (unsigned long long)p->starved);
-                worse++;
-            }
+            worse += compare_pool(out, hname, pname, bp, p, whatif_pool_view(p,
+                                  whatif_host_millicores(h, sc), sc->headroom, whatif_now(p, sc)),
+                                  tol, rise_pct);
         }
     }
     json_decref(root);

@@ -407,6 +407,37 @@ static const char *not_a_log(const char *path)
     return NULL;
 }
 
+/* The counters as a file began. */
+typedef struct {
+    uint64_t hostless, damaged, records;
+} file_marks;
+
+/* What a file's end says: a round left open, hostless rounds, the damage,
+ * or that it was no log at all (-1).  Returns rc. */
+static int file_end(FILE *err, const char *prog, const char *path, replay_stats *st,
+                    const file_marks *m, int rc, int in_round)
+{
+    if (in_round && rc == 0) {
+        st->dropped_rounds++;
+        fprintf(err, "%s: %s: the file ends inside a round (no ROUND record): that round is "
+                     "dropped\n", prog, path);
+    }
+    if (st->hostless_rounds > m->hostless)
+        fprintf(err, "%s: %s: %llu round(s) before any HOST record belong to no host: ignored\n",
+                prog, path, (unsigned long long)(st->hostless_rounds - m->hostless));
+    if (st->records == m->records)
+        st->damaged = m->damaged; /* not a log: its bytes are no damage */
+    if (st->damaged > m->damaged)
+        fprintf(err, "%s: %s: %llu damaged record(s) skipped; every complete round around them "
+                     "was used\n", prog, path, (unsigned long long)(st->damaged - m->damaged));
+    if (rc == 0 && st->records == m->records) {
+        fprintf(err, "%s: %s: no fpmlog record in it: not a log\n", prog, path);
+        st->unreadable++;
+        rc = -1;
+    }
+    return rc;
+}
+
 int replay_file(pipeline *pl, const char *path, const char *prog, FILE *err, int progress,
                 replay_stats *st)
 {
@@ -431,8 +462,7 @@ int replay_file(pipeline *pl, const char *path, const char *prog, FILE *err, int
     int progress_on_screen = 0;
     fpmlog_record rec;
     fpmlog_damage dmg;
-    uint64_t hostless_before = st->hostless_rounds, damaged_before = st->damaged;
-    uint64_t records_before = st->records;
+    file_marks m = {st->hostless_rounds, st->damaged, st->records};
     fpmlog_damage early[EARLY];
     size_t nearly = 0;
     int rc = 0, ret;
@@ -449,7 +479,7 @@ int replay_file(pipeline *pl, const char *path, const char *prog, FILE *err, int
         }
         if (ret == -1) {
             st->damaged++;
-            if (st->records == records_before && nearly < EARLY) {
+            if (st->records == m.records && nearly < EARLY) {
                 early[nearly++] = dmg; /* said once the file shows it is a log */
                 continue;
             }
@@ -482,24 +512,7 @@ int replay_file(pipeline *pl, const char *path, const char *prog, FILE *err, int
     }
     if (progress_on_screen)
         fputs("\r\033[K", err);
-    if (p.any && rc == 0) {
-        st->dropped_rounds++;
-        fprintf(err, "%s: %s: the file ends inside a round (no ROUND record): that round is dropped\n",
-                prog, path);
-    }
-    if (st->hostless_rounds > hostless_before)
-        fprintf(err, "%s: %s: %llu round(s) before any HOST record belong to no host: ignored\n",
-                prog, path, (unsigned long long)(st->hostless_rounds - hostless_before));
-    if (st->records == records_before)
-        st->damaged = damaged_before; /* not a log: its bytes are no damage */
-    if (st->damaged > damaged_before)
-        fprintf(err, "%s: %s: %llu damaged record(s) skipped; every complete round around them was used\n",
-                prog, path, (unsigned long long)(st->damaged - damaged_before));
-    if (rc == 0 && st->records == records_before) {
-        fprintf(err, "%s: %s: no fpmlog record in it: not a log\n", prog, path);
-        st->unreadable++;
-        rc = -1;
-    }
+    rc = file_end(err, prog, path, st, &m, rc, p.any);
     st->progress_bytes += fpmlog_reader_tell(r);
     st->files++;
     if (st->seen)

@@ -80,7 +80,7 @@ done <<'LIST'
 1 new boot forgets|analyzer/pipeline.c|s/strcmp\(h->boot_id, b\) != 0\)/strcmp(h->boot_id, b) != 0 \&\& 0)/
 1 page without processes is an error|analyzer/pipeline.c|s/if \(rc != 0\) \{ \/\* an ERROR, or no status page/if (rc != 0 \&\& in_rec->is_error) { \/* an ERROR, or no status page/
 1 HOST drops the round in flight|analyzer/replay.c|s/pend_drop\(p\); \/\* a new recorder/; \/* a new recorder/
-1 end of file drops the round|analyzer/replay.c|s/    if \(p.any && rc == 0\) \{/    if (0) {/
+1 end of file drops the round|analyzer/replay.c|s/    if \(in_round && rc == 0\) \{/    if (in_round && rc == 0 && 0) {/
 7b window start|analyzer/pipeline.c|s/r->real >= pl->opt.from_ns/r->real > pl->opt.from_ns/
 log CRC check|formats/fpmlog_read.c|s/\) != crc\)/) != crc \&\& 0)/
 log resync at the line after a bad header|formats/fpmlog_read.c|s/damaged\(r, dmg, soff, hlen, 1, 0, "bad record header/damaged(r, dmg, soff, hlen, 0, 0, "bad record header/

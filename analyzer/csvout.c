@@ -71,10 +71,13 @@ static void on_round(void *arg, const pl_host *h, const pl_pool *p, const pl_rou
     else
         field(f, 0, "", 0);
     for (int k = 0; k < SIG_N; k++) /* the host signals, one column each */
-        if (pair->has_signal[k])
-            fieldf(f, 0, "%.4f", pair->signal[k]);
-        else
+        if (!pair->has_signal[k])
             field(f, 0, "", 0);
+        else if (PL_SIGNALS[k].share) /* hundredths of a percent */
+            fieldf(f, 0, "%lld.%02lld", (long long)pair->signal[k] / 100,
+                   (long long)pair->signal[k] % 100);
+        else
+            fieldf(f, 0, "%.4f", pair->signal[k]);
     if (pair->usable && pair->busy_ratio >= 0)
         fieldf(f, 0, "%.4f", pair->busy_ratio);
     else
@@ -84,6 +87,9 @@ static void on_round(void *arg, const pl_host *h, const pl_pool *p, const pl_rou
     else field(f, 0, "", 0);
     field(f, 0, point[pair->point], strlen(point[pair->point]));
     fieldf(f, 0, "%d", pair->starved);
+    fieldf(f, 0, "%d", pair->starved_by_steal);
+    fieldf(f, 0, "%d", pair->throttled);
+    fieldf(f, 0, "%d", pair->unanswered_full);
     fputs("\r\n", f);
 }
 
@@ -93,7 +99,8 @@ void csvout_attach(csvout *c, pipeline *pl)
                                      "duration_us", "cpu_share_pct", "verdict"};
     static const char *const oh_before[] = {"time", "host", "pool", "interval_s"};
     static const char *const oh_after[] = {"busy_ratio", "pool_cores", "listen_queue",
-                                           "fit_point", "starved"};
+                                           "fit_point", "starved", "starved_by_steal",
+                                           "throttled", "unanswered_full"};
     const char *oh[sizeof oh_before / sizeof oh_before[0] + SIG_N +
                    sizeof oh_after / sizeof oh_after[0]];
     size_t n = 0;

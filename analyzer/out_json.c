@@ -8,6 +8,7 @@
 
 #include "escape.h"
 #include "timearg.h"
+#include "truth.h"
 
 static void json_i64(FILE *out, int has, int64_t v)
 {
@@ -73,8 +74,12 @@ static int print_pool_json(FILE *out, const pl_pool *p, const wi_view *v)
     fputs(", \"limit\": ", out);
     fputs(v->limit == WI_LIMIT_CPU ? "\"cpu\"" : v->limit == WI_LIMIT_WORKERS ? "\"workers\""
                                                                                : "null", out);
-    fprintf(out, ", \"starved_rounds\": %llu, \"error_rounds\": %llu, \"filtered\": {",
-            (unsigned long long)p->starved, (unsigned long long)p->error_rounds);
+    fprintf(out, ", \"starved_rounds\": %llu, \"starved_by_steal_rounds\": %llu, "
+                 "\"throttled_rounds\": %llu, \"unanswered_full_rounds\": %llu, "
+                 "\"error_rounds\": %llu, \"filtered\": {",
+            (unsigned long long)p->starved, (unsigned long long)p->starved_by_steal,
+            (unsigned long long)p->throttled_rounds, (unsigned long long)p->unanswered_full,
+            (unsigned long long)p->error_rounds);
     for (int k = 0; k < RD_NREASONS; k++)
         fprintf(out, "%s\"%s\": %llu", k ? ", " : "", rd_name((rd_verdict)k),
                 (unsigned long long)p->filtered[k]);
@@ -138,6 +143,49 @@ static int json_begin(rp_ctx *c)
     return 0;
 }
 
+/* "KEY": a percentage in hundredths, or null */
+static void json_pct(FILE *out, const char *key, int64_t v)
+{
+    fprintf(out, "\"%s\": ", key);
+    if (v >= 0)
+        truth_print_pct(out, v);
+    else
+        fputs("null", out);
+}
+
+/* Section 9: steal, throttled, throttled_seconds, pressure, php_accounted,
+ * steal_probe. */
+static void json_truth(FILE *out, const pl_host *h)
+{
+    static const char *const q[TR_NQ] = {"p10_pct", "p50_pct", "p90_pct", "max_pct"};
+    truth t;
+    truth_of(h, &t);
+    for (int k = SIG_FIRST_SHARE; k < SIG_N; k++) {
+        fprintf(out, "\"%s\": {\"pairs\": %llu", PL_SIGNALS[k].name,
+                (unsigned long long)t.pairs[k]);
+        for (int i = 0; i < TR_NQ; i++) {
+            fputs(", ", out);
+            json_pct(out, q[i], t.pct[k][i]);
+        }
+        fputs("}, ", out);
+        if (k == SIG_THROTTLED) {
+            uint64_t us = t.throttled_usec;
+            fprintf(out, "\"throttled_seconds\": %llu.%06llu, ", (unsigned long long)(us / 1000000),
+                    (unsigned long long)(us % 1000000));
+        }
+    }
+    fputs("\"steal_probe\": ", out);
+    if (t.probes) {
+        fprintf(out, "{\"probes\": %llu, ", (unsigned long long)t.probes);
+        json_pct(out, "pct", t.probe_pct);
+        fputs(", ", out);
+        json_pct(out, "naive_pct", t.probe_naive_pct);
+        fputs("}, ", out);
+    } else {
+        fputs("null, ", out);
+    }
+}
+
 static int json_host(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_view *m)
 {
     (void)m;
@@ -150,6 +198,7 @@ static int json_host(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_vie
             (unsigned long long)whatif_host_millicores(h, c->sc), (unsigned long long)h->rounds);
     json_time(out, "first_round_at", h->rounds > 0, h->first_real);
     json_time(out, "last_round_at", h->rounds > 0, h->last_real);
+    json_truth(out, h);
     fprintf(out, "\"needed_now_millicores\": %lld, \"needed_at_ceiling_millicores\": %lld, "
                  "\"pools\": [", (long long)now, (long long)atc);
     return 0;

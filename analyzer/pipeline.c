@@ -1,4 +1,4 @@
-/* The analysis pipeline of pipeline.md sections 1, 2, 5 and 6. */
+/* The analysis pipeline of pipeline.md sections 1, 2, 5, 6 and 9. */
 #include "pipeline.h"
 
 #include <stdio.h>
@@ -25,9 +25,11 @@ typedef struct {
     const pl_pool_round *in;    /* its records */
     pl_pool             *pool;
     int                  queued; /* its page showed requests in the listen queue */
+    int                  errored; /* an ERROR, or a STATUS without a page */
     int64_t              listen_queue; /* -1 unknown */
+    uint64_t             ticks;  /* its workers' ticks since its previous PIDS */
     double               cores; /* over the pair, when usable */
-    int                  point, starved;
+    int                  point, starved, starved_by_steal, throttled, unanswered_full;
 } round_pool;
 
 struct pipeline {
@@ -117,6 +119,8 @@ static void host_free(pl_host *h)
     for (size_t i = 0; i < h->npools; i++)
         pool_free(h->pools[i]);
     free(h->pools);
+    for (int k = 0; k < SIG_N; k++)
+        free(h->shares[k].count);
     if (h->prev) {
         free(h->prev->seen);
         free(h->prev->had_pids);
@@ -255,8 +259,9 @@ int pipeline_host(pipeline *pl, const unsigned char *payload, size_t len)
     if (h->nproc > PL_MAX_NPROC)
         h->nproc = 0;
     h->clk_tck = kv_u64(payload, len, HOST_CLK_TCK, 100);
-    if (h->clk_tck == 0)
+    if (h->clk_tck == 0 || h->clk_tck > PL_MAX_CLK_TCK)
         h->clk_tck = 100;
+    h->interval_ms = kv_u64(payload, len, HOST_INTERVAL_MS, 0);
     h->quota_millicores = kv_u64(payload, len, HOST_QUOTA_MC, 0);
     if (h->quota_millicores > PL_MAX_NPROC * 1000)
         h->quota_millicores = 0;
@@ -392,6 +397,7 @@ static int round_readings(pipeline *pl, pl_host *h, const pl_round *r, int in, s
         if (rc == -2)
             return -2;
         if (rc != 0) { /* an ERROR, or no status page: an ERROR for this pool */
+            w->errored = 1;
             if (in)
                 note_error(w->pool, in_rec);
             continue;
@@ -406,7 +412,8 @@ static int round_readings(pipeline *pl, pl_host *h, const pl_round *r, int in, s
     return 0;
 }
 
-/* Section 5: the host's side of this round and the one before. */
+/* Section 5: the host's side of this round and the one before, and
+ * section 9's signals over the same pair. */
 typedef struct {
     int         usable, saturated;
     double      interval, ratio;               /* ratio -1 unknown */
@@ -414,8 +421,10 @@ typedef struct {
     int         sig_ok[SIG_N];                 /* ... where it had them */
     double      value[SIG_N];                  /* the pair's values ... */
     int         has_value[SIG_N];              /* ... where it gave them */
+    uint64_t    grew[SIG_N];                   /* ... and how much each v grew */
 } host_pair;
 
+/* This round's counters, and whether it pairs with the one before. */
 static host_pair round_host_pair(pl_host *h, const pl_round *r, int in)
 {
     host_pair hp = {0};
@@ -431,54 +440,74 @@ static host_pair round_host_pair(pl_host *h, const pl_round *r, int in)
         else
             h->pairs_dropped[drop]++;
     }
-    if (!hp.usable)
-        return hp;
-    hp.interval = (double)(r->stat_mono - pr->mono) / 1e9;
-    for (int k = 0; k < SIG_N; k++)
-        hp.has_value[k] = hp.sig_ok[k] && pr->sig_ok[k] && pr->sig[k].unit == hp.sig[k].unit &&
-                          hp.sig[k].v >= pr->sig[k].v &&
-                          PL_SIGNALS[k].value(h, &pr->sig[k], &hp.sig[k], hp.interval,
-                                              &hp.value[k]) == 0;
-    if (h->host_millicores > 0) {
-        hp.ratio = hp.value[SIG_BUSY] / ((double)h->host_millicores / 1000.0);
-        if (hp.ratio > 1)
-            hp.ratio = 1;
-        hp.saturated = hp.ratio >= PL_SATURATED;
-    }
+    if (hp.usable)
+        hp.interval = (double)(r->stat_mono - pr->mono) / 1e9;
     return hp;
 }
 
-/* Section 5: each pool's cores from its workers' ticks (its tick map is
- * replaced every round it has PIDS, usable pair or not). */
-static void round_pool_cores(pipeline *pl, const pl_host *h, const host_pair *hp, size_t n)
+/* Each signal's value over a usable pair, and the busy ratio. */
+static void round_values(pl_host *h, host_pair *hp, const sig_pair *sp)
 {
+    const prev_round *pr = h->prev;
+    for (int k = 0; k < SIG_N; k++) {
+        const sig_counter *a = &pr->sig[k], *b = &hp->sig[k];
+        if (!hp->sig_ok[k] || !pr->sig_ok[k] || a->unit != b->unit || b->v < a->v)
+            continue;
+        hp->grew[k] = b->v - a->v;
+        hp->has_value[k] = PL_SIGNALS[k].value(h, a, b, sp, &hp->value[k]) == 0;
+    }
+    if (h->host_millicores > 0) {
+        hp->ratio = hp->value[SIG_BUSY] / ((double)h->host_millicores / 1000.0);
+        if (hp->ratio > 1)
+            hp->ratio = 1;
+        hp->saturated = hp->ratio >= PL_SATURATED;
+    }
+}
+
+/* Section 5: each pool's ticks from its PIDS (its tick map is replaced every
+ * round it has PIDS, usable pair or not); their sum. */
+static uint64_t round_pool_ticks(pipeline *pl, size_t n)
+{
+    uint64_t sum = 0;
     for (size_t i = 0; i < n; i++) {
         round_pool *w = &pl->work[i];
         if (!w->in->has_pids)
             continue;
-        uint64_t t = pool_ticks(pl, w->pool, w->in);
-        if (hp->usable)
-            w->cores = (double)t / (double)h->clk_tck / hp->interval;
+        w->ticks = pool_ticks(pl, w->pool, w->in);
+        sum = w->ticks > UINT64_MAX - sum ? UINT64_MAX : sum + w->ticks; /* saturates */
+    }
+    return sum;
+}
+
+/* Section 5: whether every pool of either round had PIDS in both. */
+static int pids_complete(const pipeline *pl, const pl_host *h, size_t n)
+{
+    const prev_round *pr = h->prev;
+    if (pr->nseen != n)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (pr->seen[i] != pl->work[i].pool || !pr->had_pids[i] || !pl->work[i].in->has_pids)
+            return 0; /* a pool in one round only, or without PIDS: shares unknown */
+    return 1;
+}
+
+/* Section 5: each pool's cores over a usable pair. */
+static void round_pool_cores(pipeline *pl, const pl_host *h, const host_pair *hp, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        round_pool *w = &pl->work[i];
+        if (w->in->has_pids)
+            w->cores = (double)w->ticks / (double)h->clk_tck / hp->interval;
     }
 }
 
 /* Section 5: fit points, when every pool of either round had PIDS in both
  * and the host was not saturated. */
-static void round_fit_points(pipeline *pl, const pl_host *h, const host_pair *hp, size_t n)
+static void round_fit_points(pipeline *pl, const host_pair *hp, size_t n)
 {
-    const prev_round *pr = h->prev;
-    size_t a = 0, b = 0;
     double total = 0;
-    while (a < pr->nseen || b < n) {
-        int c = a == pr->nseen ? 1 : b == n ? -1
-              : name_cmp(pr->seen[a]->name, pr->seen[a]->name_len,
-                         pl->work[b].pool->name, pl->work[b].pool->name_len);
-        if (c != 0 || !pr->had_pids[a] || !pl->work[b].in->has_pids)
-            return; /* a pool in one round only, or without PIDS: shares unknown */
-        total += pl->work[b].cores;
-        a++;
-        b++;
-    }
+    for (size_t i = 0; i < n; i++) /* in name order */
+        total += pl->work[i].cores;
     for (size_t i = 0; i < n; i++) {
         round_pool *w = &pl->work[i];
         if (total < PL_IDLE_CORES) {
@@ -491,14 +520,114 @@ static void round_fit_points(pipeline *pl, const pl_host *h, const host_pair *hp
     }
 }
 
-/* Section 6: requests queued while the CPU was full. */
-static void round_starved(pipeline *pl, size_t n)
+typedef unsigned __int128 u128;
+
+/* Section 9: whether the host, measured by STAT, was full only because of
+ * the steal: (busy - steal) / clk_tck / interval / (host millicores / 1000)
+ * below 0.95, exactly. */
+static int full_by_steal(const pl_host *h, const pl_round *r, const host_pair *hp)
 {
+    if (hp->sig[SIG_BUSY].unit != 0 || !hp->has_value[SIG_STEAL])
+        return 0;
+    uint64_t busy = hp->grew[SIG_BUSY], steal = hp->grew[SIG_STEAL];
+    uint64_t own = busy > steal ? busy - steal : 0;
+    u128 interval_ns = r->stat_mono - h->prev->mono;
+    return (u128)own * 100000000000000u <
+           (u128)95 * h->clk_tck * interval_ns * h->host_millicores;
+}
+
+/* Section 6: requests queued while the CPU was full; section 9: whether the
+ * steal made it full, and pages not answered while it was. */
+static void round_starved(pipeline *pl, const pl_host *h, const pl_round *r, const host_pair *hp,
+                          size_t n)
+{
+    int by_steal = full_by_steal(h, r, hp);
+    for (size_t i = 0; i < n; i++) {
+        round_pool *w = &pl->work[i];
+        if (w->queued) {
+            w->pool->starved++;
+            w->starved = 1;
+            w->pool->starved_by_steal += (uint64_t)by_steal;
+            w->starved_by_steal = by_steal;
+        }
+        if (w->errored) {
+            w->pool->unanswered_full++;
+            w->unanswered_full = 1;
+        }
+    }
+}
+
+/* Section 9: requests queued while the quota throttled, whatever the busy
+ * ratio. */
+static void round_throttled(pipeline *pl, const host_pair *hp, size_t n)
+{
+    if (!hp->has_value[SIG_THROTTLED] || hp->grew[SIG_THROTTLED] == 0)
+        return;
     for (size_t i = 0; i < n; i++)
         if (pl->work[i].queued) {
-            pl->work[i].pool->starved++;
-            pl->work[i].starved = 1;
+            pl->work[i].pool->throttled_rounds++;
+            pl->work[i].throttled = 1;
         }
+}
+
+void pl_shares_pct(const pl_shares *s, int64_t out[4])
+{
+    static const uint64_t q[4] = {10, 50, 90, 100};
+    for (int k = 0; k < 4; k++) {
+        out[k] = -1;
+        if (!s->n || !s->count)
+            continue;
+        uint64_t rank = s->n / 100 * q[k] + (s->n % 100 * q[k] + 99) / 100; /* ceil(q n) */
+        if (rank == 0)
+            rank = 1;
+        uint64_t seen = 0;
+        for (int64_t v = 0; v <= SIG_SHARE_MAX; v++)
+            if ((seen += s->count[v]) >= rank) {
+                out[k] = v;
+                break;
+            }
+    }
+}
+
+/* Section 9: each share the pair gave, and the throttled time.  0, -2 ENOMEM. */
+static int round_shares(pl_host *h, const host_pair *hp)
+{
+    for (int k = SIG_FIRST_SHARE; k < SIG_N; k++) {
+        if (!hp->has_value[k])
+            continue;
+        pl_shares *s = &h->shares[k];
+        if (!s->count && !(s->count = calloc(SIG_SHARE_MAX + 1, sizeof *s->count)))
+            return -2;
+        s->count[(uint32_t)hp->value[k]]++;
+        s->n++;
+    }
+    if (hp->has_value[SIG_THROTTLED] && hp->sig[SIG_THROTTLED].x >= h->prev->sig[SIG_THROTTLED].x) {
+        uint64_t d = hp->sig[SIG_THROTTLED].x - h->prev->sig[SIG_THROTTLED].x;
+        h->throttled_usec = d > UINT64_MAX - h->throttled_usec ? UINT64_MAX : h->throttled_usec + d;
+    }
+    return 0;
+}
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+    return b > UINT64_MAX - a ? UINT64_MAX : a + b;
+}
+
+/* Section 9: the steal probe's record of the round. */
+static void round_probe(pl_host *h, const pl_round *r)
+{
+    if (!r->has_steal)
+        return;
+    const unsigned char *b = r->steal;
+    size_t n = r->steal_len;
+    uint64_t dur = kv_u64(b, n, "duration_ns", 0), gap = kv_u64(b, n, "gap_total_ns", UINT64_MAX);
+    if (dur == 0 || gap == UINT64_MAX)
+        return;
+    uint64_t delay = kv_u64(b, n, "run_delay_ns", 0);
+    h->probe.probes++;
+    h->probe.duration_ns = add_sat(h->probe.duration_ns, dur);
+    h->probe.gap_ns = add_sat(h->probe.gap_ns, gap);
+    h->probe.net_ns = add_sat(h->probe.net_ns, gap > delay ? gap - delay : 0);
 }
 
 /* What each pool of the round gave, to the round hooks (CSV, plots). */
@@ -509,7 +638,8 @@ static void round_hooks(pipeline *pl, const pl_host *h, const pl_round *r, const
         const round_pool *w = &pl->work[i];
         pl_pool_pair pair = {hp->usable, hp->interval, hp->ratio, {0}, {0},
                              hp->usable && w->in->has_pids, w->cores, w->listen_queue,
-                             w->point, w->starved};
+                             w->point, w->starved, w->starved_by_steal, w->throttled,
+                             w->unanswered_full};
         for (int k = 0; k < SIG_N; k++) {
             pair.signal[k] = hp->value[k];
             pair.has_signal[k] = hp->usable && hp->has_value[k];
@@ -582,13 +712,27 @@ int pipeline_round(pipeline *pl, const pl_round *r)
     if (round_readings(pl, h, r, in, n) != 0)
         return -2;
     host_pair hp = round_host_pair(h, r, in);
-    round_pool_cores(pl, h, &hp, n);
-    if (hp.usable && in && !hp.saturated)
-        round_fit_points(pl, h, &hp, n);
+    sig_pair sp = {0};
+    sp.pids_complete = pids_complete(pl, h, n);
+    sp.pool_ticks = round_pool_ticks(pl, n);
+    if (hp.usable) {
+        sp.interval_ns = r->stat_mono - h->prev->mono;
+        round_values(h, &hp, &sp);
+        round_pool_cores(pl, h, &hp, n);
+    }
+    if (hp.usable && in && !hp.saturated && sp.pids_complete)
+        round_fit_points(pl, &hp, n);
     if (hp.usable && in && hp.saturated)
-        round_starved(pl, n);
-    if (in)
+        round_starved(pl, h, r, &hp, n);
+    if (hp.usable && in) {
+        round_throttled(pl, &hp, n);
+        if (round_shares(h, &hp) != 0)
+            return -2;
+    }
+    if (in) {
+        round_probe(h, r);
         round_hooks(pl, h, r, &hp, n);
+    }
     round_count(h, r, in);
     return round_remember(pl, h, r, &hp, n);
 }

@@ -1,6 +1,6 @@
 /*
  * pipeline: replayed records in, per-pool state out (pipeline.md sections
- * 1, 2, 5 and 6).  HOST and POOL records take effect when given; a complete
+ * 1, 2, 5, 6 and 9).  HOST and POOL records take effect when given; a complete
  * round is given whole.  It never prints and never reads files: replay.c
  * feeds it, report.c reads the state it leaves.
  */
@@ -24,6 +24,7 @@
 #define PL_DOMINANT         0.7             /* a pool's share of the pools' CPU */
 #define PL_MAX_NPROC        1000000ull      /* HOST nproc past this is unknown */
 #define PL_MAX_CHILDREN     1000000ull      /* POOL max_children past this is unknown */
+#define PL_MAX_CLK_TCK      1000000ull      /* HOST clk_tck past this is the default 100 */
 
 /* Why a round and the one before it give no host figures (section 5). */
 typedef enum {
@@ -47,11 +48,29 @@ typedef struct {
     fit            f;
     uint64_t       filtered[RD_NREASONS];
     uint64_t       starved;
+    uint64_t       starved_by_steal; /* starved rounds the hypervisor made (section 9) */
+    uint64_t       throttled_rounds; /* queued while the quota throttled */
+    uint64_t       unanswered_full;  /* could not answer while the CPU was full */
     uint64_t       error_rounds;  /* counted rounds with an ERROR, or a STATUS without a page */
     char           last_error[160]; /* the last such round's reason, "" none */
     pidmap         remembered;    /* pid -> request counter */
     pidmap         ticks;         /* pid -> CPU ticks at the last PIDS */
 } pl_pool;
+
+/* The shares one signal gave a host's pairs (section 9), a count per
+ * hundredth of a percent: the percentiles are exact and the memory flat. */
+typedef struct {
+    uint64_t  n;
+    uint64_t *count;              /* SIG_SHARE_MAX + 1 of them, from the first share */
+} pl_shares;
+
+/* p10, p50, p90 and max, by nearest rank, in hundredths; -1 each when n is 0. */
+void pl_shares_pct(const pl_shares *s, int64_t out[4]);
+
+/* The steal probe's sums over the STEAL records (section 9). */
+typedef struct {
+    uint64_t probes, duration_ns, gap_ns, net_ns; /* net: gap over the run delay */
+} pl_probe;
 
 /* The round before, as a pair with the next one needs it: pipeline.c's. */
 struct pl_prev;
@@ -62,11 +81,15 @@ typedef struct pl_host_s {
     char      *boot_id;
     uint64_t   nproc, clk_tck, quota_millicores;
     uint64_t   host_millicores;   /* quota, else nproc x 1000, of the latest HOST */
+    uint64_t   interval_ms;       /* the recorder's, of the latest HOST; 0 unknown */
     uint64_t   rounds;            /* complete rounds (in the window) */
     uint64_t   first_real, last_real; /* REAL of the first and last counted round, 0 none */
     uint64_t   span_first, span_last; /* the same over every round, in the window or not */
     uint64_t   pairs_usable;      /* round pairs in the window that gave host figures */
     uint64_t   pairs_dropped[PL_NDROP]; /* and those that could not, by why */
+    pl_shares  shares[SIG_N];     /* section 9's signals (SIG_FIRST_SHARE on) */
+    uint64_t   throttled_usec;    /* throttled_usec's growth over the throttled shares */
+    pl_probe   probe;
     pl_pool  **pools;             /* sorted by name */
     size_t     npools;
     struct pl_prev *prev;         /* the round before, for pairs (private) */
@@ -84,10 +107,12 @@ typedef struct {
 /* A complete round. */
 typedef struct pl_round_s {
     uint64_t             real;      /* REAL of its ROUND record */
-    int                  has_stat, has_cpu_stat;
+    int                  has_stat, has_cpu_stat, has_cpu_pressure, has_pressure, has_steal;
     uint64_t             stat_mono;
     const unsigned char *stat, *cpu_stat;  /* STAT; CGROUP cpu.stat */
     size_t               stat_len, cpu_stat_len;
+    const unsigned char *cpu_pressure, *pressure, *steal; /* CGROUP cpu.pressure; PRESSURE; STEAL */
+    size_t               cpu_pressure_len, pressure_len, steal_len;
     pl_pool_round       *pools;
     size_t               npools;
 } pl_round;
@@ -118,6 +143,7 @@ typedef struct {
     int64_t listen_queue;    /* -1 unknown */
     enum { PL_POINT_NONE, PL_POINT_IDLE, PL_POINT_DOMINANT } point;
     int     starved;
+    int     starved_by_steal, throttled, unanswered_full; /* section 9's rounds */
 } pl_pool_pair;
 
 typedef void (*pl_round_fn)(void *arg, const pl_host *h, const pl_pool *p, const pl_round *r,

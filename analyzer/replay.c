@@ -41,11 +41,14 @@ typedef struct {
     int   has_status, is_error, has_pids;
 } pend_pool;
 
+/* The host's records of a round, one each (section 9 reads the last four). */
+enum { HR_STAT, HR_CPU_STAT, HR_CPU_PRESSURE, HR_PRESSURE, HR_STEAL, HR_N };
+
 typedef struct {
     int            any;          /* a record was gathered */
-    int            has_stat, has_cpu_stat;
+    int            has[HR_N];
     uint64_t       stat_mono;
-    bytes          stat, cpu_stat;
+    bytes          host[HR_N];
     pend_pool     *pools;        /* n in this round; up to cap keep their memory */
     size_t         n, cap;
     namemap        index;        /* name -> index in pools, this round's */
@@ -57,7 +60,8 @@ static void pend_drop(pending *p)
 {
     p->n = 0;
     namemap_clear(&p->index);
-    p->any = p->has_stat = p->has_cpu_stat = 0;
+    p->any = 0;
+    memset(p->has, 0, sizeof p->has);
 }
 
 static void pend_free(pending *p)
@@ -67,8 +71,8 @@ static void pend_free(pending *p)
         free(p->pools[i].status.p);
         free(p->pools[i].pids.p);
     }
-    free(p->stat.p);
-    free(p->cpu_stat.p);
+    for (int k = 0; k < HR_N; k++)
+        free(p->host[k].p);
     free(p->pools);
     free(p->rp);
     namemap_free(&p->index);
@@ -105,16 +109,22 @@ static pend_pool *pend_pool_get(pending *p, const fpmlog_record *rec)
  * stands); 0 ok, -1 ENOMEM. */
 static int gather(pending *p, rec_kind k, const fpmlog_record *rec)
 {
+    int hr = -1;
     switch (k.type) {
     case REC_STAT:
-        p->any = p->has_stat = 1;
         p->stat_mono = rec->mono;
-        return keep(&p->stat, rec->payload, rec->len);
+        hr = HR_STAT;
+        break;
     case REC_CGROUP:
-        if (strcmp(rec->source, "cpu.stat") != 0)
-            return 0;
-        p->any = p->has_cpu_stat = 1;
-        return keep(&p->cpu_stat, rec->payload, rec->len);
+        hr = strcmp(rec->source, "cpu.stat") == 0       ? HR_CPU_STAT
+           : strcmp(rec->source, "cpu.pressure") == 0 ? HR_CPU_PRESSURE : -1;
+        break;
+    case REC_PRESSURE:
+        hr = HR_PRESSURE;
+        break;
+    case REC_STEAL:
+        hr = HR_STEAL;
+        break;
     case REC_STATUS:
     case REC_ERROR:
     case REC_PIDS:
@@ -122,7 +132,11 @@ static int gather(pending *p, rec_kind k, const fpmlog_record *rec)
     default:
         return 0; /* read by no rule yet */
     }
-    if (!rec->has_source)
+    if (hr >= 0) {
+        p->any = p->has[hr] = 1;
+        return keep(&p->host[hr], rec->payload, rec->len);
+    }
+    if (k.type == REC_CGROUP || !rec->has_source)
         return 0;
     pend_pool *pp = pend_pool_get(p, rec);
     if (!pp)
@@ -142,13 +156,22 @@ static int finish_round(pipeline *pl, pending *p, const fpmlog_record *rec,
 {
     pl_round r = {0};
     r.real = rec->real;
-    r.has_stat = p->has_stat;
     r.stat_mono = p->stat_mono;
-    r.stat = p->stat.p;
-    r.stat_len = p->stat.len;
-    r.has_cpu_stat = p->has_cpu_stat;
-    r.cpu_stat = p->cpu_stat.p;
-    r.cpu_stat_len = p->cpu_stat.len;
+    r.has_stat = p->has[HR_STAT];
+    r.stat = p->host[HR_STAT].p;
+    r.stat_len = p->host[HR_STAT].len;
+    r.has_cpu_stat = p->has[HR_CPU_STAT];
+    r.cpu_stat = p->host[HR_CPU_STAT].p;
+    r.cpu_stat_len = p->host[HR_CPU_STAT].len;
+    r.has_cpu_pressure = p->has[HR_CPU_PRESSURE];
+    r.cpu_pressure = p->host[HR_CPU_PRESSURE].p;
+    r.cpu_pressure_len = p->host[HR_CPU_PRESSURE].len;
+    r.has_pressure = p->has[HR_PRESSURE];
+    r.pressure = p->host[HR_PRESSURE].p;
+    r.pressure_len = p->host[HR_PRESSURE].len;
+    r.has_steal = p->has[HR_STEAL];
+    r.steal = p->host[HR_STEAL].p;
+    r.steal_len = p->host[HR_STEAL].len;
     for (size_t i = 0; i < p->n; i++) {
         pend_pool *pp = &p->pools[i];
         p->rp[i] = (pl_pool_round){(const char *)pp->name.p, pp->name.len, pp->has_status,
@@ -312,6 +335,36 @@ static void say_pos(FILE *err, const char *prog, const char *path, const fpmlog_
                 (unsigned long long)pos->offset, what, tail);
 }
 
+/* Whether a ROUND repeats an earlier one of the same recorder run: its seq
+ * not above the last (fpmlog.md: a corrupted match can copy records, CRCs
+ * and all).  A ROUND without a readable seq is not checked. */
+static int round_is_copy(const fpmlog_record *rec, const char *path, const char *prog,
+                         FILE *err, replay_stats *st)
+{
+    size_t n;
+    const char *v = fpmlog_kv(rec->payload, rec->len, ROUND_SEQ, 0, &n);
+    uint64_t seq = 0;
+    if (!v || n == 0 || n > 19)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        if (v[i] < '0' || v[i] > '9')
+            return 0;
+        seq = seq * 10 + (uint64_t)(v[i] - '0');
+    }
+    if (st->has_seq && seq <= st->seq) {
+        char what[128];
+        snprintf(what, sizeof what, "ROUND seq=%llu is not above the seq=%llu before it: a copy "
+                 "of earlier records, the round is dropped", (unsigned long long)seq,
+                 (unsigned long long)st->seq);
+        say_pos(err, prog, path, &rec->pos, what, "");
+        st->copies++;
+        return 1;
+    }
+    st->seq = seq;
+    st->has_seq = 1;
+    return 0;
+}
+
 /* One record, by its kind: HOST and POOL take effect, a round's records
  * are gathered, ROUND applies the round.  0, or -1 ENOMEM. */
 static int take_record(pipeline *pl, pending *p, const fpmlog_record *rec, const char *path,
@@ -320,6 +373,10 @@ static int take_record(pipeline *pl, pending *p, const fpmlog_record *rec, const
     rec_kind k = rec_kind_of(rec->type);
     switch (k.type) {
     case REC_ROUND: {
+        if (round_is_copy(rec, path, prog, err, st)) {
+            pend_drop(p);
+            return 0;
+        }
         uint64_t before = st->rounds;
         int e = finish_round(pl, p, rec, st);
         if (!e && st->rounds > before)
@@ -331,6 +388,7 @@ static int take_record(pipeline *pl, pending *p, const fpmlog_record *rec, const
             st->dropped_rounds++;
             pend_drop(p); /* a new recorder: the old one died mid-round */
         }
+        st->has_seq = 0; /* a new recorder run counts from 1 */
         int hr = pipeline_host(pl, rec->payload, rec->len);
         if (hr == -1)
             say_pos(err, prog, path, &rec->pos, "HOST record without hostname, ignored", "");

@@ -17,6 +17,9 @@ typedef struct {
     double   progress_start, progress_shown; /* the progress line's clock, over files */
     uint64_t progress_bytes;   /* bytes of the files replayed before this one */
     uint64_t files;            /* files replayed so far */
+    uint64_t copies;           /* rounds dropped as copies (seq not above the last) */
+    uint64_t seq;              /* the last ROUND's seq in this recorder run ... */
+    int      has_seq;          /* ... since its HOST record */
     struct replay_seen *seen;  /* which rounds each file held, per host (private) */
 } replay_stats;
 

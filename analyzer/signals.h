@@ -1,11 +1,12 @@
 /*
  * signals: the per-round host signals, one table entry each: which record a
- * signal reads, how a round gives its cumulative counter, how a usable pair
- * of rounds turns that counter's growth into a value, and how the value is
- * named in the CSV of rounds and the plots.  busy (section 5: the host's
- * busy CPU, in cores) is the one the pairs are judged by; adding a signal
- * (steal, throttling, pressure, accounting) is adding an entry and, where
- * its record is new, its parser in formats/procfs.
+ * signal reads, how a round gives its cumulative counters, how a usable pair
+ * of rounds turns their growth into a value, and how the value is named in
+ * the CSV of rounds.  busy (section 5: the host's busy CPU, in cores) is the
+ * one the pairs are judged by; the others (section 9) are shares of a pair
+ * in hundredths of a percent, capped at 100%: steal, throttled, pressure and
+ * php_accounted.  Adding a signal is adding an entry and, where its record
+ * is new, its parser in formats/procfs.
  */
 #ifndef SIGNALS_H
 #define SIGNALS_H
@@ -17,26 +18,42 @@
 struct pl_host_s;
 struct pl_round_s;
 
-/* A round's cumulative counter of a signal, and the unit it is in. */
+/* A round's cumulative counters of a signal: v is the one that must not go
+ * back between the rounds of a pair; w and x are the signal's others. */
 typedef struct {
-    uint64_t v;
+    uint64_t v, w, x;
     int      unit;          /* the signal's own: busy has ticks (0) or usage_usec (1) */
 } sig_counter;
 
+/* What a pair knows beside the counters. */
 typedef struct {
-    const char *name;       /* "busy" */
+    uint64_t interval_ns;   /* STAT to STAT */
+    int      pids_complete; /* every pool of either round had PIDS in both */
+    uint64_t pool_ticks;    /* the pools' worker ticks over the pair, then */
+} sig_pair;
+
+typedef struct {
+    const char *name;       /* "busy", "steal", ... as in the JSON */
     rec_type    record;     /* the record it reads */
     const char *csv;        /* its column in the CSV of rounds */
-    /* The round's counter: 0, or -1 when the round has none. */
+    int         share;      /* its value is a share in hundredths of a percent */
+    /* The round's counters: 0, or -1 when the round has none. */
     int (*counter)(const struct pl_host_s *h, const struct pl_round_s *r, sig_counter *c);
-    /* The value of a usable pair from the two counters (same unit, not gone
-     * back) over interval_s seconds: 0, or -1 when the pair gives none. */
+    /* The value of a usable pair from the two counters (same unit, v not gone
+     * back): 0, or -1 when the pair gives none. */
     int (*value)(const struct pl_host_s *h, const sig_counter *before, const sig_counter *now,
-                 double interval_s, double *v);
+                 const sig_pair *pair, double *v);
 } pl_signal;
 
-enum { SIG_BUSY, SIG_N };
+enum { SIG_BUSY, SIG_STEAL, SIG_THROTTLED, SIG_PRESSURE, SIG_ACCOUNTED, SIG_N };
+#define SIG_FIRST_SHARE SIG_STEAL
+
+#define SIG_SHARE_MAX 10000     /* 100% in hundredths */
 
 extern const pl_signal PL_SIGNALS[SIG_N];
+
+/* num / den as a share in hundredths of a percent, rounded half away from
+ * zero, capped at SIG_SHARE_MAX; den > 0.  Exact for any 64-bit num, den. */
+uint32_t sig_share(uint64_t num, uint64_t den);
 
 #endif

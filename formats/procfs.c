@@ -47,7 +47,9 @@ static void skip_field(const char *b, size_t n, size_t *i)
         (*i)++;
 }
 
-int procfs_stat_busy(const char *buf, size_t len, uint64_t *busy)
+/* The numbers of the aggregate `cpu ` line, up to 8; how many, or -1 when
+ * there is no such line. */
+static int cpu_line(const char *buf, size_t len, uint64_t f[8])
 {
     size_t i = 0;
     while (i < len) {
@@ -55,27 +57,49 @@ int procfs_stat_busy(const char *buf, size_t len, uint64_t *busy)
         const char *nl = memchr(line, '\n', len - i);
         size_t ll = nl ? (size_t)(nl - line) : len - i;
         if (ll > 4 && memcmp(line, "cpu ", 4) == 0) {
-            uint64_t f[8] = {0};
             size_t j = 4;
             int got = 0;
+            memset(f, 0, 8 * sizeof *f);
             while (got < 8 && next_u64(line, ll, &j, &f[got]) == 0)
                 got++;
-            if (got < 4)
-                return -1;
-            /* user nice system idle iowait irq softirq steal */
-            static const int busy_fields[6] = {0, 1, 2, 5, 6, 7};
-            uint64_t sum = 0;
-            for (int k = 0; k < 6; k++) {
-                if (f[busy_fields[k]] > UINT64_MAX - sum)
-                    return -1; /* does not fit */
-                sum += f[busy_fields[k]];
-            }
-            *busy = sum;
-            return 0;
+            return got;
         }
         i += ll + 1;
     }
     return -1;
+}
+
+/* The sum of the fields listed, or -1 when it does not fit. */
+static int sum_fields(const uint64_t f[8], const int *which, int n, uint64_t *sum)
+{
+    uint64_t s = 0;
+    for (int k = 0; k < n; k++) {
+        if (f[which[k]] > UINT64_MAX - s)
+            return -1;
+        s += f[which[k]];
+    }
+    *sum = s;
+    return 0;
+}
+
+int procfs_stat_busy(const char *buf, size_t len, uint64_t *busy)
+{
+    uint64_t f[8];
+    if (cpu_line(buf, len, f) < 4)
+        return -1;
+    /* user nice system idle iowait irq softirq steal */
+    static const int busy_fields[6] = {0, 1, 2, 5, 6, 7};
+    return sum_fields(f, busy_fields, 6, busy);
+}
+
+int procfs_stat_steal(const char *buf, size_t len, uint64_t *steal, uint64_t *total)
+{
+    uint64_t f[8];
+    static const int all[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    if (cpu_line(buf, len, f) < 8 || sum_fields(f, all, 8, total) != 0)
+        return -1;
+    *steal = f[7];
+    return 0;
 }
 
 int procfs_pid_stat(const char *line, size_t len, int64_t *pid, uint64_t *ticks)
@@ -131,16 +155,43 @@ size_t procfs_each_pid(const char *buf, size_t len,
     return bad;
 }
 
+int procfs_flat_key(const char *buf, size_t len, const char *key, uint64_t *v)
+{
+    size_t i = 0, kl = strlen(key);
+    while (i < len) {
+        const char *line = buf + i;
+        const char *nl = memchr(line, '\n', len - i);
+        size_t ll = nl ? (size_t)(nl - line) : len - i;
+        if (ll > kl && memcmp(line, key, kl) == 0 && line[kl] == ' ') {
+            size_t j = kl;
+            return next_u64(line, ll, &j, v);
+        }
+        i += ll + 1;
+    }
+    return -1;
+}
+
 int procfs_cgroup_usage(const char *buf, size_t len, uint64_t *usage)
+{
+    return procfs_flat_key(buf, len, "usage_usec", usage);
+}
+
+int procfs_pressure_some(const char *buf, size_t len, uint64_t *total)
 {
     size_t i = 0;
     while (i < len) {
         const char *line = buf + i;
         const char *nl = memchr(line, '\n', len - i);
         size_t ll = nl ? (size_t)(nl - line) : len - i;
-        if (ll > 11 && memcmp(line, "usage_usec ", 11) == 0) {
-            size_t j = 11;
-            return next_u64(line, ll, &j, usage);
+        if (ll > 5 && memcmp(line, "some ", 5) == 0) {
+            for (size_t j = 5; j + 6 <= ll; j++)
+                if (memcmp(line + j, "total=", 6) == 0 && line[j - 1] == ' ') {
+                    size_t k = j + 6;
+                    if (k < ll && line[k] >= '0' && line[k] <= '9')
+                        return next_u64(line, ll, &k, total);
+                    return -1;
+                }
+            return -1;
         }
         i += ll + 1;
     }

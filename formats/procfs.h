@@ -14,6 +14,11 @@
  * already inside user and nice).  Missing trailing fields count 0. */
 int procfs_stat_busy(const char *buf, size_t len, uint64_t *busy_ticks);
 
+/* The same line's steal and its total: user + nice + system + idle + iowait
+ * + irq + softirq + steal.  -1 when the line has fewer than 8 numbers or
+ * the total does not fit. */
+int procfs_stat_steal(const char *buf, size_t len, uint64_t *steal, uint64_t *total);
+
 /* One /proc/<pid>/stat line: the pid and utime + stime + cutime + cstime
  * (fields 14 to 17) in ticks.  comm (field 2) may hold spaces and
  * parentheses: fields are counted after its last ')'. */
@@ -24,8 +29,16 @@ int procfs_pid_stat(const char *line, size_t len, int64_t *pid, uint64_t *ticks)
 size_t procfs_each_pid(const char *buf, size_t len,
                        void (*fn)(void *arg, int64_t pid, uint64_t ticks), void *arg);
 
+/* The number after KEY in a flat-keyed file ("KEY N" lines: cgroup v2
+ * cpu.stat's usage_usec, nr_periods, nr_throttled, throttled_usec). */
+int procfs_flat_key(const char *buf, size_t len, const char *key, uint64_t *v);
+
 /* `usage_usec` of a cgroup v2 cpu.stat. */
 int procfs_cgroup_usage(const char *buf, size_t len, uint64_t *usage_usec);
+
+/* The `total=` (microseconds) of the `some` line of a pressure file
+ * (/proc/pressure/cpu, cgroup v2 cpu.pressure). */
+int procfs_pressure_some(const char *buf, size_t len, uint64_t *total_usec);
 
 /* cgroup v2 cpu.max ("max 100000" or "QUOTA PERIOD") as millicores, rounded
  * down; 0 for "max" (no quota). */

@@ -38,9 +38,9 @@ typedef struct {
 
 typedef struct {
     uint64_t      real;
-    int           has_stat, has_cg;
+    int           has_stat, has_cg, has_cg_pressure, has_pressure, has_steal;
     uint64_t      mono;
-    buf           stat, cg;
+    buf           stat, cg, cg_pressure, pressure, steal;
     int           n;
     th_pool_round p[8];
 } th_round;
@@ -108,6 +108,54 @@ static inline void th_cgroup_usage(th_round *r, unsigned long long usec)
     buf_printf(&r->cg, "usage_usec %llu\nuser_usec 0\nsystem_usec 0\n", usec);
 }
 
+/* The STAT of a round: busy ticks with steal among them, and idle. */
+static inline void th_stat_steal(th_round *r, unsigned long long busy, unsigned long long steal,
+                                 unsigned long long idle)
+{
+    r->stat.n = 0;
+    buf_printf(&r->stat, "cpu  %llu 0 0 %llu 0 0 0 %llu 0 0\n", busy - steal, idle, steal);
+}
+
+/* cgroup cpu.stat with the throttling counters */
+static inline void th_cgroup_throttle(th_round *r, unsigned long long usec,
+                                      unsigned long long periods, unsigned long long throttled,
+                                      unsigned long long throttled_usec)
+{
+    r->has_cg = 1;
+    r->cg.n = 0;
+    buf_printf(&r->cg, "usage_usec %llu\nuser_usec 0\nsystem_usec 0\nnr_periods %llu\n"
+                       "nr_throttled %llu\nthrottled_usec %llu\n", usec, periods, throttled,
+               throttled_usec);
+}
+
+/* a pressure file's text with the some line's total */
+static inline void th_psi(buf *b, unsigned long long total)
+{
+    b->n = 0;
+    buf_printf(b, "some avg10=0.00 avg60=0.00 avg300=0.00 total=%llu\n"
+                  "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n", total);
+}
+
+static inline void th_pressure(th_round *r, unsigned long long total)
+{
+    r->has_pressure = 1;
+    th_psi(&r->pressure, total);
+}
+
+static inline void th_cg_pressure(th_round *r, unsigned long long total)
+{
+    r->has_cg_pressure = 1;
+    th_psi(&r->cg_pressure, total);
+}
+
+/* a STEAL record's payload, as given */
+static inline void th_steal(th_round *r, const char *kv)
+{
+    r->has_steal = 1;
+    r->steal.n = 0;
+    buf_add(&r->steal, kv, strlen(kv));
+}
+
 /* Feeds the round to the pipeline and frees it; returns pipeline_round's. */
 static inline int th_run(pipeline *pl, th_round *r)
 {
@@ -117,9 +165,16 @@ static inline int th_run(pipeline *pl, th_round *r)
                                 r->p[i].is_error, r->p[i].has_pids,
                                 (unsigned char *)r->p[i].status.p, (unsigned char *)r->p[i].pids.p,
                                 r->p[i].status.n, r->p[i].pids.n};
-    pl_round round = {r->real, r->has_stat, r->has_cg, r->mono,
-                      (unsigned char *)r->stat.p, (unsigned char *)r->cg.p,
-                      r->stat.n, r->cg.n, pr, (size_t)r->n};
+    pl_round round = {.real = r->real, .has_stat = r->has_stat, .has_cpu_stat = r->has_cg,
+                      .has_cpu_pressure = r->has_cg_pressure, .has_pressure = r->has_pressure,
+                      .has_steal = r->has_steal, .stat_mono = r->mono,
+                      .stat = (unsigned char *)r->stat.p, .cpu_stat = (unsigned char *)r->cg.p,
+                      .stat_len = r->stat.n, .cpu_stat_len = r->cg.n,
+                      .cpu_pressure = (unsigned char *)r->cg_pressure.p,
+                      .pressure = (unsigned char *)r->pressure.p,
+                      .steal = (unsigned char *)r->steal.p,
+                      .cpu_pressure_len = r->cg_pressure.n, .pressure_len = r->pressure.n,
+                      .steal_len = r->steal.n, .pools = pr, .npools = (size_t)r->n};
     int rc = pipeline_round(pl, &round);
     for (int i = 0; i < r->n; i++) {
         buf_free(&r->p[i].status);
@@ -127,6 +182,9 @@ static inline int th_run(pipeline *pl, th_round *r)
     }
     buf_free(&r->stat);
     buf_free(&r->cg);
+    buf_free(&r->cg_pressure);
+    buf_free(&r->pressure);
+    buf_free(&r->steal);
     free(r);
     return rc;
 }

@@ -11,7 +11,7 @@
 #include "testlib.h"
 
 typedef struct {
-    char   *f[16];
+    char   *f[32];
     size_t  nf;
     char ***rows;      /* rows[r][c] */
     size_t *ncols;
@@ -24,7 +24,7 @@ static void on_field(void *s, size_t len, void *arg)
     char *c = malloc(len + 1);
     memcpy(c, s, len);
     c[len] = '\0';
-    if (t->nf < 16)
+    if (t->nf < 32)
         t->f[t->nf++] = c;
     else
         free(c);
@@ -95,7 +95,9 @@ static void test_csv_of_readings_and_rounds_parses_back(void **state)
     pipeline *pl = csv_of("fixtures/logs/odd-names.fpmlog", &r, &o);
     assert_string_equal(r.rows[0][0], "time");
     assert_string_equal(r.rows[0][8], "verdict");
-    assert_string_equal(o.rows[0][8], "fit_point");
+    assert_string_equal(o.rows[0][12], "fit_point");
+    assert_string_equal(o.rows[0][5], "steal_pct");
+    assert_string_equal(o.rows[0][16], "unanswered_full");
     const char *odd = "a\"; system(\"touch /tmp/fpmcpu-pwned\"); \"";
     pl_host *const *hs;
     pipeline_hosts(pl, &hs);
@@ -109,8 +111,8 @@ static void test_csv_of_readings_and_rounds_parses_back(void **state)
         assert_int_equal(strlen(r.rows[i][0]), 24); /* 2026-11-29T22:07:10.008Z */
     }
     for (size_t i = 1; i < o.nrows; i++) {
-        assert_int_equal(o.ncols[i], 10);
-        starved += strcmp(o.rows[i][9], "1") == 0;
+        assert_int_equal(o.ncols[i], 17);
+        starved += strcmp(o.rows[i][13], "1") == 0;
     }
     uint64_t readings = 0, want_starved = 0;
     for (size_t i = 0; i < h->npools; i++) {
@@ -145,11 +147,21 @@ static void test_csv_values(void **state)
                                           "Idle", "323333", "8.37", "accepted"};
     assert_row(&r, 1, reading, 9);
     static const char *const first[] = {"2026-11-29T22:07:10.008Z", "web1", "api", "", "", "", "",
-                                        "0", "none", "0"};
-    assert_row(&o, 1, first, 10);
+                                        "", "", "", "", "0", "none", "0", "0", "0", "0"};
+    assert_row(&o, 1, first, 17);
     static const char *const pair[] = {"2026-11-29T22:07:40.043Z", "web1", "shop", "30.028",
-                                       "2.2682", "0.5671", "1.4460", "0", "dominant", "0"};
-    assert_row(&o, 4, pair, 10);
+                                       "2.2682", "0.00", "", "", "", "0.5671", "1.4460", "0",
+                                       "dominant", "0", "0", "0", "0"};
+    assert_row(&o, 4, pair, 17);
+    table_free_all(&r);
+    table_free_all(&o);
+    pipeline_free(pl);
+    /* section 9's shares, in percent with two decimals */
+    pl = csv_of("fixtures/logs/throttled.fpmlog", &r, &o);
+    static const char *const box[] = {"2026-11-29T22:07:40.047Z", "box2", "shop", "30.016",
+                                      "1.4992", "0.00", "35.00", "19.99", "94.31", "0.9995",
+                                      "1.3932", "0", "none", "0", "0", "0", "0"};
+    assert_row(&o, 4, box, 17);
     table_free_all(&r);
     table_free_all(&o);
     pipeline_free(pl);

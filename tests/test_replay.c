@@ -41,7 +41,9 @@ static void round_rec(buf *b, int t, int req, const char *cpu)
     rec(b, "STATUS", m, "a", page.p);
     rec(b, "PIDS", m, "a", pids.p);
     rec(b, "STAT", m, "-", stat.p);
-    rec(b, "ROUND", m, "-", "seq=1\n");
+    char seq[32];
+    snprintf(seq, sizeof seq, "seq=%d\n", t + 1); /* grows with t */
+    rec(b, "ROUND", m, "-", seq);
     buf_free(&page);
     buf_free(&pids);
     buf_free(&stat);
@@ -84,7 +86,7 @@ static void test_a_round_counts_once_its_round_record_is_read(void **state)
     host_rec(&b, "x");
     round_rec(&b, 0, 1, "70.00");
     round_rec(&b, 30, 2, "70.00");
-    b.n -= strlen("#fpmlog1 ROUND 30000000000 1800000030000000000 - 6 00000000\nseq=1\n\n");
+    b.n -= strlen("#fpmlog1 ROUND 30000000000 1800000030000000000 - 7 00000000\nseq=31\n\n");
     replay_stats st;
     char *said;
     pipeline *pl = replay(&b, 1, &st, &said);
@@ -147,6 +149,38 @@ static void test_damaged_round_record_merges_two_rounds_later_record_stands(void
     assert_int_equal(p->h.count[hist_bucket(2000)], 0); /* the earlier page lost */
     assert_int_equal(p->h.count[hist_bucket(8000)], 1);
     assert_non_null(strstr(said, "bad record header, record skipped"));
+    free(said);
+    pipeline_free(pl);
+    buf_free(&b);
+}
+
+/* fpmlog.md "Rounds": within one recorder run seq only grows; a ROUND whose
+ * seq is not above the one before is a copy, dropped whole and said; a new
+ * HOST starts counting again; a ROUND without a readable seq is not checked. */
+static void test_seq_copies_are_dropped(void **state)
+{
+    (void)state;
+    buf b = {0};
+    host_rec(&b, "x");
+    round_rec(&b, 0, 1, "70.00");   /* seq 1 */
+    size_t from = b.n;
+    round_rec(&b, 30, 2, "70.00");  /* seq 31 */
+    size_t to = b.n;
+    round_rec(&b, 60, 3, "70.00");  /* seq 61 */
+    buf_add(&b, b.p + from, to - from); /* seq 31 again: a copy, CRCs and all */
+    round_rec(&b, 90, 4, "70.00");  /* seq 91 */
+    rec(&b, "STAT", 95 * NS, "-", "cpu  1 0 0 1 0 0 0 0\n");
+    rec(&b, "ROUND", 95 * NS, "-", "seq=x\n"); /* not readable: not checked */
+    host_rec(&b, "x");               /* a new run: seq from 1 again */
+    round_rec(&b, 0, 5, "70.00");
+    replay_stats st;
+    char *said;
+    pipeline *pl = replay(&b, 1, &st, &said);
+    assert_int_equal(st.rounds, 6);
+    assert_int_equal(st.copies, 1);
+    assert_int_equal(th_find(pl, "web1", "a")->filtered[RD_REPEAT], 0);
+    assert_non_null(strstr(said, "ROUND seq=31 is not above the seq=61 before it: a copy of "
+                                 "earlier records, the round is dropped"));
     free(said);
     pipeline_free(pl);
     buf_free(&b);
@@ -293,6 +327,7 @@ int main(void)
         cmocka_unit_test(test_a_round_counts_once_its_round_record_is_read),
         cmocka_unit_test(test_host_record_drops_the_round_in_flight),
         cmocka_unit_test(test_damaged_round_record_merges_two_rounds_later_record_stands),
+        cmocka_unit_test(test_seq_copies_are_dropped),
         cmocka_unit_test(test_state_carries_over_from_file_to_file),
         cmocka_unit_test(test_a_torn_tail_does_not_eat_into_the_next_file),
         cmocka_unit_test(test_rounds_before_any_host_record_are_reported_and_ignored),

@@ -148,6 +148,29 @@ static void test_source_is_percent_decoded(void **state)
     buf_free(&b);
 }
 
+/* fpmlog.md "Records": a raw byte <= 0x20 or 0x7F in SOURCE (the writer
+ * escapes them) means the header is damaged; a byte >= 0x80 is a name's. */
+static void test_raw_byte_in_source_is_a_damaged_header(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {"a\tb", "a\x7f", "\x01", "a\x1f"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        buf b = {0};
+        rec(&b, "POOL", bad[i], "x");
+        rec(&b, "ROUND", "-", "seq=1\n");
+        char *e = events_of(&b);
+        assert_string_equal(e, "! 0 bad record header, record skipped\nROUND - 6\n");
+        free(e);
+        buf_free(&b);
+    }
+    buf b = {0};
+    rec(&b, "POOL", "caf\xc3\xa9\x80", "x");
+    char *e = events_of(&b);
+    assert_string_equal(e, "POOL caf\xc3\xa9\x80 1\n");
+    free(e);
+    buf_free(&b);
+}
+
 static void test_bad_crc_reported_with_offset_and_skipped(void **state)
 {
     (void)state;
@@ -655,6 +678,7 @@ int main(void)
         cmocka_unit_test(test_writer_round_trip_plain_and_zstd),
         cmocka_unit_test(test_a_reset_reader_reads_like_a_new_one),
         cmocka_unit_test(test_source_is_percent_decoded),
+        cmocka_unit_test(test_raw_byte_in_source_is_a_damaged_header),
         cmocka_unit_test(test_bad_crc_reported_with_offset_and_skipped),
         cmocka_unit_test(test_bad_header_resyncs_at_the_next_line),
         cmocka_unit_test(test_length_is_not_trusted_after_damage),

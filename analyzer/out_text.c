@@ -8,6 +8,7 @@
 #include "escape.h"
 #include "table.h"
 #include "timearg.h"
+#include "truth.h"
 
 static void cores_text(char *b, size_t n, uint64_t mc)
 {
@@ -125,6 +126,16 @@ tail:
     if (p->starved)
         fprintf(out, " Queued in %llu round%s while the CPU was full.",
                 (unsigned long long)p->starved, p->starved == 1 ? "" : "s");
+    if (p->starved_by_steal)
+        fprintf(out, " In %llu of them the CPU was full only with the hypervisor's steal.",
+                (unsigned long long)p->starved_by_steal);
+    if (p->throttled_rounds)
+        fprintf(out, " Queued in %llu round%s while its quota throttled it.",
+                (unsigned long long)p->throttled_rounds, p->throttled_rounds == 1 ? "" : "s");
+    if (p->unanswered_full)
+        fprintf(out, " Could not answer in %llu round%s while the CPU was full, so its queue "
+                     "then went unseen.", (unsigned long long)p->unanswered_full,
+                p->unanswered_full == 1 ? "" : "s");
     if (p->error_rounds && !(p->h.total == 0 && p->error_rounds == c->rounds))
         fprintf(out, " Its status page could not be read in %llu of %llu rounds.",
                 (unsigned long long)p->error_rounds, (unsigned long long)c->rounds);
@@ -383,6 +394,78 @@ static int text_begin(rp_ctx *c)
     return 0;
 }
 
+/* " every 30 s" from the HOST record's interval_ms; "" unknown */
+static void interval_text(char *b, size_t n, uint64_t ms)
+{
+    if (ms == 0)
+        b[0] = '\0';
+    else if (ms % 1000 == 0)
+        snprintf(b, n, " every %llu s", (unsigned long long)(ms / 1000));
+    else
+        snprintf(b, n, " every %llu.%03llu s", (unsigned long long)(ms / 1000),
+                 (unsigned long long)(ms % 1000));
+}
+
+/* "p50 8.00%, p90 9.50%, max 12.00%" */
+static void quantiles_text(FILE *out, const int64_t *q)
+{
+    fprintf(out, "p50 %lld.%02lld%%, p90 %lld.%02lld%%, max %lld.%02lld%%",
+            (long long)(q[TR_P50] / 100), (long long)(q[TR_P50] % 100),
+            (long long)(q[TR_P90] / 100), (long long)(q[TR_P90] % 100),
+            (long long)(q[TR_MAX] / 100), (long long)(q[TR_MAX] % 100));
+}
+
+#define PRESSURE_SEEN 100 /* a pressure line from a p90 of 1% */
+#define ACCOUNTED_LOW 9000 /* an accounting line under a p50 of 90% */
+
+/* Section 9 in words: a line per figure that says the CPU is not what its
+ * size claims. */
+static void truth_lines(FILE *out, const char *hn, const pl_host *h)
+{
+    truth t;
+    truth_of(h, &t);
+    const int64_t *st = t.pct[SIG_STEAL];
+    if (t.pairs[SIG_STEAL] && st[TR_MAX] > 0) {
+        fprintf(out, "%s: steal: the hypervisor took ", hn);
+        quantiles_text(out, st);
+        fprintf(out, " of the CPU (%llu round pairs, the kernel's count).\n",
+                (unsigned long long)t.pairs[SIG_STEAL]);
+    }
+    if (t.probes) {
+        int untold = t.probe_pct > 0 && (!t.pairs[SIG_STEAL] || st[TR_MAX] == 0);
+        fprintf(out, "%s: steal probe: the hypervisor took %lld.%02lld%% of the probe's time (its "
+                     "gaps were %lld.%02lld%%, the rest this guest's own tasks; %llu probes)%s\n",
+                hn, (long long)(t.probe_pct / 100), (long long)(t.probe_pct % 100),
+                (long long)(t.probe_naive_pct / 100), (long long)(t.probe_naive_pct % 100),
+                (unsigned long long)t.probes,
+                untold ? ": the kernel's steal stayed 0, this guest is not told about steal, and "
+                         "its CPU is smaller than its size claims." : ".");
+    }
+    const int64_t *th = t.pct[SIG_THROTTLED];
+    if (t.pairs[SIG_THROTTLED] && th[TR_MAX] > 0) {
+        fprintf(out, "%s: throttled by its quota in ", hn);
+        quantiles_text(out, th);
+        fprintf(out, " of the periods, %llu.%01llu s in all (%llu round pairs).\n",
+                (unsigned long long)(t.throttled_usec / 1000000),
+                (unsigned long long)(t.throttled_usec % 1000000 / 100000),
+                (unsigned long long)t.pairs[SIG_THROTTLED]);
+    }
+    const int64_t *pr = t.pct[SIG_PRESSURE];
+    if (t.pairs[SIG_PRESSURE] && pr[TR_P90] >= PRESSURE_SEEN) {
+        fprintf(out, "%s: CPU pressure: tasks waited for a CPU ", hn);
+        quantiles_text(out, pr);
+        fprintf(out, " of the time (%llu round pairs).\n", (unsigned long long)t.pairs[SIG_PRESSURE]);
+    }
+    const int64_t *ac = t.pct[SIG_ACCOUNTED];
+    if (t.pairs[SIG_ACCOUNTED] && ac[TR_P50] < ACCOUNTED_LOW)
+        fprintf(out, "%s: the workers' ticks account for a p50 of %lld.%02lld%% of php-fpm's "
+                     "CPU (p10 %lld.%02lld%%, %llu round pairs): recycled workers, the master or "
+                     "other processes in its cgroup spent the rest, and the host overhead fit "
+                     "does not see it.\n", hn, (long long)(ac[TR_P50] / 100),
+                (long long)(ac[TR_P50] % 100), (long long)(ac[TR_P10] / 100),
+                (long long)(ac[TR_P10] % 100), (unsigned long long)t.pairs[SIG_ACCOUNTED]);
+}
+
 static int text_host(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_view *m)
 {
     (void)v;
@@ -404,13 +487,17 @@ static int text_host(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_vie
         timearg_format(h->last_real - h->last_real % 1000000000ull, b);
         snprintf(span, sizeof span, " (%s to %s)", a, b);
     }
+    char every[40];
+    interval_text(every, sizeof every, h->interval_ms);
     if (hm)
-        fprintf(out, "%s: %s (%llum)%s, %llu rounds%s, headroom %d.%02d\n", s->hn, cores,
+        fprintf(out, "%s: %s (%llum)%s, %llu rounds%s%s, headroom %d.%02d\n", s->hn, cores,
                 (unsigned long long)hm, sc->has_host_millicores ? " (what-if)" : "",
-                (unsigned long long)h->rounds, span, sc->headroom / 100, sc->headroom % 100);
+                (unsigned long long)h->rounds, span, every, sc->headroom / 100,
+                sc->headroom % 100);
     else
-        fprintf(out, "%s: size unknown (its HOST record has no nproc), %llu rounds%s\n", s->hn,
-                (unsigned long long)h->rounds, span);
+        fprintf(out, "%s: size unknown (its HOST record has no nproc), %llu rounds%s%s\n", s->hn,
+                (unsigned long long)h->rounds, span, every);
+    truth_lines(out, s->hn, h);
     s->t = tbl_new(NCOLS, s->left);
     for (size_t k = 0; k < NCOLS; k++)
         tbl_cell(&s->t, "%s", COLUMNS[k].head);

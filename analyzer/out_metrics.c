@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "truth.h"
 
 static void om_labels(FILE *out, const pl_host *h, const pl_pool *p, const char *extra)
 {
@@ -19,7 +20,7 @@ static void om_labels(FILE *out, const pl_host *h, const pl_pool *p, const char 
 }
 
 enum { OM_TYPICAL, OM_P90, OM_COUNT, OM_READINGS, OM_PHP, OM_HOST, OM_OVERHEAD, OM_FILL, OM_CEIL, OM_BUSY,
-       OM_STARVED, OM_LIMIT };
+       OM_STARVED, OM_LIMIT, OM_BY_STEAL, OM_THROTTLED, OM_UNANSWERED, OM_ERRORS };
 
 /* One pool's value of a family; 0 when it has none. */
 static int om_value(int what, const pl_pool *p, const wi_view *v, double *x)
@@ -37,6 +38,10 @@ static int om_value(int what, const pl_pool *p, const wi_view *v, double *x)
     case OM_STARVED: *x = (double)p->starved; return 1;
     case OM_LIMIT: *x = v->limit == WI_LIMIT_CPU; return v->limit != WI_LIMIT_UNKNOWN;
     case OM_BUSY: *x = (double)v->busy_hundredths / 10000.0; return v->has_busy;
+    case OM_BY_STEAL: *x = (double)p->starved_by_steal; return 1;
+    case OM_THROTTLED: *x = (double)p->throttled_rounds; return 1;
+    case OM_UNANSWERED: *x = (double)p->unanswered_full; return 1;
+    case OM_ERRORS: *x = (double)p->error_rounds; return 1;
     }
     return 0;
 }
@@ -76,6 +81,15 @@ static const struct {
      {OM_CEIL, -1, -1}},
     {"fpm_cpu_starved_rounds", "counter", NULL,
      "Rounds with a listen queue while the CPU was full", {OM_STARVED, -1, -1}},
+    {"fpm_cpu_starved_by_steal_rounds", "counter", NULL,
+     "Starved rounds in which the CPU was full only with the hypervisor's steal",
+     {OM_BY_STEAL, -1, -1}},
+    {"fpm_cpu_throttled_rounds", "counter", NULL,
+     "Rounds with a listen queue while the quota throttled", {OM_THROTTLED, -1, -1}},
+    {"fpm_cpu_unanswered_full_rounds", "counter", NULL,
+     "Rounds the status page could not be read while the CPU was full", {OM_UNANSWERED, -1, -1}},
+    {"fpm_cpu_error_rounds", "counter", NULL,
+     "Rounds the status page could not be read", {OM_ERRORS, -1, -1}},
     {"fpm_cpu_limit_cpu", "gauge", NULL,
      "1 when pm.max_children is past the ceiling, 0 when within it", {OM_LIMIT, -1, -1}},
 };
@@ -129,6 +143,53 @@ static int metrics_host(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_
     return 0;
 }
 
+/* Section 9's host figures: a gauge per share signal with a sample per
+ * statistic, the throttled time, the steal probe. */
+static void metrics_truth(FILE *out, const om_state *s)
+{
+    static const char *const help[SIG_N] = {
+        [SIG_STEAL] = "Share of the CPU the hypervisor stole, over round pairs (kernel's count)",
+        [SIG_THROTTLED] = "Share of the quota's periods that were throttled, over round pairs",
+        [SIG_PRESSURE] = "Share of the time tasks waited for a CPU, over round pairs",
+        [SIG_ACCOUNTED] = "Share of php-fpm's cgroup CPU its workers' ticks account for"};
+    static const char *const stat[TR_NQ] = {"p10", "p50", "p90", "max"};
+    truth *t = malloc((s->n ? s->n : 1) * sizeof *t);
+    if (!t)
+        return;
+    for (size_t k = 0; k < s->n; k++)
+        truth_of(s->hosts[k].h, &t[k]);
+    char name[64], lab[32];
+    for (int g = SIG_FIRST_SHARE; g < SIG_N; g++) {
+        snprintf(name, sizeof name, "fpm_cpu_%s_ratio", PL_SIGNALS[g].name);
+        om_header(out, s->om, name, "gauge", "ratio", help[g]);
+        for (size_t k = 0; k < s->n; k++)
+            for (int q = 0; q < TR_NQ && t[k].pairs[g]; q++) {
+                fputs(name, out);
+                snprintf(lab, sizeof lab, ",stat=\"%s\"", stat[q]);
+                om_labels(out, s->hosts[k].h, NULL, lab);
+                fprintf(out, " %g\n", (double)t[k].pct[g][q] / 10000.0);
+            }
+    }
+    om_header(out, s->om, "fpm_cpu_throttled_seconds", "counter", "seconds",
+              "Time the quota throttled php-fpm, over the round pairs that gave a share");
+    for (size_t k = 0; k < s->n; k++) {
+        fputs("fpm_cpu_throttled_seconds_total", out);
+        om_labels(out, s->hosts[k].h, NULL, NULL);
+        fprintf(out, " %llu.%06llu\n", (unsigned long long)(t[k].throttled_usec / 1000000),
+                (unsigned long long)(t[k].throttled_usec % 1000000));
+    }
+    om_header(out, s->om, "fpm_cpu_steal_probe_ratio", "gauge", "ratio",
+              "Share of the steal probe's time the hypervisor took (corrected: less the "
+              "guest's own run delay; naive: every gap)");
+    for (size_t k = 0; k < s->n; k++)
+        for (int q = 0; q < 2 && t[k].probes; q++) {
+            fputs("fpm_cpu_steal_probe_ratio", out);
+            om_labels(out, s->hosts[k].h, NULL, q ? ",kind=\"naive\"" : ",kind=\"corrected\"");
+            fprintf(out, " %g\n", (double)(q ? t[k].probe_naive_pct : t[k].probe_pct) / 10000.0);
+        }
+    free(t);
+}
+
 static void metrics_families(FILE *out, const om_state *s, const wi_scenario *sc)
 {
     int om = s->om;
@@ -172,6 +233,7 @@ static void metrics_families(FILE *out, const om_state *s, const wi_scenario *sc
         om_labels(out, s->hosts[k].h, NULL, NULL);
         fprintf(out, " %g\n", (double)atc / 1000.0);
     }
+    metrics_truth(out, s);
     om_header(out, om, "fpm_cpu_rounds", "counter", NULL, "Complete rounds replayed");
     for (size_t k = 0; k < s->n; k++) {
         fputs("fpm_cpu_rounds_total", out);

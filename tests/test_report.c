@@ -277,7 +277,7 @@ static void test_text_table_and_why_sentences(void **state)
     wi_scenario sc = {.headroom = 200};
     char *t = render(pl, "text", &sc);
     const char *want =
-        "web1: 4 cores (4000m), 21 rounds (2027-01-15T08:00:00Z to 2027-01-15T08:10:00Z), headroom 2.00\n"
+        "web1: 4 cores (4000m), 21 rounds (2027-01-15T08:00:00Z to 2027-01-15T08:10:00Z) every 30 s, headroom 2.00\n"
         "\n"
         "POOL   READINGS  TYPICAL  P90    BUSY  SHAPE      PHP/W  HOST/W  FILL  CEILING  MAX  LIMIT  STARVED  ERRORS\n"
         "shop         20      70%  70%  70.00%  cpu-bound   700m    700m     6       12   40  cpu          2       0\n"

@@ -22,6 +22,7 @@ typedef struct {
     char           base[96];    /* file names start with it: safe characters only */
     FILE          *series, *points;
     size_t         npoints, nusable; /* fit points; rounds with a usable pair */
+    size_t         nsteal, npressure; /* rounds whose pair gave a steal, a pressure share */
 } plot_pool;
 
 struct plotter {
@@ -117,7 +118,8 @@ static plot_pool *pool_of(plotter *pt, const pl_host *h, const pl_pool *p)
     pt->n++;
     if (!q->series || !q->points)
         return NULL;
-    fputs("# time host_busy_cores pool_cores listen_queue starved\n", q->series);
+    fputs("# time host_busy_cores pool_cores listen_queue starved steal_pct pressure_pct\n",
+          q->series);
     fputs("# pool_cores host_cores (the fit's points)\n", q->points);
     return q;
 }
@@ -141,9 +143,18 @@ static void on_round(void *arg, const pl_host *h, const pl_pool *p, const pl_rou
     else
         fputs("NaN ", q->series);
     if (pair->listen_queue >= 0)
-        fprintf(q->series, "%lld %d\n", (long long)pair->listen_queue, pair->starved);
+        fprintf(q->series, "%lld %d", (long long)pair->listen_queue, pair->starved);
     else
-        fprintf(q->series, "NaN %d\n", pair->starved);
+        fprintf(q->series, "NaN %d", pair->starved);
+    static const int shown[2] = {SIG_STEAL, SIG_PRESSURE};
+    for (int k = 0; k < 2; k++)
+        if (pair->has_signal[shown[k]])
+            fprintf(q->series, " %.2f", pair->signal[shown[k]] / 100.0);
+        else
+            fputs(" NaN", q->series);
+    fputc('\n', q->series);
+    q->nsteal += pair->has_signal[SIG_STEAL] && pair->signal[SIG_STEAL] > 0;
+    q->npressure += pair->has_signal[SIG_PRESSURE];
     q->nusable += pair->usable;
     q->npoints += pair->point != PL_POINT_NONE;
     if (pair->point != PL_POINT_NONE)
@@ -211,6 +222,9 @@ static void plots(FILE *gp, const char *term, const char *ext, const plot_pool *
           "set xdata time\nset timefmt '%s'\nset format x '%H:%M'\nset xlabel 'UTC'\n"
           "set ylabel 'cores'\nset y2label 'listen queue'\nset ytics nomirror\nset y2tics\n"
           "set grid\nset key left top\n", gp);
+    int truth = q->nusable && (q->nsteal || q->npressure);
+    if (truth) /* steal and pressure in a panel below */
+        fputs("set multiplot layout 2,1\n", gp);
     if (q->nusable == 0)
         empty(gp, "no usable round pair (5 s to 5 min apart) yet");
     else
@@ -219,6 +233,16 @@ static void plots(FILE *gp, const char *term, const char *ext, const plot_pool *
               "$series using 1:4 axes x1y2 with steps title 'listen queue', "
               "$series using 1:($5 > 0 ? $2 : NaN) with points pt 7 ps 1.2 title 'starved'\n",
               gp);
+    if (truth) {
+        fputs("set title 'the host under it: steal and CPU pressure'\nunset y2label\n"
+              "unset y2tics\nset ylabel '% of the time'\nset yrange [0:*]\nplot ", gp);
+        if (q->nsteal)
+            fprintf(gp, "$series using 1:6 with lines title 'steal (hypervisor)'%s",
+                    q->npressure ? ", " : "");
+        if (q->npressure)
+            fputs("$series using 1:7 with lines title 'CPU pressure (some)'", gp);
+        fputs("\nunset multiplot\n", gp);
+    }
     fputs("set output\n", gp);
 }
 

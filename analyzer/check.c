@@ -6,6 +6,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "truth.h"
+
 static int shape_rank(const char *s)
 {
     if (!s)
@@ -82,6 +84,33 @@ static int compare_pool(FILE *out, const char *hname, const char *pname, const j
     return worse;
 }
 
+/* A host's steal, throttled and pressure p90 against its baseline object
+ * bh, by the same bucket tolerance as the pools' shares.  Returns how many
+ * rose past it. */
+static int compare_host(FILE *out, const char *hname, const json_t *bh, const pl_host *h, int tol)
+{
+    static const int sigs[3] = {SIG_STEAL, SIG_THROTTLED, SIG_PRESSURE};
+    truth t;
+    truth_of(h, &t);
+    int worse = 0;
+    for (int k = 0; k < 3; k++) {
+        int g = sigs[k];
+        const json_t *b = json_object_get(json_object_get(bh, PL_SIGNALS[g].name), "p90_pct");
+        if (!json_is_number(b) || t.pct[g][TR_P90] < 0)
+            continue;
+        int64_t was = (int64_t)llround(json_number_value(b) * 100);
+        int up = hist_bucket(t.pct[g][TR_P90]) - hist_bucket(was < 0 ? 0 : was);
+        if (up > tol) {
+            fprintf(out, "%s: %s p90 %.2f%% -> %lld.%02lld%% (up %d bucket%s, tolerance %d)\n",
+                    hname, PL_SIGNALS[g].name, json_number_value(b),
+                    (long long)(t.pct[g][TR_P90] / 100), (long long)(t.pct[g][TR_P90] % 100), up,
+                    up == 1 ? "" : "s", tol);
+            worse++;
+        }
+    }
+    return worse;
+}
+
 int check_against(FILE *out, const pipeline *pl, const wi_scenario *sc, const char *baseline,
                   int tol, double rise_pct, char *err, size_t errlen)
 {
@@ -115,6 +144,8 @@ int check_against(FILE *out, const pipeline *pl, const wi_scenario *sc, const ch
             if (strlen(hname) == hosts[k]->hostname_len &&
                 memcmp(hname, hosts[k]->hostname, hosts[k]->hostname_len) == 0)
                 h = hosts[k];
+        if (h)
+            worse += compare_host(out, hname, bh, h, tol);
         size_t pi;
         const json_t *bp;
         json_array_foreach(bpools, pi, bp) {

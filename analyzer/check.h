@@ -3,7 +3,8 @@
  * saved earlier (pipeline.md section 8).  What got worse: TYPICAL or P90 up
  * by more than tol buckets, a shape that moved toward cpu-bound, overhead up
  * by more than rise_pct percent, new starved rounds, a pool that now has too
- * few readings or is gone.
+ * few readings or is gone; a host whose steal, throttled or pressure p90
+ * (section 9) rose by more than tol buckets.
  */
 #ifndef CHECK_H
 #define CHECK_H

@@ -527,9 +527,10 @@ typedef unsigned __int128 u128;
  * below 0.95, exactly. */
 static int full_by_steal(const pl_host *h, const pl_round *r, const host_pair *hp)
 {
-    if (hp->sig[SIG_BUSY].unit != 0 || !hp->has_value[SIG_STEAL])
+    const sig_counter *was = &h->prev->sig[SIG_STEAL], *now = &hp->sig[SIG_STEAL];
+    if (hp->sig[SIG_BUSY].unit != 0 || !hp->has_value[SIG_STEAL] || now->x < was->x)
         return 0;
-    uint64_t busy = hp->grew[SIG_BUSY], steal = hp->grew[SIG_STEAL];
+    uint64_t busy = now->x - was->x, steal = hp->grew[SIG_STEAL];
     uint64_t own = busy > steal ? busy - steal : 0;
     u128 interval_ns = r->stat_mono - h->prev->mono;
     return (u128)own * 100000000000000u <

@@ -46,12 +46,14 @@ static int busy_value(const pl_host *h, const sig_counter *a, const sig_counter 
     return 0;
 }
 
-/* steal: the cpu line's steal (v) and its total of eight (w) */
+/* steal: the cpu line's steal (v), its total of eight (w) and its busy
+ * ticks (x: busy less steal says whether the steal made the host full) */
 static int steal_counter(const pl_host *h, const pl_round *r, sig_counter *c)
 {
     (void)h;
-    return r->has_stat && procfs_stat_steal((const char *)r->stat, r->stat_len, &c->v, &c->w) == 0
-         ? 0 : -1;
+    const char *b = (const char *)r->stat;
+    return r->has_stat && procfs_stat_steal(b, r->stat_len, &c->v, &c->w) == 0 &&
+           procfs_stat_busy(b, r->stat_len, &c->x) == 0 ? 0 : -1;
 }
 
 static int steal_value(const pl_host *h, const sig_counter *a, const sig_counter *b,

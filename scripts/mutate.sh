@@ -109,14 +109,15 @@ log raw bytes in SOURCE are damage|formats/fpmlog_read.c|s/\(unsigned char\)f\[4
 9 share half away from zero|analyzer/signals.c|s/\+ den\) \/ \(2 \* den\)/) \/ (2 * den)/
 9 the 10-period floor|analyzer/signals.c|s/THROTTLE_MIN_PERIODS 10/THROTTLE_MIN_PERIODS 9/
 9 steal needs 8 numbers|formats/procfs.c|s/cpu_line\(buf, len, f\) < 8/cpu_line(buf, len, f) < 7/
-9 the quota host's pressure source|analyzer/signals.c|s/int quota = h->quota_millicores > 0;/int quota = 0;/
+9 the quota host's pressure source|analyzer/signals.c|s/int quota = h->quota_millicores > 0;/int quota = h->quota_millicores > 0 \&\& 0;/
 9 php_accounted needs PIDS in both rounds|analyzer/signals.c|s/if \(!p->pids_complete \|\| b->v <= a->v\)/if (b->v <= a->v)/
 9 starved-by-steal on STAT hosts only|analyzer/pipeline.c|s/if \(hp->sig\[SIG_BUSY\].unit != 0 \|\| /if (/
 9 starved-by-steal below 0.95|analyzer/pipeline.c|s/return \(u128\)own \* 100000000000000u <\n/return (u128)own * 100000000000000u <=\n/
 9 throttled rounds need throttling|analyzer/pipeline.c|s/ \|\| hp->grew\[SIG_THROTTLED\] == 0\)/)/
 9 unanswered needs an error|analyzer/pipeline.c|s/        if \(w->errored\) \{/        if (1) {/
-9 the probe minus the run delay|analyzer/pipeline.c|s/gap > delay \? gap - delay : 0/gap/
+9 the probe minus the run delay|analyzer/pipeline.c|s/gap > delay \? gap - delay : 0/gap > delay ? gap : 0/
 9 throttled seconds only from shares|analyzer/pipeline.c|s/if \(hp->has_value\[SIG_THROTTLED\] && hp->sig/if (hp->sig/
+9 check: a host's p90 rise past the tolerance|analyzer/check.c|s/if \(up > tol\) \{\n            fprintf\(out, "%s: %s p90/if (up > tol + 1) {\n            fprintf(out, "%s: %s p90/
 LIST
 echo "mutations: $killed killed, $survived survived"
 [ "$survived" -eq 0 ]

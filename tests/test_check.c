@@ -87,6 +87,47 @@ static void test_each_thing_worse_is_one_line(void **state)
     free(s);
 }
 
+/* A host whose steal p90 rose past the tolerance (in buckets, as the pools'
+ * shares); a baseline without the key is not compared. */
+static void test_host_steal_throttled_pressure_p90_rise(void **state)
+{
+    (void)state;
+    static const struct { const char *keys; int tol, worse; const char *line; } cases[] = {
+        {"\"steal\": {\"p90_pct\": 0.00}", 1, 1,
+         "web1: steal p90 0.00% -> 10.00% (up 2 buckets, tolerance 1)\n"},
+        {"\"steal\": {\"p90_pct\": 5.00}", 1, 0, ""},
+        {"\"steal\": {\"p90_pct\": 0.00}", 2, 0, ""},
+        {"\"pressure\": {\"p90_pct\": 0.00}", 0, 0, ""}, /* no pressure now: not compared */
+        {"\"steal\": {\"p90_pct\": null}", 0, 0, ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[] = "/tmp/fpmcpu-baseline-XXXXXX";
+        FILE *f = fdopen(mkstemp(path), "w");
+        assert_non_null(f);
+        fprintf(f, "{\"format\": 1, \"hosts\": [{\"hostname\": \"web1\", %s, \"pools\": []}]}",
+                cases[i].keys);
+        fclose(f);
+        pipeline *pl = pipeline_new(NULL);
+        th_host(pl, "web1", 4, "b", 0);
+        for (int k = 0; k < 3; k++) { /* 1200 of 12000 ticks stolen: 10% */
+            th_round *r = th_round_at(30.0 * k, 0);
+            th_stat_steal(r, 3000ull * (unsigned)k, 1200ull * (unsigned)k, 9000ull * (unsigned)k);
+            th_run(pl, r);
+        }
+        wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
+        char *s = NULL, err[256];
+        size_t n = 0;
+        FILE *out = open_memstream(&s, &n);
+        int worse = check_against(out, pl, &sc, path, cases[i].tol, 10, err, sizeof err);
+        fclose(out);
+        unlink(path);
+        pipeline_free(pl);
+        assert_int_equal(worse, cases[i].worse);
+        assert_true(strncmp(s, cases[i].line, strlen(cases[i].line)) == 0);
+        free(s);
+    }
+}
+
 static void test_an_unusable_baseline_is_an_error(void **state)
 {
     (void)state;
@@ -109,6 +150,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nothing_worse_exits_0),
         cmocka_unit_test(test_each_thing_worse_is_one_line),
+        cmocka_unit_test(test_host_steal_throttled_pressure_p90_rise),
         cmocka_unit_test(test_an_unusable_baseline_is_an_error),
     };
     return cmocka_run_group_tests_name("check", tests, NULL, NULL);

@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "pipeline_harness.h"
+#include "procfs.h"
 #include "truth.h"
 
 static const tworker IDLE_A[] = {{100, "Idle", 5, 90000, "/a", "70.00"}};
@@ -100,6 +101,11 @@ static void test_steal_share_from_stat(void **state)
     r->stat.n = 0;
     buf_printf(&r->stat, "cpu  3700 0 0 15000 0 0 300\n"); /* 7 numbers */
     th_run(pl, r);
+    uint64_t steal, total;
+    assert_int_equal(procfs_stat_steal("cpu  1 2 3 4 5 6 7\n", 20, &steal, &total), -1);
+    assert_int_equal(procfs_stat_steal("cpu  1 2 3 4 5 6 7 8\n", 22, &steal, &total), 0);
+    assert_int_equal(steal, 8);
+    assert_int_equal(total, 36);
     truth t = truth_now(pl);
     assert_int_equal(t.pairs[SIG_STEAL], 1);
     assert_int_equal(t.pct[SIG_STEAL][TR_MAX], 600);
@@ -243,6 +249,15 @@ static void test_starved_by_steal_on_stat_hosts_only(void **state)
     p = th_find(pl, "web1", "a");
     assert_int_equal(p->starved, 2);
     assert_int_equal(p->starved_by_steal, 0);
+    pipeline_free(pl);
+    /* even when its STAT, judged against the quota, would say so */
+    pl = new_host(8, 1500);
+    for (int i = 0; i < 3; i++) {
+        th_round *r = round_at(30 * i, 3000ull * (unsigned)i, 100ull * (unsigned)i, 0, 3, 0);
+        th_cgroup_usage(r, 45000000ull * (unsigned)i);
+        th_run(pl, r);
+    }
+    assert_int_equal(th_find(pl, "web1", "a")->starved_by_steal, 0);
     pipeline_free(pl);
 }
 

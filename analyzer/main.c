@@ -16,6 +16,7 @@
 #include "pipeline.h"
 #include "readings.h"
 #include "replay.h"
+#include "timing.h"
 #include "report.h"
 #include "timearg.h"
 #include "msg.h"
@@ -242,6 +243,8 @@ int main(int argc, char **argv)
         rd_prefixes_free(&cfg.own_uri);
         return rc;
     }
+    if (cfg.timing) /* the clock checks only: no replay */
+        return timing_logs(stdout, stderr, PROG, cfg.logs, cfg.nlogs, cfg.cutoff);
     pl_options opt = {.own_uri = &cfg.own_uri,
                       .has_from = cfg.scenario.has_from, .from_ns = cfg.scenario.from_ns,
                       .has_until = cfg.scenario.has_until, .until_ns = cfg.scenario.until_ns};

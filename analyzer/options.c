@@ -24,6 +24,7 @@ static void usage(FILE *out)
 "       " PROG " hist [--pool POOL] [--cutoff PCT] [OPTION]... LOG...\n"
 "       " PROG " check --baseline BASE.json [--tolerance-buckets N]\n"
 "                   [--max-overhead-rise PCT] [OPTION]... LOG...\n"
+"       " PROG " timing [--cutoff PCT] LOG...\n"
 "Replays fpm-record logs and prints, per php-fpm pool, how CPU-bound its\n"
 "requests are, what a busy worker costs the host, and how many busy workers\n"
 "fill the CPU.  Several LOGs are one history, in the order given.\n"
@@ -64,7 +65,13 @@ static void usage(FILE *out)
 "what got worse: TYPICAL, P90 or the busy share up by more than N buckets\n"
 "(default 0), a shape toward cpu-bound, overhead up by more than PCT%%\n"
 "(default 10), new starved rounds, a pool with too few readings now or gone;\n"
-"0 when nothing did.\n"
+"0 when nothing did.  It also names a host whose steal, throttled or\n"
+"pressure p90 rose by more than N buckets.\n"
+"\n"
+"timing prints the recorder's clock check of each start (its TIMING\n"
+"record) as PostgreSQL's pg_test_timing does: the log2 histogram of the\n"
+"differences between successive clock reads, then the exact differences up\n"
+"to --cutoff (default 99.99%%), then the largest.\n"
 "\n"
 "  -h, --help                print this help and exit\n"
 "  -V, --version             print the version and exit\n"
@@ -175,7 +182,11 @@ enum { O_HOST_MC = 256, O_CORES, O_HEADROOM, O_OWN_URI, O_EXPLAIN, O_MAXCH, O_FR
        O_COST };
 
 /* The commands an option goes with. */
-enum { CMD_REPORT = 1, CMD_HIST = 2, CMD_CHECK = 4, CMD_ALL = 7 };
+enum { CMD_REPORT = 1, CMD_HIST = 2, CMD_CHECK = 4, CMD_TIMING = 8, CMD_REPLAY = 7,
+       CMD_ALL = 15 };
+
+static const char *const CMD_NAMES[] = {[CMD_REPORT] = "", [CMD_HIST] = "hist",
+                                        [CMD_CHECK] = "check", [CMD_TIMING] = "timing"};
 
 static int goes_with(int opt)
 {
@@ -183,12 +194,17 @@ static int goes_with(int opt)
     case 'f': case O_HOST_MC: case O_CORES: case O_HEADROOM: case O_MAXCH: case O_EXPLAIN:
     case O_COST:
         return CMD_REPORT;
-    case O_POOL: case O_CUTOFF:
+    case O_POOL:
         return CMD_HIST;
+    case O_CUTOFF:
+        return CMD_HIST | CMD_TIMING;
     case O_BASELINE: case O_TOL: case O_RISE:
         return CMD_CHECK;
+    case O_FROM: case O_UNTIL: case O_OWN_URI: case O_CSV_READINGS: case O_CSV_ROUNDS:
+    case O_PLOT:
+        return CMD_REPLAY; /* what replays the rounds */
     default:
-        return CMD_ALL; /* -o, --from, --until, --own-uri, -q, the exports, help, errors */
+        return CMD_ALL; /* -o, -q, help, errors */
     }
 }
 
@@ -330,17 +346,21 @@ int options_parse(int argc, char **argv, config *cfg)
     cfg->cutoff = 99.99;
     cfg->max_rise = 10;
     int cmd = CMD_REPORT;
-    if (argc > 1 && (strcmp(argv[1], "hist") == 0 || strcmp(argv[1], "check") == 0)) {
-        cfg->hist = argv[1][0] == 'h';
-        cfg->check = !cfg->hist;
-        cmd = cfg->hist ? CMD_HIST : CMD_CHECK;
-        argv++;
-        argc--;
-    } else if (argc > 1 && argv[1][0] >= 'a' && argv[1][0] <= 'z' &&
-               strspn(argv[1], "abcdefghijklmnopqrstuvwxyz-") == strlen(argv[1]) &&
-               access(argv[1], F_OK) != 0) {
-        return bad_usage("\"%s\" is neither a command (hist, check) nor a LOG file", argv[1]);
-    }
+    for (int k = CMD_HIST; argc > 1 && k <= CMD_TIMING; k *= 2)
+        if (strcmp(argv[1], CMD_NAMES[k]) == 0) {
+            cmd = k;
+            argv++;
+            argc--;
+            break;
+        }
+    cfg->hist = cmd == CMD_HIST;
+    cfg->check = cmd == CMD_CHECK;
+    cfg->timing = cmd == CMD_TIMING;
+    if (cmd == CMD_REPORT && argc > 1 && argv[1][0] >= 'a' && argv[1][0] <= 'z' &&
+        strspn(argv[1], "abcdefghijklmnopqrstuvwxyz-") == strlen(argv[1]) &&
+        access(argv[1], F_OK) != 0)
+        return bad_usage("\"%s\" is neither a command (hist, check, timing) nor a LOG file",
+                         argv[1]);
     opterr = 0;
     while ((idx = -1, c = getopt_long(argc, argv, ":f:o:qhV", longopts, &idx)) != -1) {
         if (idx >= 0)
@@ -351,9 +371,9 @@ int options_parse(int argc, char **argv, config *cfg)
         if (!(goes & cmd)) {
             if (goes == CMD_HIST || goes == CMD_CHECK)
                 return bad_usage("option \"%s\" goes with \"" PROG " %s\"", optname,
-                                 goes == CMD_HIST ? "hist" : "check");
-            return bad_usage("option \"%s\" does not go with \"" PROG " %s\"", optname,
-                             cmd == CMD_HIST ? "hist" : "check");
+                                 CMD_NAMES[goes]);
+            return bad_usage("option \"%s\" does not go with \"" PROG "%s%s\"", optname,
+                             cmd == CMD_REPORT ? "" : " ", CMD_NAMES[cmd]);
         }
         int rc = take_option(cfg, c, optarg);
         if (rc >= 0)

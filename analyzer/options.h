@@ -1,6 +1,6 @@
 /*
- * options: fpm-analyze's command line: the command (the report, hist or
- * check), which options go with it, and their values, checked.
+ * options: fpm-analyze's command line: the command (the report, hist,
+ * check or timing), which options go with it, and their values, checked.
  */
 #ifndef OPTIONS_H
 #define OPTIONS_H
@@ -23,11 +23,12 @@ typedef struct {
     int              quiet;
     int              hist;           /* the hist view */
     int              check;          /* the check subcommand */
+    int              timing;         /* the timing subcommand */
     const char      *baseline;
     int              tolerance;
     double           max_rise;
     const char      *pool;           /* hist --pool */
-    double           cutoff;         /* hist --cutoff */
+    double           cutoff;         /* hist and timing --cutoff */
     char           **logs;
     int              nlogs;
 } config;

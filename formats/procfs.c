@@ -47,17 +47,17 @@ static void skip_field(const char *b, size_t n, size_t *i)
         (*i)++;
 }
 
-/* The numbers of the aggregate `cpu ` line, up to 8; how many, or -1 when
- * there is no such line. */
-static int cpu_line(const char *buf, size_t len, uint64_t f[8])
+/* The numbers of the line NAME (`cpu` is the aggregate), up to 8; how
+ * many, or -1 when there is no such line. */
+static int cpu_line_of(const char *buf, size_t len, const char *name, uint64_t f[8])
 {
-    size_t i = 0;
+    size_t i = 0, nl_ = strlen(name);
     while (i < len) {
         const char *line = buf + i;
         const char *nl = memchr(line, '\n', len - i);
         size_t ll = nl ? (size_t)(nl - line) : len - i;
-        if (ll > 4 && memcmp(line, "cpu ", 4) == 0) {
-            size_t j = 4;
+        if (ll > nl_ && memcmp(line, name, nl_) == 0 && line[nl_] == ' ') {
+            size_t j = nl_;
             int got = 0;
             memset(f, 0, 8 * sizeof *f);
             while (got < 8 && next_u64(line, ll, &j, &f[got]) == 0)
@@ -67,6 +67,11 @@ static int cpu_line(const char *buf, size_t len, uint64_t f[8])
         i += ll + 1;
     }
     return -1;
+}
+
+static int cpu_line(const char *buf, size_t len, uint64_t f[8])
+{
+    return cpu_line_of(buf, len, "cpu", f);
 }
 
 /* The sum of the fields listed, or -1 when it does not fit. */
@@ -92,14 +97,20 @@ int procfs_stat_busy(const char *buf, size_t len, uint64_t *busy)
     return sum_fields(f, busy_fields, 6, busy);
 }
 
-int procfs_stat_steal(const char *buf, size_t len, uint64_t *steal, uint64_t *total)
+int procfs_stat_steal_of(const char *buf, size_t len, const char *name, uint64_t *steal,
+                         uint64_t *total)
 {
     uint64_t f[8];
     static const int all[8] = {0, 1, 2, 3, 4, 5, 6, 7};
-    if (cpu_line(buf, len, f) < 8 || sum_fields(f, all, 8, total) != 0)
+    if (cpu_line_of(buf, len, name, f) < 8 || sum_fields(f, all, 8, total) != 0)
         return -1;
     *steal = f[7];
     return 0;
+}
+
+int procfs_stat_steal(const char *buf, size_t len, uint64_t *steal, uint64_t *total)
+{
+    return procfs_stat_steal_of(buf, len, "cpu", steal, total);
 }
 
 int procfs_pid_stat(const char *line, size_t len, int64_t *pid, uint64_t *ticks)

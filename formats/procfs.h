@@ -19,6 +19,10 @@ int procfs_stat_busy(const char *buf, size_t len, uint64_t *busy_ticks);
  * the total does not fit. */
 int procfs_stat_steal(const char *buf, size_t len, uint64_t *steal, uint64_t *total);
 
+/* The same of the line NAME ("cpu3" for CPU 3). */
+int procfs_stat_steal_of(const char *buf, size_t len, const char *name, uint64_t *steal,
+                         uint64_t *total);
+
 /* One /proc/<pid>/stat line: the pid and utime + stime + cutime + cstime
  * (fields 14 to 17) in ticks.  comm (field 2) may hold spaces and
  * parentheses: fields are counted after its last ')'. */

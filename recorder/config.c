@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "msg.h"
+#include "probe.h"
 #include "version.h"
 
 #define PROG "fpm-record"
@@ -17,6 +18,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
 "Usage: " PROG " (--pool NAME=ENDPOINT[,status=PATH] ... | --fpm-config FILE) -o LOG [OPTION]...\n"
+"       " PROG " steal [--duration D] [--cpu N]\n"
 "Every interval, reads each php-fpm pool's full status page over FastCGI, its\n"
 "workers' /proc/<pid>/stat, /proc/stat and php-fpm's cgroup CPU files, and\n"
 "appends them raw to LOG (zstd, flushed every round, mode 0600).\n"
@@ -31,6 +33,9 @@ static void usage(FILE *out)
 "  -r, --rounds N          stop after N rounds\n"
 "  -d, --duration D        stop after D\n"
 "      --redact-query      strip query strings from the URIs written\n"
+"      --steal-probe D     every round, busy-loop D (10ms to 10s, such as 200ms)\n"
+"                          on one CPU, a different one each round, and record the\n"
+"                          time the hypervisor took (costs D of one core a round)\n"
 "      --level N           zstd level 1..19, 0 writes plain records (default 3)\n"
 "  -n, --check-config      check the pools, read one status page each, and exit\n"
 "  -q, --quiet             no notes on standard error, only problems\n"
@@ -39,6 +44,10 @@ static void usage(FILE *out)
 "  -h, --help              print this help and exit\n"
 "  -V, --version           print the version and exit\n"
 "\n"
+"fpm-record steal runs the steal probe alone, on each CPU in turn (or CPU\n"
+"N) for D each (default 1s), and prints what the kernel says, the plain gap\n"
+"count and the figure less this guest's own run delay.\n"
+"\n"
 "SIGHUP reopens LOG (logrotate with create) and re-reads the pools;\n"
 "SIGTERM and SIGINT finish the round, end the frame and exit 0.\n"
 "Exit status: 0 ok, 1 a check failed, 2 usage error or LOG unusable.\n");
@@ -46,8 +55,7 @@ static void usage(FILE *out)
 
 #define bad_usage(...) msg_usage(PROG, __VA_ARGS__)
 
-/* "30s", "1m", "2h", "500ms", or bare seconds; 0 ok with *ms. */
-static int parse_duration(const char *s, uint64_t *ms)
+int config_parse_duration(const char *s, uint64_t *ms)
 {
     char *end;
     errno = 0;
@@ -193,7 +201,7 @@ int config_load_pools(rec_config *cfg, char **pid_file)
 
 int config_parse_args(int argc, char **argv, rec_config *cfg)
 {
-    enum { O_REDACT = 256, O_LEVEL, O_PROC, O_SYS };
+    enum { O_REDACT = 256, O_LEVEL, O_PROC, O_SYS, O_STEAL };
     static const struct option longopts[] = {
         {"pool", required_argument, NULL, 'p'}, {"fpm-config", required_argument, NULL, 'c'},
         {"output", required_argument, NULL, 'o'}, {"interval", required_argument, NULL, 'i'},
@@ -202,6 +210,7 @@ int config_parse_args(int argc, char **argv, rec_config *cfg)
         {"level", required_argument, NULL, O_LEVEL}, {"check-config", no_argument, NULL, 'n'},
         {"quiet", no_argument, NULL, 'q'}, {"proc-root", required_argument, NULL, O_PROC},
         {"sys-root", required_argument, NULL, O_SYS}, {"help", no_argument, NULL, 'h'},
+        {"steal-probe", required_argument, NULL, O_STEAL},
         {"version", no_argument, NULL, 'V'}, {NULL, 0, NULL, 0},
     };
     cfg->interval_ms = 30000;
@@ -227,17 +236,17 @@ int config_parse_args(int argc, char **argv, rec_config *cfg)
         case 'c': cfg->fpm_config = optarg; break;
         case 'o': cfg->output = optarg; break;
         case 'i':
-            if (parse_duration(optarg, &cfg->interval_ms) || cfg->interval_ms < 1000)
+            if (config_parse_duration(optarg, &cfg->interval_ms) || cfg->interval_ms < 1000)
                 return bad_usage("--interval must be a duration of at least 1s (5s, 1m), not \"%s\"",
                                  optarg);
             break;
         case 't':
-            if (parse_duration(optarg, &cfg->timeout_ms) || cfg->timeout_ms < 100 ||
+            if (config_parse_duration(optarg, &cfg->timeout_ms) || cfg->timeout_ms < 100 ||
                 cfg->timeout_ms > 600000)
                 return bad_usage("--timeout must be a duration from 100ms to 10m, not \"%s\"", optarg);
             break;
         case 'd':
-            if (parse_duration(optarg, &cfg->duration_ms) || cfg->duration_ms == 0)
+            if (config_parse_duration(optarg, &cfg->duration_ms) || cfg->duration_ms == 0)
                 return bad_usage("--duration must be a duration (90s, 10m, 1h), not \"%s\"", optarg);
             break;
         case 'r':
@@ -253,6 +262,15 @@ int config_parse_args(int argc, char **argv, rec_config *cfg)
                 return bad_usage("--level must be in range 0..19, not \"%s\"", optarg);
             break;
         case O_REDACT: cfg->redact = 1; break;
+        case O_STEAL:
+            if (config_parse_duration(optarg, &cfg->steal_probe_ms) || cfg->steal_probe_ms < 10 ||
+                cfg->steal_probe_ms > 10000)
+                return bad_usage("--steal-probe must be a duration from 10ms to 10s (200ms), "
+                                 "not \"%s\"", optarg);
+            if (!probe_supported())
+                return bad_usage("--steal-probe needs a cycle counter the probe can read "
+                                 "(x86-64 or aarch64); this machine has none");
+            break;
         case 'n': cfg->check = 1; break;
         case 'q': cfg->quiet = 1; break;
         case O_PROC: cfg->proc_root = optarg; break;
@@ -269,6 +287,9 @@ int config_parse_args(int argc, char **argv, rec_config *cfg)
         return bad_usage("no pool: give --pool NAME=ENDPOINT or --fpm-config FILE");
     if (!cfg->output && !cfg->check)
         return bad_usage("no log: give -o LOG");
+    if (cfg->steal_probe_ms && cfg->steal_probe_ms * 2 > cfg->interval_ms)
+        return bad_usage("--steal-probe %llums is more than half the interval: the probe would "
+                         "take the CPU it measures", (unsigned long long)cfg->steal_probe_ms);
     if (cfg->interval_ms < 5000 && !cfg->check && !cfg->quiet)
         msg_warnx("--interval under 5s: the readings are kept, but the analyzer uses no pair of "
             "rounds under 5 s apart (no host CPU, overhead or starved rounds)");

@@ -25,10 +25,14 @@ typedef struct {
     const char *fpm_config;
     const char *output;
     uint64_t    interval_ms, timeout_ms, duration_ms;
+    uint64_t    steal_probe_ms;    /* --steal-probe: per round, 0 off */
     long        rounds;
     int         redact, check, level, quiet;
     const char *proc_root, *sys_root;
 } rec_config;
+
+/* "30s", "1m", "2h", "500ms", or bare seconds; 0 ok with *ms, -1 if not. */
+int config_parse_duration(const char *s, uint64_t *ms);
 
 /* Fills cfg from argv; -1 to go on, else the exit code (usage errors are
  * said, --help and --version printed). */

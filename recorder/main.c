@@ -18,9 +18,11 @@
 #include "fcgi.h"
 #include "fpmconf.h"
 #include "logfile.h"
+#include "probe.h"
 #include "procfs.h"
 #include "procscan.h"
 #include "records.h"
+#include "stealcmd.h"
 #include "workers.h"
 #include "status.h"
 #include "msg.h"
@@ -62,6 +64,9 @@ typedef struct {
     status_page    page;
     char          *pidbuf;
     size_t         pidcap;
+    int            timed;           /* the clock check was written */
+    int            probe_cpus[1024], nprobe_cpus, probe_turn; /* --steal-probe's CPUs */
+    char           said_probe[300]; /* the last probe error said, "" none */
 } recorder;
 
 static void add(recorder *r, const char *type, uint64_t mono, uint64_t real, const char *src,
@@ -246,6 +251,43 @@ static void read_pool(recorder *r, rec_pool *pool)
     free(resp.body);
 }
 
+/* --steal-probe: the probe on the next CPU in turn, as a STEAL record; a
+ * failure is said once until it works again. */
+static void steal_probe(recorder *r)
+{
+    if (r->nprobe_cpus == 0 && (r->nprobe_cpus = probe_cpus(r->probe_cpus, 1024)) == 0)
+        r->probe_cpus[r->nprobe_cpus++] = 0;
+    int cpu = r->probe_cpus[r->probe_turn++ % r->nprobe_cpus];
+    probe_result pr;
+    char err[256], p[512];
+    if (probe_run(cpu, r->cfg->steal_probe_ms * 1000000ull, &pr, err, sizeof err) != 0) {
+        if (strcmp(err, r->said_probe) != 0 && !r->cfg->quiet)
+            msg_warnx("steal probe: %s", err);
+        snprintf(r->said_probe, sizeof r->said_probe, "%s", err);
+        return;
+    }
+    r->said_probe[0] = '\0';
+    size_t n = probe_format(&pr, p, sizeof p);
+    add(r, rec_name(REC_STEAL), clock_ns(CLOCK_MONOTONIC), clock_ns(CLOCK_REALTIME), NULL, p, n);
+}
+
+/* The clock check of this start, as a TIMING record after HOST. */
+static void clock_check(recorder *r)
+{
+    clockcheck *c = malloc(sizeof *c);
+    if (!c)
+        return;
+    uint64_t mono = clock_ns(CLOCK_MONOTONIC), real = clock_ns(CLOCK_REALTIME);
+    clockcheck_run(c, 100000000ull); /* 100 ms */
+    size_t n;
+    char *p = clockcheck_format(c, &n);
+    if (p)
+        add(r, rec_name(REC_TIMING), mono, real, NULL, p, n);
+    free(p);
+    free(c);
+    r->timed = 1;
+}
+
 static void do_round(recorder *r)
 {
     rec_config *cfg = r->cfg;
@@ -266,10 +308,17 @@ static void do_round(recorder *r)
         r->last_stat = mono;
         free(b);
     }
+    char path[8400];
+    snprintf(path, sizeof path, "%s/pressure/cpu", cfg->proc_root);
+    mono = clock_ns(CLOCK_MONOTONIC);
+    real = clock_ns(CLOCK_REALTIME);
+    if (ps_read_file(path, &b, &n) == 0) { /* the host's CPU pressure, where it has it */
+        add(r, rec_name(REC_PRESSURE), mono, real, NULL, b, n);
+        free(b);
+    }
     if (r->cgroup_dir[0]) {
         static const char *const files[] = {"cpu.stat", "cpu.max", "cpu.pressure"};
         for (size_t i = 0; i < 3; i++) {
-            char path[8400];
             snprintf(path, sizeof path, "%s/%s", r->cgroup_dir, files[i]);
             mono = clock_ns(CLOCK_MONOTONIC);
             real = clock_ns(CLOCK_REALTIME);
@@ -279,6 +328,8 @@ static void do_round(recorder *r)
             }
         }
     }
+    if (cfg->steal_probe_ms)
+        steal_probe(r);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     uint64_t self = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000ull +
@@ -365,6 +416,8 @@ static int open_log(recorder *r)
     }
     r->frame_start = clock_ns(CLOCK_MONOTONIC);
     write_host_and_pools(r);
+    if (!r->timed)
+        clock_check(r);
     if (repaired[0]) {
         note(r, "repaired: %s", repaired);
         if (!r->cfg->quiet)
@@ -485,6 +538,8 @@ static int record(recorder *r)
 int main(int argc, char **argv)
 {
     msg_init(PROG);
+    if (argc > 1 && strcmp(argv[1], "steal") == 0)
+        return steal_command(argc - 1, argv + 1);
     rec_config cfg = {0};
     recorder r = {.cfg = &cfg};
     int rc = config_parse_args(argc, argv, &cfg);

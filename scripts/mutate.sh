@@ -58,7 +58,7 @@ done <<'LIST'
 5 quota pair needs the same measure|analyzer/pipeline.c|s/if \(pr->sig\[SIG_BUSY\].unit != busy->unit\)/if (pr->sig[SIG_BUSY].unit != busy->unit \&\& !busy_ok)/
 5 a new pid counts its whole counter|analyzer/pipeline.c|s/\? \(uint64_t\)\(now - before\) : \(uint64_t\)now;/? (uint64_t)(now - before) : 0;/
 5 fields 14 to 17|formats/procfs.c|s/for \(int f = 3; f <= 13; f\+\+\)/for (int f = 3; f <= 12; f++)/
-5 every pool needs PIDS in both rounds|analyzer/pipeline.c|s/if \(c != 0 \|\| !pr->had_pids\[a\] \|\| !pl->work\[b\].in->has_pids\)/if (c != 0)/
+5 every pool needs PIDS in both rounds|analyzer/pipeline.c|s/if \(pr->seen\[i\] != pl->work\[i\].pool \|\| !pr->had_pids\[i\] \|\| !pl->work\[i\].in->has_pids\)/if (pr->seen[i] != pl->work[i].pool)/
 5 saturated pairs give no point|analyzer/pipeline.h|s/PL_SATURATED        0.95/PL_SATURATED        0.96/
 5 idle below 0.02 cores|analyzer/pipeline.h|s/PL_IDLE_CORES       0.02/PL_IDLE_CORES       0.03/
 5 dominant at 0.7|analyzer/pipeline.h|s/PL_DOMINANT         0.7/PL_DOMINANT         0.69/
@@ -108,7 +108,7 @@ log raw bytes in SOURCE are damage|formats/fpmlog_read.c|s/\(unsigned char\)f\[4
 9 share capped at 100%|analyzer/signals.c|s/if \(num >= den\)\n        return SIG_SHARE_MAX;/if (num > den * 2)\n        return SIG_SHARE_MAX;/
 9 share half away from zero|analyzer/signals.c|s/\+ den\) \/ \(2 \* den\)/) \/ (2 * den)/
 9 the 10-period floor|analyzer/signals.c|s/THROTTLE_MIN_PERIODS 10/THROTTLE_MIN_PERIODS 9/
-9 steal needs 8 numbers|formats/procfs.c|s/cpu_line\(buf, len, f\) < 8/cpu_line(buf, len, f) < 7/
+9 steal needs 8 numbers|formats/procfs.c|s/cpu_line_of\(buf, len, name, f\) < 8/cpu_line_of(buf, len, name, f) < 7/
 9 the quota host's pressure source|analyzer/signals.c|s/int quota = h->quota_millicores > 0;/int quota = h->quota_millicores > 0 \&\& 0;/
 9 php_accounted needs PIDS in both rounds|analyzer/signals.c|s/if \(!p->pids_complete \|\| b->v <= a->v\)/if (b->v <= a->v)/
 9 starved-by-steal on STAT hosts only|analyzer/pipeline.c|s/if \(hp->sig\[SIG_BUSY\].unit != 0 \|\| /if (/

@@ -49,7 +49,7 @@ static uint64_t read_mono(void *arg)
     return clock_of(CLOCK_MONOTONIC);
 }
 
-static const probe_ops REAL_OPS = {read_cycles, read_mono, NULL};
+static const probe_ops REAL_OPS = {read_cycles, read_mono, NULL, NULL};
 
 /* ------------------------------------------------------------- the probe */
 
@@ -67,21 +67,43 @@ void probe_gap(probe_result *r, uint64_t ns)
         r->gap_max_ns = ns;
 }
 
+#define BRACKET_NS 2000 /* a counter read this close between two clock reads */
+
+/* The counter read between two CLOCK_MONOTONIC reads at most BRACKET_NS
+ * apart (a preemption between them would skew the calibration), the clock
+ * at their middle in *mono; the best of 1000 tries. */
+static uint64_t bracketed(const probe_ops *ops, uint64_t *mono)
+{
+    uint64_t best = UINT64_MAX, c = 0;
+    for (int i = 0; i < 1000; i++) {
+        uint64_t a = ops->mono_ns(ops->arg), k = ops->cycles(ops->arg), b = ops->mono_ns(ops->arg);
+        if (b >= a && b - a < best) {
+            best = b - a;
+            c = k;
+            *mono = a + (b - a) / 2;
+        }
+        if (best <= BRACKET_NS)
+            break;
+    }
+    return c;
+}
+
 int probe_loop(const probe_ops *ops, uint64_t duration_ns, probe_result *r)
 {
     r->threshold_ns = PROBE_THRESHOLD_NS;
     /* calibration: cycles per ns over a tenth of the duration */
     uint64_t cal = duration_ns / 10 > 1000000 ? duration_ns / 10 : 1000000;
-    uint64_t c0 = ops->cycles(ops->arg), m0 = ops->mono_ns(ops->arg), m1, c1;
-    do {
-        c1 = ops->cycles(ops->arg);
-        m1 = ops->mono_ns(ops->arg);
-    } while (m1 - m0 < cal && m1 >= m0);
+    uint64_t m0, m1, c0 = bracketed(ops, &m0), c1;
+    do
+        c1 = bracketed(ops, &m1);
+    while (m1 - m0 < cal && m1 >= m0);
     if (c1 <= c0 || m1 <= m0)
         return -1; /* the counter does not advance */
     double ns_per_cycle = (double)(m1 - m0) / (double)(c1 - c0);
     uint64_t thr = (uint64_t)((double)PROBE_THRESHOLD_NS / ns_per_cycle);
     uint64_t span = (uint64_t)((double)duration_ns / ns_per_cycle);
+    if (ops->mark)
+        ops->mark(ops->arg, 0);
     uint64_t start = ops->cycles(ops->arg), prev = start, c;
     uint64_t stop_by = ops->mono_ns(ops->arg) + 2 * duration_ns + 1000000000ull;
     for (uint64_t k = 1;; k++) {
@@ -96,6 +118,8 @@ int probe_loop(const probe_ops *ops, uint64_t duration_ns, probe_result *r)
         if ((k & 0xffff) == 0 && ops->mono_ns(ops->arg) > stop_by)
             break; /* a counter slower than calibrated: never past twice the time */
     }
+    if (ops->mark)
+        ops->mark(ops->arg, 1);
     r->duration_ns = (uint64_t)((double)(prev - start) * ns_per_cycle);
     return 0;
 }
@@ -125,6 +149,26 @@ static int run_delay(uint64_t *v)
     return ok ? 0 : -1;
 }
 
+/* What is read around the measured loop: wall, CPU time, run delay. */
+typedef struct {
+    uint64_t wall[2], cpu[2], delay[2];
+    int      has_delay[2];
+} around;
+
+static void mark(void *arg, int end)
+{
+    around *a = arg;
+    if (end) { /* the loop's end first, the reads after */
+        a->wall[1] = clock_of(CLOCK_MONOTONIC);
+        a->cpu[1] = clock_of(CLOCK_THREAD_CPUTIME_ID);
+        a->has_delay[1] = run_delay(&a->delay[1]) == 0;
+    } else {
+        a->has_delay[0] = run_delay(&a->delay[0]) == 0;
+        a->cpu[0] = clock_of(CLOCK_THREAD_CPUTIME_ID);
+        a->wall[0] = clock_of(CLOCK_MONOTONIC);
+    }
+}
+
 int probe_run(int cpu, uint64_t duration_ns, probe_result *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
@@ -149,14 +193,13 @@ int probe_run(int cpu, uint64_t duration_ns, probe_result *r, char *err, size_t 
         return -1;
     }
     sched_yield(); /* move there before the counters start */
-    uint64_t d0 = 0, d1 = 0;
-    int delay = run_delay(&d0) == 0;
-    uint64_t t0 = clock_of(CLOCK_THREAD_CPUTIME_ID), w0 = clock_of(CLOCK_MONOTONIC);
-    int rc = probe_loop(&REAL_OPS, duration_ns, r);
-    r->wall_ns = clock_of(CLOCK_MONOTONIC) - w0;
-    r->cpu_time_ns = clock_of(CLOCK_THREAD_CPUTIME_ID) - t0;
-    if (delay && run_delay(&d1) == 0 && d1 >= d0)
-        r->run_delay_ns = d1 - d0;
+    around a = {0};
+    probe_ops ops = {read_cycles, read_mono, mark, &a};
+    int rc = probe_loop(&ops, duration_ns, r);
+    r->wall_ns = a.wall[1] - a.wall[0];
+    r->cpu_time_ns = a.cpu[1] - a.cpu[0];
+    if (a.has_delay[0] && a.has_delay[1] && a.delay[1] >= a.delay[0])
+        r->run_delay_ns = a.delay[1] - a.delay[0];
     sched_setaffinity(0, sizeof old, &old);
     if (rc != 0)
         snprintf(err, errlen, "the cycle counter of CPU %d does not advance", cpu);

@@ -18,6 +18,7 @@
 typedef struct {
     uint64_t (*cycles)(void *arg);  /* the cycle counter */
     uint64_t (*mono_ns)(void *arg); /* CLOCK_MONOTONIC */
+    void    (*mark)(void *arg, int end); /* optional: called as the measured loop starts (0), ends (1) */
     void     *arg;
 } probe_ops;
 

@@ -39,7 +39,7 @@ static void test_probe_gaps_histogram_total_and_largest(void **state)
     static const uint64_t at[] = {20000000, 30000000, 40000000, 50000000, 60000000};
     static const uint64_t gap[] = {4000, 7000, 30000, 600000, 12000000};
     fake f = {1000000, 20, at, gap, 5, 0};
-    probe_ops ops = {fake_cycles, fake_mono, &f};
+    probe_ops ops = {fake_cycles, fake_mono, NULL, &f};
     probe_result r = {0};
     assert_int_equal(probe_loop(&ops, 100000000, &r), 0);
     assert_int_equal(r.threshold_ns, 5000);
@@ -84,7 +84,7 @@ static void test_probe_a_counter_that_does_not_move(void **state)
 {
     (void)state;
     fake f = {1000, 1000, NULL, NULL, 0, 0};
-    probe_ops ops = {stuck, fake_cycles, &f}; /* time moves, the counter does not */
+    probe_ops ops = {stuck, fake_cycles, NULL, &f}; /* time moves, the counter does not */
     probe_result r = {0};
     assert_int_equal(probe_loop(&ops, 10000000, &r), -1);
 }
@@ -115,7 +115,7 @@ static void test_clock_check_buckets_exact_backwards_largest(void **state)
     assert_int_equal(n, strlen(p));
     free(p);
     uint64_t now = 5000;
-    probe_ops ops = {tick25, tick25, &now};
+    probe_ops ops = {tick25, tick25, NULL, &now};
     clockcheck_loop(c, &ops, 1000);
     assert_int_equal(c->loops, 40);
     assert_int_equal(c->exact[25], 40);

@@ -132,7 +132,7 @@ FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 FUZZ_SEEDS_status  := fixtures/status/*
 FUZZ_SEEDS_fpmlog  := fixtures/logs/*
-FUZZ_SEEDS_procfs  := fixtures/world/proc/stat fixtures/world/proc/*/stat fixtures/world/sys/fs/cgroup/system.slice/*/cpu.*
+FUZZ_SEEDS_procfs  := fixtures/world/proc/stat fixtures/world/proc/*/stat fixtures/world/sys/fs/cgroup/system.slice/*/cpu.* tests/fuzz/seeds/procfs/*
 FUZZ_SEEDS_fcgi    := tests/fuzz/seeds/fcgi/*
 FUZZ_SEEDS_fpmconf := fixtures/fpmconf/php-fpm.conf fixtures/fpmconf/pool.d/*
 

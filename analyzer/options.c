@@ -35,6 +35,7 @@ static void usage(FILE *out)
 "  -o, --output FILE         write FILE.tmp, then rename it to FILE\n"
 "      --csv-readings FILE   a CSV row per worker seen per round, with its verdict\n"
 "      --csv-rounds FILE     a CSV row per round and pool: host and pool CPU,\n"
+"                            steal, throttled, pressure and accounted shares,\n"
 "                            listen queue, fit point, starved\n"
 "      --plot DIR            per pool: histogram, fit and time series as PNG and\n"
 "                            SVG (gnuplot), with the .dat and .gp files\n"

@@ -167,7 +167,10 @@ static void test_seq_copies_are_dropped(void **state)
     round_rec(&b, 30, 2, "70.00");  /* seq 31 */
     size_t to = b.n;
     round_rec(&b, 60, 3, "70.00");  /* seq 61 */
-    buf_add(&b, b.p + from, to - from); /* seq 31 again: a copy, CRCs and all */
+    char *copy = malloc(to - from);
+    memcpy(copy, b.p + from, to - from);
+    buf_add(&b, copy, to - from); /* seq 31 again: a copy, CRCs and all */
+    free(copy);
     round_rec(&b, 90, 4, "70.00");  /* seq 91 */
     rec(&b, "STAT", 95 * NS, "-", "cpu  1 0 0 1 0 0 0 0\n");
     rec(&b, "ROUND", 95 * NS, "-", "seq=x\n"); /* not readable: not checked */

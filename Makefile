@@ -11,7 +11,7 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -Wall -Wextra -Werror
 CPPFLAGS += -Iformats -Ianalyzer -Irecorder -Itests -D_DEFAULT_SOURCE
-LDLIBS  := -lzstd -lz -ljansson -lcsv -lm
+LDLIBS  := -lzstd -ldeflate -ljansson -lcsv -lm
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LOG     ?= fixtures/logs/realistic.fpmlog.zst
 
@@ -52,10 +52,10 @@ bin/fpm-record: build/rel/recorder/main.o $(REL_LIB)
 
 bin/tests/%: build/rel/tests/%.o $(REL_LIB)
 	@mkdir -p bin/tests
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcmocka -lz
 bin/tests-san/%: build/san/tests/%.o $(SAN_LIB)
 	@mkdir -p bin/tests-san
-	$(CC) $(SAN) -o $@ $^ $(LDLIBS) -lcmocka
+	$(CC) $(SAN) -o $@ $^ $(LDLIBS) -lcmocka -lz
 
 run: deps
 	@$(MAKE) -s bin/fpm-analyze

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
+#include <libdeflate.h>
 #include <zstd.h>
 
 #include "zframe.h"
@@ -506,7 +506,7 @@ static int take_record(fpmlog_reader *r, fpmlog_record *rec, fpmlog_damage *dmg,
             return damaged(r, dmg, soff, hlen, 1, 1, what);
         }
     }
-    if ((uint32_t)crc32(0L, p + hlen, (uInt)rec->len) != crc)
+    if (libdeflate_crc32(0, p + hlen, rec->len) != crc)
         return damaged(r, dmg, soff, hlen, 1, 0, "bad CRC, record skipped");
     rec->payload = p + hlen;
     rec->pos = stream_pos(r, soff);

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
+#include <libdeflate.h>
 #include <zstd.h>
 
 #include "zframe.h"
@@ -138,7 +138,7 @@ int fpmlog_header(char *buf, const char *type, uint64_t mono, uint64_t real,
         strcpy(src, "-");
     int n = snprintf(buf, FPMLOG_HDR_MAX, "%s%s %llu %llu %s %zu %08lx\n", FPMLOG_MAGIC, type,
                      (unsigned long long)mono, (unsigned long long)real, src, len,
-                     crc32(0L, payload, (uInt)len));
+                     (unsigned long)libdeflate_crc32(0, payload, len));
     if (n < 0 || n >= FPMLOG_HDR_MAX) {
         errno = EINVAL;
         return -1;

@@ -3,9 +3,9 @@
 # usage: scripts/deps.sh build|test|bench|fuzz
 # As root it runs apt-get; otherwise it prints the exact line to run and fails.
 set -u
-want="gcc make pkg-config libzstd-dev zlib1g-dev libcsv-dev libjansson-dev"
+want="gcc make pkg-config libzstd-dev libdeflate-dev libcsv-dev libjansson-dev"
 case "${1:-build}" in
-test)  want="$want libcmocka-dev php8.2-fpm libfcgi-bin python3 zstd gnuplot-nox python3-prometheus-client prometheus" ;;
+test)  want="$want zlib1g-dev libcmocka-dev php8.2-fpm libfcgi-bin python3 zstd gnuplot-nox python3-prometheus-client prometheus" ;;
 bench) want="$want python3 zstd time" ;;
 fuzz)  want="$want clang libclang-rt-14-dev" ;;
 esac

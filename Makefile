@@ -107,10 +107,14 @@ test: deps-test
 	@$(MAKE) -s all unit unit-asan fuzz-regress cli fixtures-check integration mutate-run
 	@echo "make test: all passed"
 
+bin/genlog: build/rel/tests/bench/genlog.o $(REL_LIB)
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
 bench:
 	@scripts/deps.sh bench
-	@$(MAKE) -s bin/fpm-analyze
-	@tests/bench.sh
+	@$(MAKE) -s bin/fpm-analyze bin/fpm-record bin/genlog
+	@tests/bench/bench.sh
 
 clean:
 	rm -rf build bin

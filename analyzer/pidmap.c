@@ -30,6 +30,11 @@ void pidmap_seal(pidmap *m)
 {
     if (m->n < 2)
         return;
+    size_t k = 1;
+    while (k < m->n && m->e[k - 1].pid < m->e[k].pid)
+        k++;
+    if (k == m->n)
+        return; /* put in order already, as PIDS usually are */
     qsort(m->e, m->n, sizeof *m->e, cmp);
     size_t o = 0;
     for (size_t i = 0; i < m->n; i++) {

@@ -1,4 +1,5 @@
 /* Parsers for /proc/stat, /proc/<pid>/stat and cgroup v2 cpu files. */
+#define _GNU_SOURCE /* memrchr */
 #include "procfs.h"
 
 #include <string.h>
@@ -119,13 +120,10 @@ int procfs_pid_stat(const char *line, size_t len, int64_t *pid, uint64_t *ticks)
     int64_t p;
     if (next_i64(line, len, &i, &p) != 0 || p <= 0)
         return -1;
-    size_t close = 0;
-    for (size_t k = i; k < len; k++)
-        if (line[k] == ')')
-            close = k;
+    const char *close = i < len ? memrchr(line + i, ')', len - i) : NULL; /* comm's end */
     if (!close)
         return -1;
-    i = close + 1;
+    i = (size_t)(close - line) + 1;
     /* field 3 (state) to 13 are skipped; 14..17 are the times */
     for (int f = 3; f <= 13; f++)
         skip_field(line, len, &i);

@@ -186,8 +186,13 @@ static size_t unescape(char *d, const char *s, size_t n)
     return o;
 }
 
-static int key_index(const char *k, size_t n)
+/* The index of key k, trying first the one php-fpm writes after the key
+ * before (prev), then all. */
+static int key_index(const char *k, size_t n, int prev)
 {
+    size_t want = (size_t)(prev + 1);
+    if (want < NKEYS && KEYS[want].n == n && memcmp(KEYS[want].s, k, n) == 0)
+        return (int)want;
     for (size_t i = 0; i < NKEYS; i++)
         if (KEYS[i].n == n && memcmp(KEYS[i].s, k, n) == 0)
             return (int)i;
@@ -216,9 +221,14 @@ static size_t string_end(const cursor *c, int k)
     const char *b = c->b;
     size_t n = c->n;
     if (k >= 0) {
-        for (size_t q = c->i; q < n; q++)
-            if (b[q] == '"' && is_terminator(b, n, q, k))
+        for (size_t q = c->i; q < n; q++) {
+            const char *at = memchr(b + q, '"', n - q);
+            if (!at)
+                break;
+            q = (size_t)(at - b);
+            if (is_terminator(b, n, q, k))
                 return q;
+        }
     }
     for (size_t q = c->i; q < n; q++) {
         if (b[q] == '\\')
@@ -246,6 +256,7 @@ static int grow_workers(status_page *pg)
  * object closed, -1 when the page ends or breaks inside it. */
 static int parse_worker(status_page *pg, cursor *c, status_worker *w, size_t *so)
 {
+    int k = -1;
     for (;;) {
         skip_ws(c);
         if (c->i < c->n && c->b[c->i] == '}') {
@@ -255,11 +266,11 @@ static int parse_worker(status_page *pg, cursor *c, status_worker *w, size_t *so
         if (!eat(c, '"'))
             return -1;
         size_t ks = c->i;
-        while (c->i < c->n && c->b[c->i] != '"')
-            c->i++;
-        if (c->i >= c->n)
+        const char *kq = memchr(c->b + ks, '"', c->n - ks);
+        if (!kq)
             return -1;
-        int k = key_index(c->b + ks, c->i - ks);
+        c->i = (size_t)(kq - c->b);
+        k = key_index(c->b + ks, c->i - ks, k);
         c->i++;
         if (!eat(c, ':'))
             return -1;
@@ -271,6 +282,10 @@ static int parse_worker(status_page *pg, cursor *c, status_worker *w, size_t *so
             size_t e = string_end(c, k);
             if (e >= c->n)
                 return -1;
+            if (k != K_STATE && k != K_URI) { /* the rules read no other string */
+                c->i = e + 1;
+                goto next;
+            }
             char *d = pg->strbuf + *so;
             size_t dl = unescape(d, c->b + c->i, e - c->i);
             d[dl] = '\0';
@@ -318,6 +333,7 @@ static int parse_worker(status_page *pg, cursor *c, status_worker *w, size_t *so
                 w->cpu_len = tl;
             }
         }
+    next:
         skip_ws(c);
         if (c->i < c->n && c->b[c->i] == ',')
             c->i++;

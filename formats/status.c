@@ -154,7 +154,14 @@ static size_t unescape(char *d, const char *s, size_t n)
 {
     size_t o = 0;
     for (size_t i = 0; i < n; i++) {
-        if (s[i] != '\\' || i + 1 == n) {
+        const char *bs = memchr(s + i, '\\', n - i);
+        size_t run = bs ? (size_t)(bs - s) - i : n - i;
+        memcpy(d + o, s + i, run); /* up to the next backslash, as it is */
+        o += run;
+        i += run;
+        if (i >= n)
+            break;
+        if (i + 1 == n) {
             d[o++] = s[i];
             continue;
         }

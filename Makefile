@@ -11,13 +11,13 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -Wall -Wextra -Werror
 CPPFLAGS += -Iformats -Ianalyzer -Irecorder -Itests -D_DEFAULT_SOURCE
-LDLIBS  := -lzstd -ldeflate -ljansson -lcsv -lm
+LDLIBS  := -lzstd -ldeflate -ljansson -lcsv -lm -lpthread
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LOG     ?= fixtures/logs/realistic.fpmlog.zst
 
 FORMATS  := formats/fpmlog_read.c formats/fpmlog_write.c formats/fpmlog_kv.c formats/zframe.c formats/status.c formats/procfs.c formats/msg.c
 ANALYZER := analyzer/hist.c analyzer/fit.c analyzer/pidmap.c analyzer/namemap.c analyzer/outfile.c analyzer/readings.c \
-            analyzer/pipeline.c analyzer/signals.c analyzer/truth.c analyzer/timing.c analyzer/replay.c analyzer/report.c analyzer/whatif.c analyzer/escape.c analyzer/table.c analyzer/out_text.c analyzer/out_hist.c analyzer/out_json.c analyzer/out_metrics.c analyzer/timearg.c analyzer/options.c analyzer/check.c analyzer/csvout.c analyzer/plot.c
+            analyzer/pipeline.c analyzer/signals.c analyzer/truth.c analyzer/timing.c analyzer/replay.c analyzer/applier.c analyzer/report.c analyzer/whatif.c analyzer/escape.c analyzer/table.c analyzer/out_text.c analyzer/out_hist.c analyzer/out_json.c analyzer/out_metrics.c analyzer/timearg.c analyzer/options.c analyzer/check.c analyzer/csvout.c analyzer/plot.c
 RECORDER := recorder/config.c recorder/workers.c recorder/fcgi.c recorder/fpmconf.c recorder/procscan.c recorder/logfile.c recorder/probe.c recorder/stealcmd.c
 UNITS    := fpmlog status procfs hist fit readings pipeline report replay timearg csvout fcgi fpmconf logfile procscan namemap table check plot truth timing probe
 
@@ -68,6 +68,7 @@ unit-asan: $(UNITS:%=bin/tests-san/test_%)
 
 cli: bin/fpm-analyze bin/fpm-record
 	@tests/cli/run.sh
+	@tests/cli/threads.sh
 
 # the fixture logs are written by fixtures/simulate.py; this checks that they
 # still are exactly what it writes (make fixtures rewrites them)

@@ -151,9 +151,12 @@ static int open_exports(const config *cfg, run *r)
  * memory ran out. */
 static int replay_all(const config *cfg, run *r)
 {
+    r->st.threads = cfg->threads;
     for (int i = 0; i < cfg->nlogs; i++)
         if (replay_file(r->pl, cfg->logs[i], PROG, stderr, !cfg->quiet && isatty(2), &r->st) == -2)
             return 2;
+    if (replay_drain(&r->st, PROG, stderr) != 0)
+        return 2;
     return r->st.unreadable == (uint64_t)cfg->nlogs ? 2 : 0; /* nothing read: nothing to print */
 }
 

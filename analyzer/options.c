@@ -55,6 +55,9 @@ static void usage(FILE *out)
 "                            monitoring, not visitors (repeatable)\n"
 "      --explain             text: also print why readings were not counted and\n"
 "                            which round pairs gave no host figures\n"
+"      --threads N           read, parse and apply the rounds on N threads\n"
+"                            (default the online CPUs; 1 is serial); the\n"
+"                            figures are the same\n"
 "  -q, --quiet               no progress line\n"
 "\n"
 "hist prints each pool's distribution of CPU shares, one row per bucket,\n"
@@ -180,7 +183,7 @@ static int resolve_time(config *cfg, const char *arg, const char *opt, int *has,
 
 enum { O_HOST_MC = 256, O_CORES, O_HEADROOM, O_OWN_URI, O_EXPLAIN, O_MAXCH, O_FROM, O_UNTIL,
        O_POOL, O_CUTOFF, O_BASELINE, O_TOL, O_RISE, O_CSV_READINGS, O_CSV_ROUNDS, O_PLOT,
-       O_COST };
+       O_COST, O_THREADS };
 
 /* The commands an option goes with. */
 enum { CMD_REPORT = 1, CMD_HIST = 2, CMD_CHECK = 4, CMD_TIMING = 8, CMD_REPLAY = 7,
@@ -202,7 +205,7 @@ static int goes_with(int opt)
     case O_BASELINE: case O_TOL: case O_RISE:
         return CMD_CHECK;
     case O_FROM: case O_UNTIL: case O_OWN_URI: case O_CSV_READINGS: case O_CSV_ROUNDS:
-    case O_PLOT:
+    case O_PLOT: case O_THREADS:
         return CMD_REPLAY; /* what replays the rounds */
     default:
         return CMD_ALL; /* -o, -q, help, errors */
@@ -273,6 +276,11 @@ static int take_option(config *cfg, int c, char *optarg)
         else
             return bad_usage("--cost must be typical or busy, not \"%s\"", optarg);
         break;
+    case O_THREADS:
+        if (parse_count(optarg, 1, 256, &v))
+            return bad_usage("--threads must be a whole number from 1 to 256, not \"%s\"", optarg);
+        cfg->threads = (int)v;
+        break;
     case O_FROM: cfg->from = optarg; break;
     case O_UNTIL: cfg->until = optarg; break;
     case 'q': cfg->quiet = 1; break;
@@ -334,6 +342,7 @@ int options_parse(int argc, char **argv, config *cfg)
         {"csv-rounds", required_argument, NULL, O_CSV_ROUNDS},
         {"plot", required_argument, NULL, O_PLOT},
         {"cost", required_argument, NULL, O_COST},
+        {"threads", required_argument, NULL, O_THREADS},
         {"tolerance-buckets", required_argument, NULL, O_TOL},
         {"max-overhead-rise", required_argument, NULL, O_RISE},
         {"help", no_argument, NULL, 'h'},
@@ -345,6 +354,8 @@ int options_parse(int argc, char **argv, config *cfg)
     cfg->format = report_format("text");
     cfg->scenario.headroom = WI_DEFAULT_HEADROOM;
     cfg->cutoff = 99.99;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    cfg->threads = cpus < 1 ? 1 : cpus > 64 ? 64 : (int)cpus;
     cfg->max_rise = 10;
     int cmd = CMD_REPORT;
     for (int k = CMD_HIST; argc > 1 && k <= CMD_TIMING; k *= 2)

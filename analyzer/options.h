@@ -21,6 +21,7 @@ typedef struct {
     const char      *csv_readings, *csv_rounds;
     const char      *plot_dir;
     int              quiet;
+    int              threads;        /* --threads: 1 serial */
     int              hist;           /* the hist view */
     int              check;          /* the check subcommand */
     int              timing;         /* the timing subcommand */

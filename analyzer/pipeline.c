@@ -346,11 +346,46 @@ static void collect_tick(void *arg, int64_t pid, uint64_t ticks)
     pidmap_put(arg, pid, (int64_t)ticks);
 }
 
+typedef struct {
+    pl_tick *v;
+    size_t   n, cap;
+    int      nomem;
+} tick_list;
+
+static void list_tick(void *arg, int64_t pid, uint64_t ticks)
+{
+    tick_list *l = arg;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 64;
+        pl_tick *v = realloc(l->v, cap * sizeof *v);
+        if (!v) {
+            l->nomem = 1;
+            return;
+        }
+        l->v = v;
+        l->cap = cap;
+    }
+    l->v[l->n++] = (pl_tick){pid, ticks};
+}
+
+long pl_parse_ticks(const unsigned char *pids, size_t len, pl_tick **out, size_t *cap)
+{
+    tick_list l = {*out, 0, *cap, 0};
+    procfs_each_pid((const char *)pids, len, list_tick, &l);
+    *out = l.v;
+    *cap = l.cap;
+    return l.nomem ? -1 : (long)l.n;
+}
+
 /* The pool's CPU ticks spent since its previous PIDS; replaces its map. */
 static uint64_t pool_ticks(pipeline *pl, pl_pool *p, const pl_pool_round *in_rec)
 {
     pidmap_clear(&pl->scratch);
-    procfs_each_pid((const char *)in_rec->pids, in_rec->pids_len, collect_tick, &pl->scratch);
+    if (in_rec->ticks)
+        for (size_t i = 0; i < in_rec->nticks; i++)
+            collect_tick(&pl->scratch, in_rec->ticks[i].pid, in_rec->ticks[i].ticks);
+    else
+        procfs_each_pid((const char *)in_rec->pids, in_rec->pids_len, collect_tick, &pl->scratch);
     pidmap_seal(&pl->scratch);
     uint64_t sum = 0;
     for (size_t i = 0; i < pl->scratch.n; i++) {
@@ -393,7 +428,10 @@ static int round_readings(pipeline *pl, pl_host *h, const pl_round *r, int in, s
             return -2;
         if (!in_rec->has_status)
             continue;
-        int rc = in_rec->is_error ? 1 : status_parse(&pl->page, (const char *)in_rec->status, in_rec->status_len);
+        const status_page *pg = in_rec->page ? in_rec->page : &pl->page;
+        int rc = in_rec->is_error ? 1
+               : in_rec->page ? in_rec->page_rc
+               : status_parse(&pl->page, (const char *)in_rec->status, in_rec->status_len);
         if (rc == -2)
             return -2;
         if (rc != 0) { /* an ERROR, or no status page: an ERROR for this pool */
@@ -403,11 +441,11 @@ static int round_readings(pipeline *pl, pl_host *h, const pl_round *r, int in, s
             continue;
         }
         reading_ctx ctx = {pl, h, w->pool, r, in};
-        if (rd_page(&pl->page, &w->pool->remembered, &pl->scratch, &w->pool->own, on_reading, &ctx))
+        if (rd_page(pg, &w->pool->remembered, &pl->scratch, &w->pool->own, on_reading, &ctx))
             return -2;
-        if (pl->page.has_listen_queue)
-            w->listen_queue = pl->page.listen_queue;
-        w->queued = pl->page.has_listen_queue && pl->page.listen_queue > 0;
+        if (pg->has_listen_queue)
+            w->listen_queue = pg->listen_queue;
+        w->queued = pg->has_listen_queue && pg->listen_queue > 0;
     }
     return 0;
 }

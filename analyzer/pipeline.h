@@ -95,14 +95,30 @@ typedef struct pl_host_s {
     struct pl_prev *prev;         /* the round before, for pairs (private) */
 } pl_host;
 
-/* One pool's records in a round, as read. */
+/* A worker's CPU ticks from a PIDS record. */
+typedef struct {
+    int64_t  pid;
+    uint64_t ticks;
+} pl_tick;
+
+/* One pool's records in a round, as read.  A caller that parsed them
+ * already (on other threads) gives page and ticks; else they are parsed
+ * here. */
 typedef struct {
     const char          *name;
     size_t               name_len;
     int                  has_status, is_error, has_pids;
     const unsigned char *status, *pids;
     size_t               status_len, pids_len;
+    const status_page   *page;      /* the STATUS parsed, or NULL */
+    int                  page_rc;   /* with page: status_parse's result */
+    const pl_tick       *ticks;     /* the PIDS parsed, or NULL */
+    size_t               nticks;
 } pl_pool_round;
+
+/* A PIDS payload's workers into *out (grown as needed, *cap its room);
+ * how many.  -1 on ENOMEM. */
+long pl_parse_ticks(const unsigned char *pids, size_t len, pl_tick **out, size_t *cap);
 
 /* A complete round. */
 typedef struct pl_round_s {

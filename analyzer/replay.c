@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "applier.h"
 #include "fpmlog.h"
 #include "namemap.h"
 #include "records.h"
@@ -176,11 +177,12 @@ static int finish_round(pipeline *pl, pending *p, const fpmlog_record *rec,
         pend_pool *pp = &p->pools[i];
         p->rp[i] = (pl_pool_round){(const char *)pp->name.p, pp->name.len, pp->has_status,
                                    pp->is_error, pp->has_pids, pp->status.p, pp->pids.p,
-                                   pp->status.len, pp->pids.len};
+                                   pp->status.len, pp->pids.len, NULL, 0, NULL, 0};
     }
     r.pools = p->rp;
     r.npools = p->n;
-    int rc = pipeline_round(pl, &r);
+    int rc = !st->apply ? pipeline_round(pl, &r) : !st->has_host ? -1
+           : applier_round(st->apply, &r);
     pend_drop(p);
     if (rc == -2)
         return -1;
@@ -215,8 +217,19 @@ static void seen_clear_host(struct replay_seen *s)
     s->host = s->boot = NULL;
 }
 
+int replay_drain(replay_stats *st, const char *prog, FILE *err)
+{
+    if (st->apply && applier_drain(st->apply) != 0) {
+        fprintf(err, "%s: out of memory\n", prog);
+        return -2;
+    }
+    return 0;
+}
+
 void replay_stats_free(replay_stats *st)
 {
+    applier_free(st->apply);
+    st->apply = NULL;
     struct replay_seen *s = st->seen;
     if (!s)
         return;
@@ -389,14 +402,27 @@ static int take_record(pipeline *pl, pending *p, const fpmlog_record *rec, const
             pend_drop(p); /* a new recorder: the old one died mid-round */
         }
         st->has_seq = 0; /* a new recorder run counts from 1 */
-        int hr = pipeline_host(pl, rec->payload, rec->len);
+        int hr;
+        if (st->apply) { /* the pipeline takes it later: its hostname is checked here */
+            size_t nl;
+            const char *hn = fpmlog_kv(rec->payload, rec->len, HOST_HOSTNAME, 0, &nl);
+            hr = !hn || nl == 0 ? -1 : applier_host(st->apply, rec->payload, rec->len);
+        } else {
+            hr = pipeline_host(pl, rec->payload, rec->len);
+        }
+        st->has_host |= hr == 0;
         if (hr == -1)
             say_pos(err, prog, path, &rec->pos, "HOST record without hostname, ignored", "");
         return hr == -2 || (hr == 0 && seen_host(st, rec) != 0) ? -1 : 0;
     }
     case REC_POOL:
-        return rec->has_source && pipeline_pool(pl, rec->source, rec->source_len, rec->payload,
-                                                rec->len) == -2 ? -1 : 0;
+        if (!rec->has_source)
+            return 0;
+        if (st->apply) /* the pipeline ignores a POOL before any HOST */
+            return st->has_host && applier_pool(st->apply, rec->source, rec->source_len,
+                                                rec->payload, rec->len) == -2 ? -1 : 0;
+        return pipeline_pool(pl, rec->source, rec->source_len, rec->payload, rec->len) == -2
+             ? -1 : 0;
     default:
         return k.role == REC_IN_ROUND ? gather(p, k, rec) : 0;
     }
@@ -509,6 +535,11 @@ int replay_file(pipeline *pl, const char *path, const char *prog, FILE *err, int
     fpmlog_reader *r = fpmlog_reader_open(path, why, sizeof why);
     if (!r) {
         fprintf(err, "%s: %s: could not open: %s\n", prog, path, why);
+        st->unreadable++;
+        return -1;
+    }
+    if (st->threads > 1 && !st->apply && !(st->apply = applier_new(pl, st->threads - 1))) {
+        fprintf(err, "%s: %s: could not start the replay threads\n", prog, path);
         st->unreadable++;
         return -1;
     }

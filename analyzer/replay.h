@@ -21,10 +21,18 @@ typedef struct {
     uint64_t seq;              /* the last ROUND's seq in this recorder run ... */
     int      has_seq;          /* ... since its HOST record */
     struct replay_seen *seen;  /* which rounds each file held, per host (private) */
+    int      threads;          /* set before the first file: above 1, rounds are parsed
+                                * and applied on threads of their own */
+    int      has_host;         /* a HOST with a hostname was given */
+    struct applier *apply;     /* those threads (private) */
 } replay_stats;
 
-/* Frees what the replays kept in st (not st itself). */
+/* Frees what the replays kept in st (not st itself); stops the threads. */
 void replay_stats_free(replay_stats *st);
+
+/* Waits until every round read is applied to the pipeline (with threads);
+ * 0, or -2 when it ran out of memory (said on err). */
+int replay_drain(replay_stats *st, const char *prog, FILE *err);
 
 /* Replays one file into pl (state carries over between calls).  Messages
  * go to err prefixed with prog; a file whose rounds of a host go back in

@@ -164,7 +164,7 @@ static inline int th_run(pipeline *pl, th_round *r)
         pr[i] = (pl_pool_round){r->p[i].name, strlen(r->p[i].name), r->p[i].has_status,
                                 r->p[i].is_error, r->p[i].has_pids,
                                 (unsigned char *)r->p[i].status.p, (unsigned char *)r->p[i].pids.p,
-                                r->p[i].status.n, r->p[i].pids.n};
+                                r->p[i].status.n, r->p[i].pids.n, NULL, 0, NULL, 0};
     pl_round round = {.real = r->real, .has_stat = r->has_stat, .has_cpu_stat = r->has_cg,
                       .has_cpu_pressure = r->has_cg_pressure, .has_pressure = r->has_pressure,
                       .has_steal = r->has_steal, .stat_mono = r->mono,

@@ -9,6 +9,7 @@
 
 #include "pipeline_harness.h"
 #include "replay.h"
+#include "report.h"
 
 static void rec(buf *b, const char *type, uint64_t mono, const char *source, const char *payload)
 {
@@ -324,6 +325,48 @@ static void test_logs_out_of_order_are_said(void **state)
     buf_free(&b[1]);
 }
 
+/* The JSON of the logs replayed on threads threads, and what was said. */
+static char *replayed_json(const char *const *logs, int n, int threads, char **said)
+{
+    pipeline *pl = pipeline_new(NULL);
+    size_t len, jl;
+    FILE *err = open_memstream(said, &len);
+    replay_stats st = {0};
+    st.threads = threads;
+    for (int i = 0; i < n; i++)
+        replay_file(pl, logs[i], "t", err, 0, &st);
+    assert_int_equal(replay_drain(&st, "t", err), 0);
+    replay_stats_free(&st);
+    fclose(err);
+    char *j = NULL;
+    FILE *f = open_memstream(&j, &jl);
+    wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
+    assert_int_equal(report_print(f, report_format("json"), pl, &sc), 0);
+    fclose(f);
+    pipeline_free(pl);
+    return j;
+}
+
+/* Rounds parsed and applied on threads give the serial replay's figures and
+ * messages, byte for byte: damage, a reboot, a seq copy, several files. */
+static void test_threaded_replay_is_the_serial_replay(void **state)
+{
+    (void)state;
+    static const char *const logs[] = {"fixtures/logs/damaged.fpmlog", "fixtures/logs/reboot.fpmlog",
+                                       "fixtures/logs/vps.fpmlog", "fixtures/logs/realistic.fpmlog.zst",
+                                       "fixtures/logs/throttled.fpmlog"};
+    char *said1, *said3, *said8;
+    char *j1 = replayed_json(logs, 5, 1, &said1);
+    char *j3 = replayed_json(logs, 5, 3, &said3);
+    char *j8 = replayed_json(logs, 5, 8, &said8);
+    assert_non_null(strstr(j1, "\"hostname\": \"vps1\""));
+    assert_string_equal(j1, j3);
+    assert_string_equal(j1, j8);
+    assert_string_equal(said1, said3);
+    assert_string_equal(said1, said8);
+    free(j1), free(j3), free(j8), free(said1), free(said3), free(said8);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -331,6 +374,7 @@ int main(void)
         cmocka_unit_test(test_host_record_drops_the_round_in_flight),
         cmocka_unit_test(test_damaged_round_record_merges_two_rounds_later_record_stands),
         cmocka_unit_test(test_seq_copies_are_dropped),
+        cmocka_unit_test(test_threaded_replay_is_the_serial_replay),
         cmocka_unit_test(test_state_carries_over_from_file_to_file),
         cmocka_unit_test(test_a_torn_tail_does_not_eat_into_the_next_file),
         cmocka_unit_test(test_rounds_before_any_host_record_are_reported_and_ignored),

@@ -1,0 +1,409 @@
+/* Rounds parsed and applied on threads of their own, in order. */
+#include "applier.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { K_HOST, K_POOL, K_ROUND };
+#define MAX_PARSERS 5 /* with 3 slots more: a ring of at most 8 rounds in memory */
+enum { S_FREE, S_FILLED, S_PARSING, S_READY };
+
+/* One thing handed over: its bytes copied into blob, pointers made after. */
+typedef struct {
+    int            kind, state;
+    unsigned char *blob;
+    size_t         blob_len, blob_cap;
+    size_t         name_at, name_len, payload_at, payload_len; /* HOST, POOL */
+    pl_round       r;                                          /* a round */
+    size_t         host_at[5], host_len[5];                    /* its host records */
+    pl_pool_round *pools;
+    size_t        *pool_at;    /* per pool: name, status, pids offsets in blob */
+    size_t         npools, pools_cap;
+    status_page   *pages;
+    pl_tick      **ticks;
+    size_t        *ticks_cap;
+    int            nomem;      /* parsing ran out of memory */
+} slot;
+
+struct applier {
+    pipeline       *pl;
+    slot           *ring;
+    size_t          k;           /* slots */
+    uint64_t        head, tail;  /* next to fill, next to apply */
+    pthread_mutex_t m;
+    pthread_cond_t  room, work, ready;
+    pthread_t      *threads;
+    int             nthreads, closing, nomem;
+};
+
+/* ------------------------------------------------------------- copying */
+
+/* Appends n bytes to the slot's blob (and a NUL); their offset, or SIZE_MAX
+ * on ENOMEM. */
+static size_t put(slot *s, const void *p, size_t n)
+{
+    if (s->blob_len + n + 1 > s->blob_cap) {
+        size_t cap = s->blob_cap ? s->blob_cap : 65536;
+        while (cap < s->blob_len + n + 1)
+            cap *= 2;
+        unsigned char *b = realloc(s->blob, cap);
+        if (!b)
+            return SIZE_MAX;
+        s->blob = b;
+        s->blob_cap = cap;
+    }
+    size_t at = s->blob_len;
+    if (n)
+        memcpy(s->blob + at, p, n);
+    s->blob[at + n] = '\0';
+    s->blob_len += n + 1;
+    return at;
+}
+
+static int grow_pools(slot *s, size_t n)
+{
+    if (n <= s->pools_cap)
+        return 0;
+    size_t cap = n * 2;
+    pl_pool_round *p = realloc(s->pools, cap * sizeof *p);
+    if (p)
+        s->pools = p;
+    size_t *at = p ? realloc(s->pool_at, 3 * cap * sizeof *at) : NULL;
+    if (at)
+        s->pool_at = at;
+    status_page *pg = at ? realloc(s->pages, cap * sizeof *pg) : NULL;
+    if (pg) {
+        memset(pg + s->pools_cap, 0, (cap - s->pools_cap) * sizeof *pg);
+        s->pages = pg;
+    }
+    pl_tick **t = pg ? realloc(s->ticks, cap * sizeof *t) : NULL;
+    if (t) {
+        memset(t + s->pools_cap, 0, (cap - s->pools_cap) * sizeof *t);
+        s->ticks = t;
+    }
+    size_t *tc = t ? realloc(s->ticks_cap, cap * sizeof *tc) : NULL;
+    if (tc) {
+        memset(tc + s->pools_cap, 0, (cap - s->pools_cap) * sizeof *tc);
+        s->ticks_cap = tc;
+    }
+    if (!tc)
+        return -1;
+    s->pools_cap = cap;
+    return 0;
+}
+
+/* The round's bytes into the slot; 0, or -1 ENOMEM. */
+static int copy_round(slot *s, const pl_round *r)
+{
+    const unsigned char *hp[5] = {r->stat, r->cpu_stat, r->cpu_pressure, r->pressure, r->steal};
+    const size_t hl[5] = {r->stat_len, r->cpu_stat_len, r->cpu_pressure_len, r->pressure_len,
+                          r->steal_len};
+    const int has[5] = {r->has_stat, r->has_cpu_stat, r->has_cpu_pressure, r->has_pressure,
+                        r->has_steal};
+    s->r = *r;
+    for (int k = 0; k < 5; k++)
+        if (has[k] && (s->host_at[k] = put(s, hp[k], hl[k])) == SIZE_MAX)
+            return -1;
+    if (grow_pools(s, r->npools))
+        return -1;
+    for (size_t i = 0; i < r->npools; i++) {
+        const pl_pool_round *p = &r->pools[i];
+        s->pools[i] = *p;
+        size_t *at = &s->pool_at[3 * i];
+        if ((at[0] = put(s, p->name, p->name_len)) == SIZE_MAX ||
+            (p->has_status && (at[1] = put(s, p->status, p->status_len)) == SIZE_MAX) ||
+            (p->has_pids && (at[2] = put(s, p->pids, p->pids_len)) == SIZE_MAX))
+            return -1;
+    }
+    s->npools = r->npools;
+    return 0;
+}
+
+/* Pointers into the blob, now that it will not move. */
+static void point_round(slot *s)
+{
+    const unsigned char **hp[5] = {&s->r.stat, &s->r.cpu_stat, &s->r.cpu_pressure,
+                                   &s->r.pressure, &s->r.steal};
+    const int has[5] = {s->r.has_stat, s->r.has_cpu_stat, s->r.has_cpu_pressure,
+                        s->r.has_pressure, s->r.has_steal};
+    for (int k = 0; k < 5; k++)
+        *hp[k] = has[k] ? s->blob + s->host_at[k] : NULL;
+    for (size_t i = 0; i < s->npools; i++) {
+        pl_pool_round *p = &s->pools[i];
+        const size_t *at = &s->pool_at[3 * i];
+        p->name = (const char *)s->blob + at[0];
+        p->status = p->has_status ? s->blob + at[1] : NULL;
+        p->pids = p->has_pids ? s->blob + at[2] : NULL;
+        p->page = NULL;
+        p->ticks = NULL;
+    }
+    s->r.pools = s->pools;
+}
+
+/* The round's status pages and PIDS parsed (a parse thread's work). */
+static void parse_round(slot *s)
+{
+    for (size_t i = 0; i < s->npools; i++) {
+        pl_pool_round *p = &s->pools[i];
+        if (p->has_status && !p->is_error) {
+            p->page_rc = status_parse(&s->pages[i], (const char *)p->status, p->status_len);
+            if (p->page_rc == -2)
+                s->nomem = 1;
+            p->page = &s->pages[i];
+        }
+        if (p->has_pids) {
+            long n = pl_parse_ticks(p->pids, p->pids_len, &s->ticks[i], &s->ticks_cap[i]);
+            if (n < 0) {
+                s->nomem = 1;
+                continue;
+            }
+            static const pl_tick none[1];
+            p->ticks = s->ticks[i] ? s->ticks[i] : none; /* parsed, and empty */
+            p->nticks = (size_t)n;
+        }
+    }
+}
+
+/* --------------------------------------------------------------- threads */
+
+/* The oldest slot waiting to be parsed, or NULL. */
+static slot *next_filled(applier *a)
+{
+    for (uint64_t i = a->tail; i < a->head; i++)
+        if (a->ring[i % a->k].state == S_FILLED)
+            return &a->ring[i % a->k];
+    return NULL;
+}
+
+static void *parser(void *arg)
+{
+    applier *a = arg;
+    pthread_mutex_lock(&a->m);
+    for (;;) {
+        slot *s = next_filled(a);
+        if (!s) {
+            if (a->closing)
+                break;
+            pthread_cond_wait(&a->work, &a->m);
+            continue;
+        }
+        s->state = S_PARSING;
+        pthread_mutex_unlock(&a->m);
+        parse_round(s);
+        pthread_mutex_lock(&a->m);
+        s->state = S_READY;
+        pthread_cond_broadcast(&a->ready);
+    }
+    pthread_mutex_unlock(&a->m);
+    return NULL;
+}
+
+/* One slot to the pipeline: 0, or -2 ENOMEM. */
+static int apply(applier *a, slot *s)
+{
+    int rc;
+    if (s->kind == K_HOST)
+        rc = pipeline_host(a->pl, s->blob + s->payload_at, s->payload_len);
+    else if (s->kind == K_POOL)
+        rc = pipeline_pool(a->pl, (const char *)s->blob + s->name_at, s->name_len,
+                           s->blob + s->payload_at, s->payload_len);
+    else
+        rc = s->nomem ? -2 : pipeline_round(a->pl, &s->r);
+    return rc == -2 ? -2 : 0;
+}
+
+static void *applying(void *arg)
+{
+    applier *a = arg;
+    pthread_mutex_lock(&a->m);
+    for (;;) {
+        if (a->tail == a->head) {
+            if (a->closing)
+                break;
+            pthread_cond_wait(&a->ready, &a->m);
+            continue;
+        }
+        slot *s = &a->ring[a->tail % a->k];
+        if (s->state == S_FILLED) { /* no parser took it yet: parse it here */
+            s->state = S_PARSING;
+            pthread_mutex_unlock(&a->m);
+            parse_round(s);
+            pthread_mutex_lock(&a->m);
+            s->state = S_READY;
+        }
+        if (s->state != S_READY) {
+            pthread_cond_wait(&a->ready, &a->m);
+            continue;
+        }
+        int nomem = a->nomem; /* then what is left is only drained */
+        pthread_mutex_unlock(&a->m);
+        int rc = nomem ? 0 : apply(a, s);
+        pthread_mutex_lock(&a->m);
+        if (rc == -2)
+            a->nomem = 1;
+        s->state = S_FREE;
+        a->tail++;
+        pthread_cond_broadcast(&a->room);
+    }
+    pthread_mutex_unlock(&a->m);
+    return NULL;
+}
+
+/* ----------------------------------------------------------- the reader */
+
+/* The next slot to fill, once it is free; NULL when the pipeline ran out
+ * of memory. */
+static slot *take_slot(applier *a)
+{
+    pthread_mutex_lock(&a->m);
+    slot *s = &a->ring[a->head % a->k];
+    while (s->state != S_FREE && !a->nomem)
+        pthread_cond_wait(&a->room, &a->m);
+    int nomem = a->nomem;
+    pthread_mutex_unlock(&a->m);
+    if (nomem)
+        return NULL;
+    s->blob_len = 0;
+    s->npools = 0;
+    s->nomem = 0;
+    return s;
+}
+
+static void hand_over(applier *a, slot *s, int state)
+{
+    pthread_mutex_lock(&a->m);
+    s->state = state;
+    a->head++;
+    pthread_cond_broadcast(state == S_FILLED ? &a->work : &a->ready);
+    if (state == S_FILLED)
+        pthread_cond_broadcast(&a->ready); /* the apply thread may parse it itself */
+    pthread_mutex_unlock(&a->m);
+}
+
+static int record(applier *a, int kind, const char *name, size_t nl, const unsigned char *p,
+                  size_t n)
+{
+    slot *s = take_slot(a);
+    if (!s)
+        return -2;
+    s->kind = kind;
+    s->name_len = nl;
+    if ((s->name_at = put(s, name, nl)) == SIZE_MAX || (s->payload_at = put(s, p, n)) == SIZE_MAX)
+        s->nomem = 1;
+    s->payload_len = n;
+    if (s->nomem) {
+        pthread_mutex_lock(&a->m);
+        a->nomem = 1;
+        pthread_mutex_unlock(&a->m);
+        return -2;
+    }
+    hand_over(a, s, S_READY);
+    return 0;
+}
+
+int applier_host(applier *a, const unsigned char *payload, size_t len)
+{
+    return record(a, K_HOST, "", 0, payload, len);
+}
+
+int applier_pool(applier *a, const char *name, size_t name_len, const unsigned char *payload,
+                 size_t len)
+{
+    return record(a, K_POOL, name, name_len, payload, len);
+}
+
+int applier_round(applier *a, const pl_round *r)
+{
+    slot *s = take_slot(a);
+    if (!s)
+        return -2;
+    s->kind = K_ROUND;
+    if (copy_round(s, r) != 0) {
+        pthread_mutex_lock(&a->m);
+        a->nomem = 1;
+        pthread_mutex_unlock(&a->m);
+        return -2;
+    }
+    point_round(s);
+    hand_over(a, s, S_FILLED);
+    return 0;
+}
+
+int applier_drain(applier *a)
+{
+    pthread_mutex_lock(&a->m);
+    while (a->tail != a->head)
+        pthread_cond_wait(&a->room, &a->m);
+    int nomem = a->nomem;
+    pthread_mutex_unlock(&a->m);
+    return nomem ? -2 : 0;
+}
+
+applier *applier_new(pipeline *pl, int parsers)
+{
+    applier *a = calloc(1, sizeof *a);
+    if (!a)
+        return NULL;
+    a->pl = pl;
+    if (parsers > MAX_PARSERS)
+        parsers = MAX_PARSERS; /* more would only wait for slots */
+    a->k = (size_t)parsers + 3;
+    a->ring = calloc(a->k, sizeof *a->ring);
+    a->threads = calloc((size_t)parsers + 1, sizeof *a->threads);
+    if (!a->ring || !a->threads || pthread_mutex_init(&a->m, NULL) != 0) {
+        free(a->ring);
+        free(a->threads);
+        free(a);
+        return NULL;
+    }
+    pthread_cond_init(&a->room, NULL);
+    pthread_cond_init(&a->work, NULL);
+    pthread_cond_init(&a->ready, NULL);
+    int ok = pthread_create(&a->threads[0], NULL, applying, a) == 0;
+    a->nthreads = ok;
+    for (int i = 0; ok && i < parsers; i++)
+        if (pthread_create(&a->threads[a->nthreads], NULL, parser, a) == 0)
+            a->nthreads++;
+    if (!ok) {
+        applier_free(a);
+        return NULL;
+    }
+    return a;
+}
+
+void applier_free(applier *a)
+{
+    if (!a)
+        return;
+    if (a->nthreads)
+        applier_drain(a);
+    pthread_mutex_lock(&a->m);
+    a->closing = 1;
+    pthread_cond_broadcast(&a->work);
+    pthread_cond_broadcast(&a->ready);
+    pthread_mutex_unlock(&a->m);
+    for (int i = 0; i < a->nthreads; i++)
+        pthread_join(a->threads[i], NULL);
+    for (size_t i = 0; i < a->k; i++) {
+        slot *s = &a->ring[i];
+        free(s->blob);
+        free(s->pools);
+        free(s->pool_at);
+        for (size_t p = 0; p < s->pools_cap; p++) {
+            status_page_free(&s->pages[p]);
+            free(s->ticks[p]);
+        }
+        free(s->pages);
+        free(s->ticks);
+        free(s->ticks_cap);
+    }
+    pthread_cond_destroy(&a->room);
+    pthread_cond_destroy(&a->work);
+    pthread_cond_destroy(&a->ready);
+    pthread_mutex_destroy(&a->m);
+    free(a->ring);
+    free(a->threads);
+    free(a);
+}

@@ -21,7 +21,7 @@ ANALYZER := analyzer/hist.c analyzer/fit.c analyzer/pidmap.c analyzer/namemap.c 
 RECORDER := recorder/config.c recorder/workers.c recorder/fcgi.c recorder/fpmconf.c recorder/procscan.c recorder/logfile.c recorder/probe.c recorder/stealcmd.c
 UNITS    := fpmlog status procfs hist fit readings pipeline report replay timearg csvout fcgi fpmconf logfile procscan namemap table check plot truth timing probe
 
-.PHONY: all run test unit unit-asan cli fixtures fixtures-check integration deps deps-test bench clean \
+.PHONY: all run test unit unit-asan cli cli-cases fixtures fixtures-check integration deps deps-test bench clean \
         fuzz fuzz-regress print-seeds-% torture mutate mutate-run
 all: bin/fpm-analyze bin/fpm-record
 
@@ -66,9 +66,10 @@ unit: $(UNITS:%=bin/tests/test_%)
 unit-asan: $(UNITS:%=bin/tests-san/test_%)
 	@set -e; for t in $^; do ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $$t; done
 
-cli: bin/fpm-analyze bin/fpm-record
-	@tests/cli/run.sh
+cli: cli-cases
 	@tests/cli/threads.sh
+cli-cases: bin/fpm-analyze bin/fpm-record
+	@tests/cli/run.sh
 
 # the fixture logs are written by fixtures/simulate.py; this checks that they
 # still are exactly what it writes (make fixtures rewrites them)

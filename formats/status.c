@@ -347,7 +347,77 @@ static int parse_worker(status_page *pg, cursor *c, status_worker *w, size_t *so
     }
 }
 
+/* The fast path: a worker object exactly as php-fpm writes it, its keys in
+ * order, no white space, numbers plain.  Returns 0 with *w filled and c past
+ * the '}', or -1 (c untouched) when the object is anything else: then the
+ * general parser reads it. */
+static int parse_worker_fast(status_page *pg, cursor *c, status_worker *w, size_t *so)
+{
+    const char *b = c->b;
+    size_t n = c->n, i = c->i;
+    size_t so0 = *so;
+    for (int k = 0; k < (int)NKEYS; k++) {
+        size_t kl = KEYS[k].n;
+        if (i + kl + 3 > n || b[i] != '"' || memcmp(b + i + 1, KEYS[k].s, kl) != 0 ||
+            b[i + kl + 1] != '"' || b[i + kl + 2] != ':')
+            goto slow;
+        i += kl + 3;
+        if (i < n && b[i] == '"') { /* a string: it ends where the next key begins */
+            if (k + 1 == (int)NKEYS)
+                goto slow;
+            cursor v = {b, n, i + 1};
+            size_t e = string_end(&v, k);
+            if (e >= n)
+                goto slow;
+            if (k == K_STATE || k == K_URI) {
+                char *d = pg->strbuf + *so;
+                size_t dl = unescape(d, b + i + 1, e - i - 1);
+                d[dl] = '\0';
+                *so += dl + 1;
+                if (k == K_STATE) {
+                    w->has_state = 1, w->state = d, w->state_len = dl;
+                } else {
+                    w->has_uri = 1, w->uri = d, w->uri_len = dl;
+                }
+            }
+            i = e + 1;
+        } else { /* a number: up to the ',' before the next key, or the '}' */
+            size_t s0 = i;
+            while (i < n && ((b[i] >= '0' && b[i] <= '9') || b[i] == '.' || b[i] == '-'))
+                i++;
+            if (i == s0)
+                goto slow;
+            if (k == K_PID)
+                w->has_pid = status_parse_int(b + s0, i - s0, &w->pid) == 0;
+            else if (k == K_REQUESTS)
+                w->has_requests = status_parse_int(b + s0, i - s0, &w->requests) == 0;
+            else if (k == K_DURATION)
+                w->has_duration = status_parse_int(b + s0, i - s0, &w->duration) == 0;
+            else if (k == K_CPU)
+                w->has_cpu = 1, w->cpu = b + s0, w->cpu_len = i - s0;
+        }
+        if (k + 1 < (int)NKEYS) {
+            if (i + 1 >= n || b[i] != ',' || b[i + 1] != '"')
+                goto slow; /* "67,57" (a comma locale) and the like: the general path */
+            i++;
+        } else if (i >= n || b[i] != '}') {
+            goto slow;
+        }
+    }
+    c->i = i + 1;
+    return 0;
+slow:
+    memset(w, 0, sizeof *w);
+    *so = so0;
+    return -1;
+}
+
 int status_parse(status_page *pg, const char *buf, size_t len)
+{
+    return status_parse_as(pg, buf, len, 1);
+}
+
+int status_parse_as(status_page *pg, const char *buf, size_t len, int fast)
 {
     pg->nworkers = 0;
     pg->has_listen_queue = 0;
@@ -385,7 +455,7 @@ int status_parse(status_page *pg, const char *buf, size_t len)
             return -2;
         status_worker *w = &pg->workers[pg->nworkers];
         memset(w, 0, sizeof *w);
-        if (parse_worker(pg, &c, w, &so) != 0)
+        if ((!fast || parse_worker_fast(pg, &c, w, &so) != 0) && parse_worker(pg, &c, w, &so) != 0)
             break; /* cut short: the unfinished worker is left out */
         pg->nworkers++;
         if (!eat(&c, ','))

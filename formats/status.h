@@ -44,6 +44,10 @@ typedef struct {
  * the plain-text page, ...), -2 when out of memory.  pg starts zeroed. */
 int status_parse(status_page *pg, const char *buf, size_t len);
 
+/* The same; fast 0 reads every worker with the general parser only, not
+ * first with the one for php-fpm's exact layout (tests compare the two). */
+int status_parse_as(status_page *pg, const char *buf, size_t len, int fast);
+
 /* Copies a status page to out (malloc'd, *outlen) with every `request uri`
  * cut at its first '?': the query strings, which may carry tokens, are left
  * out and the rest stays byte for byte.  0, or -1 out of memory. */

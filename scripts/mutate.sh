@@ -1,6 +1,6 @@
 #!/bin/sh
 # Breaks one rule at a time in a scratch copy of the tree and checks that
-# `make unit cli` fails for each: every rule has a test that can fail.
+# `make unit cli-cases` fails for each: every rule has a test that can fail.
 # usage: scripts/mutate.sh, or make mutate (prints one line per mutation;
 # exit 1 when a mutation survived)
 set -u
@@ -11,7 +11,7 @@ survived=0 killed=0
 # one copy of the tree, built once; each mutation rebuilds what it touches
 (cd "$top" && git ls-files -z | xargs -0 cp --parents -t "$work")
 t=$work
-(cd "$t" && make -s unit cli >"$t/.log" 2>&1) ||
+(cd "$t" && make -s unit cli-cases >"$t/.log" 2>&1) ||
     { echo "the unmutated tree fails: fix that first" >&2; tail "$t/.log" >&2; exit 2; }
 # rule | file | perl substitution
 while IFS='|' read -r rule file subst; do
@@ -22,7 +22,7 @@ while IFS='|' read -r rule file subst; do
     if [ "$(md5sum < "$t/$file")" = "$before" ]; then
         echo "NOT APPLIED  $rule"; survived=$((survived + 1)); continue
     fi
-    if (cd "$t" && make -s unit cli >"$t/.log" 2>&1); then
+    if (cd "$t" && make -s unit cli-cases >"$t/.log" 2>&1); then
         echo "SURVIVED     $rule"; survived=$((survived + 1))
     elif ! grep -qE '^\[  FAILED  \] test_|^FAIL: ' "$t/.log"; then
         echo "NO BUILD     $rule"; survived=$((survived + 1))

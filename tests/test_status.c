@@ -265,10 +265,62 @@ static void test_redact_query_cuts_only_the_query(void **state)
     free(out);
 }
 
+/* The fast path for php-fpm's exact layout reads what the general parser
+ * reads: a real page, and pages that leave it half way (a comma-locale
+ * number, white space, a key out of order, an unescaped quote). */
+static void test_fast_path_reads_what_the_general_parser_reads(void **state)
+{
+    (void)state;
+    size_t n;
+    char *real = slurp("fixtures/status/php82-full.json", &n);
+    static const char *const odd[] = {
+        "{\"listen queue\":2,\"processes\":[{\"pid\":1,\"state\":\"Idle\",\"start time\":1,"
+        "\"start since\":1,\"requests\":3,\"request duration\":90000,\"request method\":\"GET\","
+        "\"request uri\":\"/a\"b\",\"content length\":0,\"user\":\"-\",\"script\":\"-\","
+        "\"last request cpu\":67,57,\"last request memory\":1}]}",
+        "{\"processes\":[{\"pid\": 1, \"state\":\"Idle\"}]}",
+        "{\"processes\":[{\"state\":\"Idle\",\"pid\":7,\"requests\":2}]}",
+        "{\"processes\":[{\"pid\":1,\"state\":\"Id\\u006ce\",\"start time\":1,"
+        "\"start since\":1,\"requests\":3,\"request duration\":90000,\"request method\":\"GET\","
+        "\"request uri\":\"\\/x?a=\\u0026\",\"content length\":0,\"user\":\"-\",\"script\":\"-\","
+        "\"last request cpu\":12.50,\"last request memory\":1}]}",
+    };
+    const char *pages[5] = {real, odd[0], odd[1], odd[2], odd[3]};
+    size_t lens[5] = {n, strlen(odd[0]), strlen(odd[1]), strlen(odd[2]), strlen(odd[3])};
+    for (int p = 0; p < 5; p++) {
+        status_page a = {0}, b = {0};
+        assert_int_equal(status_parse(&a, pages[p], lens[p]), 0);
+        assert_int_equal(status_parse_as(&b, pages[p], lens[p], 0), 0);
+        assert_int_equal(a.nworkers, b.nworkers);
+        assert_true(a.nworkers > 0);
+        for (size_t i = 0; i < a.nworkers; i++) {
+            const status_worker *x = &a.workers[i], *y = &b.workers[i];
+            assert_int_equal(x->has_pid, y->has_pid);
+            assert_int_equal(x->pid, y->pid);
+            assert_int_equal(x->has_requests, y->has_requests);
+            assert_int_equal(x->requests, y->requests);
+            assert_int_equal(x->has_duration, y->has_duration);
+            assert_int_equal(x->duration, y->duration);
+            assert_int_equal(x->has_state, y->has_state);
+            if (x->has_state)
+                assert_string_equal(x->state, y->state);
+            assert_int_equal(x->has_uri, y->has_uri);
+            if (x->has_uri)
+                assert_string_equal(x->uri, y->uri);
+            assert_int_equal(x->cpu_len, y->cpu_len);
+            assert_memory_equal(x->cpu, y->cpu, x->cpu_len);
+        }
+        status_page_free(&a);
+        status_page_free(&b);
+    }
+    free(real);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_real_php82_page),
+        cmocka_unit_test(test_fast_path_reads_what_the_general_parser_reads),
         cmocka_unit_test(test_pages_without_processes_are_no_status_page),
         cmocka_unit_test(test_unescaped_quote_in_uri),
         cmocka_unit_test(test_unescaped_backslashes_in_uri),

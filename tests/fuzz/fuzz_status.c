@@ -2,13 +2,38 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "status.h"
 
+/* The same worker, read by the fast and the general parser. */
+static int same_worker(const status_worker *a, const status_worker *b)
+{
+#define SAME_STR(f, l) (a->f == NULL) == (b->f == NULL) && a->l == b->l && \
+                       (!a->f || memcmp(a->f, b->f, a->l) == 0)
+    return a->has_pid == b->has_pid && a->has_requests == b->has_requests &&
+           a->has_duration == b->has_duration && a->has_state == b->has_state &&
+           a->has_uri == b->has_uri && a->has_cpu == b->has_cpu &&
+           (!a->has_pid || a->pid == b->pid) && (!a->has_requests || a->requests == b->requests) &&
+           (!a->has_duration || a->duration == b->duration) && SAME_STR(state, state_len) &&
+           SAME_STR(uri, uri_len) && SAME_STR(cpu, cpu_len);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static status_page page;
-    if (status_parse(&page, (const char *)data, size) == 0) {
+    static status_page page, general;
+    int rc = status_parse(&page, (const char *)data, size);
+    if (status_parse_as(&general, (const char *)data, size, 0) != rc)
+        __builtin_trap(); /* the fast path never changes what a page says */
+    if (rc == 0) {
+        if (page.nworkers != general.nworkers ||
+            page.has_listen_queue != general.has_listen_queue)
+            __builtin_trap();
+        for (size_t i = 0; i < page.nworkers; i++)
+            if (!same_worker(&page.workers[i], &general.workers[i]))
+                __builtin_trap();
+    }
+    if (rc == 0) {
         for (size_t i = 0; i < page.nworkers; i++) {
             int64_t v;
             const status_worker *w = &page.workers[i];

@@ -347,6 +347,8 @@ applier *applier_new(pipeline *pl, int parsers)
     if (!a)
         return NULL;
     a->pl = pl;
+    if (parsers < 0)
+        parsers = 0; /* the apply thread parses what no parse thread took */
     if (parsers > MAX_PARSERS)
         parsers = MAX_PARSERS; /* more would only wait for slots */
     a->k = (size_t)parsers + 3;

@@ -15,8 +15,9 @@
 
 typedef struct applier applier;
 
-/* An applier over pl with parsers parse threads (at least 1, at most 5:
- * the ring holds parsers + 3 rounds) and an apply thread.  NULL when the threads or memory could not be had. */
+/* An applier over pl with parsers parse threads (0 to 5: the ring holds
+ * parsers + 3 rounds) and an apply thread, which parses the rounds no
+ * parse thread took.  NULL when the threads or memory could not be had. */
 applier *applier_new(pipeline *pl, int parsers);
 
 /* Copies of a HOST, a POOL, a complete round, queued (waiting for room).

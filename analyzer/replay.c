@@ -538,7 +538,7 @@ int replay_file(pipeline *pl, const char *path, const char *prog, FILE *err, int
         st->unreadable++;
         return -1;
     }
-    if (st->threads > 1 && !st->apply && !(st->apply = applier_new(pl, st->threads - 1))) {
+    if (st->threads > 1 && !st->apply && !(st->apply = applier_new(pl, st->threads - 2))) {
         fprintf(err, "%s: %s: could not start the replay threads\n", prog, path);
         st->unreadable++;
         return -1;

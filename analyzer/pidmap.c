@@ -45,8 +45,12 @@ void pidmap_seal(pidmap *m)
     m->n = o;
 }
 
-int pidmap_get(const pidmap *m, int64_t pid, int64_t *val)
+int pidmap_get(pidmap *m, int64_t pid, int64_t *val)
 {
+    if (m->hint < m->n && m->e[m->hint].pid == pid) {
+        *val = m->e[m->hint++].val;
+        return 1;
+    }
     size_t lo = 0, hi = m->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
@@ -55,6 +59,7 @@ int pidmap_get(const pidmap *m, int64_t pid, int64_t *val)
         else
             hi = mid;
     }
+    m->hint = lo + 1;
     if (lo < m->n && m->e[lo].pid == pid) {
         *val = m->e[lo].val;
         return 1;

@@ -16,6 +16,7 @@ typedef struct {
 typedef struct {
     pidmap_entry *e;
     size_t n, cap;
+    size_t hint;       /* where the last lookup ended: lookups in pid order are O(1) */
 } pidmap;
 
 /* Appends; the map must be sealed before lookups.  0 ok, -1 ENOMEM. */
@@ -24,8 +25,10 @@ int pidmap_put(pidmap *m, int64_t pid, int64_t val);
 /* Sorts and keeps the last entry put for each pid. */
 void pidmap_seal(pidmap *m);
 
-/* 1 and *val when pid is in the sealed map, else 0. */
-int pidmap_get(const pidmap *m, int64_t pid, int64_t *val);
+/* 1 and *val when pid is in the sealed map, else 0.  Tries where the last
+ * lookup ended first (pages and PIDS list their workers in the same order
+ * round after round), else searches. */
+int pidmap_get(pidmap *m, int64_t pid, int64_t *val);
 
 void pidmap_clear(pidmap *m);                 /* empties, keeps the memory */
 void pidmap_swap(pidmap *a, pidmap *b);

@@ -74,7 +74,7 @@ static int is_own(const status_worker *w, const rd_prefixes *own)
     return 0;
 }
 
-rd_verdict rd_judge(const status_worker *w, const pidmap *before,
+rd_verdict rd_judge(const status_worker *w, pidmap *before,
                     const rd_prefixes *own, int64_t *share)
 {
     int64_t old;

@@ -37,7 +37,7 @@ void rd_prefixes_free(rd_prefixes *p);
 
 /* Judges one worker against the counters remembered before this round.
  * For RD_ACCEPTED, *share is its CPU share in hundredths of a percent. */
-rd_verdict rd_judge(const status_worker *w, const pidmap *before,
+rd_verdict rd_judge(const status_worker *w, pidmap *before,
                     const rd_prefixes *own, int64_t *share);
 
 /* Judges every worker of pg, calling fn (may be NULL) with each verdict, and

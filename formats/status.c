@@ -350,67 +350,103 @@ static int parse_worker(status_page *pg, cursor *c, status_worker *w, size_t *so
 /* The fast path: a worker object exactly as php-fpm writes it, its keys in
  * order, no white space, numbers plain.  Returns 0 with *w filled and c past
  * the '}', or -1 (c untouched) when the object is anything else: then the
- * general parser reads it. */
+ * general parser reads it.  The literals are constants, so the compiler
+ * compares them inline. */
+#define LIT(lit)                                                                  \
+    do {                                                                          \
+        if (i + sizeof lit - 1 > n || memcmp(b + i, lit, sizeof lit - 1) != 0)    \
+            goto slow;                                                            \
+        i += sizeof lit - 1;                                                      \
+    } while (0)
+/* a string value up to `"` + the next key's literal; [vs, ve) */
+#define STR(next)                                                                 \
+    do {                                                                          \
+        vs = i;                                                                   \
+        for (;;) {                                                                \
+            const char *q = memchr(b + i, '"', n - i);                            \
+            if (!q)                                                               \
+                goto slow;                                                        \
+            i = (size_t)(q - b);                                                  \
+            if (i + sizeof next <= n && memcmp(b + i + 1, next, sizeof next - 1) == 0) \
+                break;                                                            \
+            i++;                                                                  \
+        }                                                                         \
+        ve = i++;                                                                 \
+    } while (0)
+/* a number: [vs, ve) */
+#define NUM()                                                                     \
+    do {                                                                          \
+        vs = i;                                                                   \
+        while (i < n && ((b[i] >= '0' && b[i] <= '9') || b[i] == '.' || b[i] == '-')) \
+            i++;                                                                  \
+        if (i == vs)                                                              \
+            goto slow;                                                            \
+        ve = i;                                                                   \
+    } while (0)
+
+/* state and uri are the strings the rules read: decoded into strbuf */
+static void keep_string(status_page *pg, size_t *so, const char *s, size_t n, const char **out,
+                        size_t *out_len)
+{
+    char *d = pg->strbuf + *so;
+    size_t dl = unescape(d, s, n);
+    d[dl] = '\0';
+    *so += dl + 1;
+    *out = d;
+    *out_len = dl;
+}
+
 static int parse_worker_fast(status_page *pg, cursor *c, status_worker *w, size_t *so)
 {
     const char *b = c->b;
-    size_t n = c->n, i = c->i;
-    size_t so0 = *so;
-    for (int k = 0; k < (int)NKEYS; k++) {
-        size_t kl = KEYS[k].n;
-        if (i + kl + 3 > n || b[i] != '"' || memcmp(b + i + 1, KEYS[k].s, kl) != 0 ||
-            b[i + kl + 1] != '"' || b[i + kl + 2] != ':')
-            goto slow;
-        i += kl + 3;
-        if (i < n && b[i] == '"') { /* a string: it ends where the next key begins */
-            if (k + 1 == (int)NKEYS)
-                goto slow;
-            cursor v = {b, n, i + 1};
-            size_t e = string_end(&v, k);
-            if (e >= n)
-                goto slow;
-            if (k == K_STATE || k == K_URI) {
-                char *d = pg->strbuf + *so;
-                size_t dl = unescape(d, b + i + 1, e - i - 1);
-                d[dl] = '\0';
-                *so += dl + 1;
-                if (k == K_STATE) {
-                    w->has_state = 1, w->state = d, w->state_len = dl;
-                } else {
-                    w->has_uri = 1, w->uri = d, w->uri_len = dl;
-                }
-            }
-            i = e + 1;
-        } else { /* a number: up to the ',' before the next key, or the '}' */
-            size_t s0 = i;
-            while (i < n && ((b[i] >= '0' && b[i] <= '9') || b[i] == '.' || b[i] == '-'))
-                i++;
-            if (i == s0)
-                goto slow;
-            if (k == K_PID)
-                w->has_pid = status_parse_int(b + s0, i - s0, &w->pid) == 0;
-            else if (k == K_REQUESTS)
-                w->has_requests = status_parse_int(b + s0, i - s0, &w->requests) == 0;
-            else if (k == K_DURATION)
-                w->has_duration = status_parse_int(b + s0, i - s0, &w->duration) == 0;
-            else if (k == K_CPU)
-                w->has_cpu = 1, w->cpu = b + s0, w->cpu_len = i - s0;
-        }
-        if (k + 1 < (int)NKEYS) {
-            if (i + 1 >= n || b[i] != ',' || b[i + 1] != '"')
-                goto slow; /* "67,57" (a comma locale) and the like: the general path */
-            i++;
-        } else if (i >= n || b[i] != '}') {
-            goto slow;
-        }
-    }
-    c->i = i + 1;
+    size_t n = c->n, i = c->i, vs, ve, so0 = *so;
+    LIT("\"pid\":");
+    NUM();
+    w->has_pid = status_parse_int(b + vs, ve - vs, &w->pid) == 0;
+    LIT(",\"state\":\"");
+    STR(",\"start time\":");
+    keep_string(pg, so, b + vs, ve - vs, &w->state, &w->state_len);
+    w->has_state = 1;
+    LIT(",\"start time\":");
+    NUM();
+    LIT(",\"start since\":");
+    NUM();
+    LIT(",\"requests\":");
+    NUM();
+    w->has_requests = status_parse_int(b + vs, ve - vs, &w->requests) == 0;
+    LIT(",\"request duration\":");
+    NUM();
+    w->has_duration = status_parse_int(b + vs, ve - vs, &w->duration) == 0;
+    LIT(",\"request method\":\"");
+    STR(",\"request uri\":");
+    LIT(",\"request uri\":\"");
+    STR(",\"content length\":");
+    keep_string(pg, so, b + vs, ve - vs, &w->uri, &w->uri_len);
+    w->has_uri = 1;
+    LIT(",\"content length\":");
+    NUM();
+    LIT(",\"user\":\"");
+    STR(",\"script\":");
+    LIT(",\"script\":\"");
+    STR(",\"last request cpu\":");
+    LIT(",\"last request cpu\":");
+    NUM();
+    w->has_cpu = 1;
+    w->cpu = b + vs;
+    w->cpu_len = ve - vs;
+    LIT(",\"last request memory\":");
+    NUM();
+    LIT("}");
+    c->i = i;
     return 0;
 slow:
     memset(w, 0, sizeof *w);
     *so = so0;
     return -1;
 }
+#undef LIT
+#undef STR
+#undef NUM
 
 int status_parse(status_page *pg, const char *buf, size_t len)
 {

@@ -15,6 +15,9 @@ typedef struct {
     int            kind, state;
     unsigned char *blob;
     size_t         blob_len, blob_cap;
+    unsigned char *payloads;   /* a round's payloads, taken from the reader */
+    size_t         payloads_cap;
+    int            taken;      /* the round's payloads are in payloads, not blob */
     size_t         name_at, name_len, payload_at, payload_len; /* HOST, POOL */
     pl_round       r;                                          /* a round */
     size_t         host_at[5], host_len[5];                    /* its host records */
@@ -94,7 +97,8 @@ static int grow_pools(slot *s, size_t n)
     return 0;
 }
 
-/* The round's bytes into the slot; 0, or -1 ENOMEM. */
+/* The round's bytes into the slot (its payloads only when not taken);
+ * 0, or -1 ENOMEM. */
 static int copy_round(slot *s, const pl_round *r)
 {
     const unsigned char *hp[5] = {r->stat, r->cpu_stat, r->cpu_pressure, r->pressure, r->steal};
@@ -103,7 +107,7 @@ static int copy_round(slot *s, const pl_round *r)
     const int has[5] = {r->has_stat, r->has_cpu_stat, r->has_cpu_pressure, r->has_pressure,
                         r->has_steal};
     s->r = *r;
-    for (int k = 0; k < 5; k++)
+    for (int k = 0; k < 5 && !s->taken; k++)
         if (has[k] && (s->host_at[k] = put(s, hp[k], hl[k])) == SIZE_MAX)
             return -1;
     if (grow_pools(s, r->npools))
@@ -113,8 +117,8 @@ static int copy_round(slot *s, const pl_round *r)
         s->pools[i] = *p;
         size_t *at = &s->pool_at[3 * i];
         if ((at[0] = put(s, p->name, p->name_len)) == SIZE_MAX ||
-            (p->has_status && (at[1] = put(s, p->status, p->status_len)) == SIZE_MAX) ||
-            (p->has_pids && (at[2] = put(s, p->pids, p->pids_len)) == SIZE_MAX))
+            (!s->taken && p->has_status && (at[1] = put(s, p->status, p->status_len)) == SIZE_MAX) ||
+            (!s->taken && p->has_pids && (at[2] = put(s, p->pids, p->pids_len)) == SIZE_MAX))
             return -1;
     }
     s->npools = r->npools;
@@ -128,14 +132,16 @@ static void point_round(slot *s)
                                    &s->r.pressure, &s->r.steal};
     const int has[5] = {s->r.has_stat, s->r.has_cpu_stat, s->r.has_cpu_pressure,
                         s->r.has_pressure, s->r.has_steal};
-    for (int k = 0; k < 5; k++)
+    for (int k = 0; k < 5 && !s->taken; k++) /* taken: they point where they were */
         *hp[k] = has[k] ? s->blob + s->host_at[k] : NULL;
     for (size_t i = 0; i < s->npools; i++) {
         pl_pool_round *p = &s->pools[i];
         const size_t *at = &s->pool_at[3 * i];
         p->name = (const char *)s->blob + at[0];
-        p->status = p->has_status ? s->blob + at[1] : NULL;
-        p->pids = p->has_pids ? s->blob + at[2] : NULL;
+        if (!s->taken) {
+            p->status = p->has_status ? s->blob + at[1] : NULL;
+            p->pids = p->has_pids ? s->blob + at[2] : NULL;
+        }
         p->page = NULL;
         p->ticks = NULL;
     }
@@ -314,12 +320,21 @@ int applier_pool(applier *a, const char *name, size_t name_len, const unsigned c
     return record(a, K_POOL, name, name_len, payload, len);
 }
 
-int applier_round(applier *a, const pl_round *r)
+int applier_round(applier *a, const pl_round *r, unsigned char **blob, size_t *blob_cap)
 {
     slot *s = take_slot(a);
     if (!s)
         return -2;
     s->kind = K_ROUND;
+    s->taken = blob && *blob;
+    if (s->taken) { /* the payloads stay where they are, in memory the slot now owns */
+        unsigned char *b = *blob;
+        size_t cap = *blob_cap;
+        *blob = s->payloads;
+        *blob_cap = s->payloads ? s->payloads_cap : 0;
+        s->payloads = b;
+        s->payloads_cap = cap;
+    }
     if (copy_round(s, r) != 0) {
         pthread_mutex_lock(&a->m);
         a->nomem = 1;
@@ -391,6 +406,7 @@ void applier_free(applier *a)
     for (size_t i = 0; i < a->k; i++) {
         slot *s = &a->ring[i];
         free(s->blob);
+        free(s->payloads);
         free(s->pools);
         free(s->pool_at);
         for (size_t p = 0; p < s->pools_cap; p++) {

@@ -21,11 +21,13 @@ typedef struct applier applier;
 applier *applier_new(pipeline *pl, int parsers);
 
 /* Copies of a HOST, a POOL, a complete round, queued (waiting for room).
- * 0, or -2 when the pipeline ran out of memory (now or before). */
+ * A round's payloads are not copied when they all lie in *blob (malloc'd,
+ * *blob_cap bytes): the applier takes that memory and leaves another in
+ * its place.  0, or -2 when the pipeline ran out of memory (now or before). */
 int applier_host(applier *a, const unsigned char *payload, size_t len);
 int applier_pool(applier *a, const char *name, size_t name_len, const unsigned char *payload,
                  size_t len);
-int applier_round(applier *a, const pl_round *r);
+int applier_round(applier *a, const pl_round *r, unsigned char **blob, size_t *blob_cap);
 
 /* Waits until everything handed over is applied: 0, or -2 ENOMEM. */
 int applier_drain(applier *a);

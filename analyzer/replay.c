@@ -37,8 +37,35 @@ static int keep(bytes *b, const void *src, size_t n)
     return 0;
 }
 
+/* Appends n bytes at src (and a NUL) to the blob; their offset in *at.
+ * 0, or -1 ENOMEM. */
+static int append(bytes *b, const void *src, size_t n, size_t *at)
+{
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 65536;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        unsigned char *np = realloc(b->p, cap);
+        if (!np)
+            return -1;
+        b->p = np;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, src, n);
+    b->p[b->len + n] = '\0';
+    *at = b->len;
+    b->len += n + 1;
+    return 0;
+}
+
+/* A payload of the round: where it is in the round's blob. */
 typedef struct {
-    bytes name, status, pids;
+    size_t at, len;
+} span;
+
+typedef struct {
+    bytes name;
+    span  status, pids;
     int   has_status, is_error, has_pids;
 } pend_pool;
 
@@ -49,7 +76,8 @@ typedef struct {
     int            any;          /* a record was gathered */
     int            has[HR_N];
     uint64_t       stat_mono;
-    bytes          host[HR_N];
+    bytes          blob;         /* the round's payloads, one after the other */
+    span           host[HR_N];
     pend_pool     *pools;        /* n in this round; up to cap keep their memory */
     size_t         n, cap;
     namemap        index;        /* name -> index in pools, this round's */
@@ -63,17 +91,14 @@ static void pend_drop(pending *p)
     namemap_clear(&p->index);
     p->any = 0;
     memset(p->has, 0, sizeof p->has);
+    p->blob.len = 0;
 }
 
 static void pend_free(pending *p)
 {
-    for (size_t i = 0; i < p->cap; i++) {
+    for (size_t i = 0; i < p->cap; i++)
         free(p->pools[i].name.p);
-        free(p->pools[i].status.p);
-        free(p->pools[i].pids.p);
-    }
-    for (int k = 0; k < HR_N; k++)
-        free(p->host[k].p);
+    free(p->blob.p);
     free(p->pools);
     free(p->rp);
     namemap_free(&p->index);
@@ -135,7 +160,8 @@ static int gather(pending *p, rec_kind k, const fpmlog_record *rec)
     }
     if (hr >= 0) {
         p->any = p->has[hr] = 1;
-        return keep(&p->host[hr], rec->payload, rec->len);
+        p->host[hr].len = rec->len;
+        return append(&p->blob, rec->payload, rec->len, &p->host[hr].at);
     }
     if (k.type == REC_CGROUP || !rec->has_source)
         return 0;
@@ -145,11 +171,13 @@ static int gather(pending *p, rec_kind k, const fpmlog_record *rec)
     p->any = 1;
     if (k.type == REC_PIDS) {
         pp->has_pids = 1;
-        return keep(&pp->pids, rec->payload, rec->len);
+        pp->pids.len = rec->len;
+        return append(&p->blob, rec->payload, rec->len, &pp->pids.at);
     }
     pp->has_status = 1;
     pp->is_error = k.type == REC_ERROR;
-    return keep(&pp->status, rec->payload, rec->len);
+    pp->status.len = rec->len;
+    return append(&p->blob, rec->payload, rec->len, &pp->status.at);
 }
 
 static int finish_round(pipeline *pl, pending *p, const fpmlog_record *rec,
@@ -157,32 +185,33 @@ static int finish_round(pipeline *pl, pending *p, const fpmlog_record *rec,
 {
     pl_round r = {0};
     r.real = rec->real;
+    const unsigned char *b = p->blob.p;
+#define HOST_REC(k, f_has, f_ptr, f_len)                                  \
+    do {                                                                     \
+        r.f_has = p->has[k];                                                 \
+        r.f_ptr = p->has[k] ? b + p->host[k].at : NULL;                      \
+        r.f_len = p->host[k].len;                                            \
+    } while (0)
     r.stat_mono = p->stat_mono;
-    r.has_stat = p->has[HR_STAT];
-    r.stat = p->host[HR_STAT].p;
-    r.stat_len = p->host[HR_STAT].len;
-    r.has_cpu_stat = p->has[HR_CPU_STAT];
-    r.cpu_stat = p->host[HR_CPU_STAT].p;
-    r.cpu_stat_len = p->host[HR_CPU_STAT].len;
-    r.has_cpu_pressure = p->has[HR_CPU_PRESSURE];
-    r.cpu_pressure = p->host[HR_CPU_PRESSURE].p;
-    r.cpu_pressure_len = p->host[HR_CPU_PRESSURE].len;
-    r.has_pressure = p->has[HR_PRESSURE];
-    r.pressure = p->host[HR_PRESSURE].p;
-    r.pressure_len = p->host[HR_PRESSURE].len;
-    r.has_steal = p->has[HR_STEAL];
-    r.steal = p->host[HR_STEAL].p;
-    r.steal_len = p->host[HR_STEAL].len;
+    HOST_REC(HR_STAT, has_stat, stat, stat_len);
+    HOST_REC(HR_CPU_STAT, has_cpu_stat, cpu_stat, cpu_stat_len);
+    HOST_REC(HR_CPU_PRESSURE, has_cpu_pressure, cpu_pressure, cpu_pressure_len);
+    HOST_REC(HR_PRESSURE, has_pressure, pressure, pressure_len);
+    HOST_REC(HR_STEAL, has_steal, steal, steal_len);
+#undef HOST_REC
     for (size_t i = 0; i < p->n; i++) {
         pend_pool *pp = &p->pools[i];
         p->rp[i] = (pl_pool_round){(const char *)pp->name.p, pp->name.len, pp->has_status,
-                                   pp->is_error, pp->has_pids, pp->status.p, pp->pids.p,
+                                   pp->is_error, pp->has_pids,
+                                   pp->has_status ? b + pp->status.at : NULL,
+                                   pp->has_pids ? b + pp->pids.at : NULL,
                                    pp->status.len, pp->pids.len, NULL, 0, NULL, 0};
     }
     r.pools = p->rp;
     r.npools = p->n;
+    /* with threads the applier takes the blob, and gives one back for the next round */
     int rc = !st->apply ? pipeline_round(pl, &r) : !st->has_host ? -1
-           : applier_round(st->apply, &r);
+           : applier_round(st->apply, &r, &p->blob.p, &p->blob.cap);
     pend_drop(p);
     if (rc == -2)
         return -1;

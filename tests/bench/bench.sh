@@ -1,35 +1,80 @@
 #!/bin/sh
-# make bench: how fast fpm-analyze replays, and that its memory does not grow
-# with the log's length.  A long log (a 16-core host, 3 pools of 24 workers,
-# ROUNDS rounds) is written once to $BENCH_DIR, then replayed 1x and 8x (the
-# same file given eight times is one history eight times as long).
-set -eu
-top=$(cd "$(dirname "$0")/.." && pwd)
-rounds=${ROUNDS:-4000}
+# make bench: the figures issue "speed" asks for, side by side, in one run.
+#   replay   fpm-analyze --format json of a generated week-long log (20 pools
+#            x 40 workers at 30 s, hourly zstd frames) against zstd -dc of the
+#            same file: the ratio of wall times, best of BEST runs each
+#   memory   peak RSS replaying 1 day and 7 days (flat: it must not grow)
+#   record   fpm-record's CPU per 100 workers per round against a real
+#            php-fpm 8.2 with 255 workers (static pools of 200, 50 and 5),
+#            with and without 2,000 idle processes beside it
+#   size     the log's bytes against gzip -6 of the same records
+# Not a test: nothing here fails on a slow or busy machine.  Logs are kept in
+# $BENCH_DIR (default /tmp/fpmcpu-bench) for the next run.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
 dir=${BENCH_DIR:-/tmp/fpmcpu-bench}
+BEST=${BEST:-3}
+DAYS=${DAYS:-7}
 mkdir -p "$dir"
-log=$dir/bench-$rounds.fpmlog.zst
-if [ ! -s "$log" ]; then
-    echo "writing a $rounds-round log to $log (once)..."
-    python3 "$top/fixtures/simulate.py" --bench "$dir/bench.fpmlog" "$rounds"
-    zstd -q -3 --rm -f "$dir/bench.fpmlog" -o "$log"
-fi
-plain=$(zstd -lv "$log" 2>/dev/null | awk '/Decompressed Size/ {gsub(/[(),]/, "", $0); for (i = 1; i <= NF; i++) if ($i == "B") print $(i-1)}' | head -1)
-packed=$(stat -c %s "$log")
-run() { # N copies
-    set -- $(seq "$1" | sed "s|.*|$log|")
-    /usr/bin/time -f '%e %M' "$top/bin/fpm-analyze" --format json "$@" 2>&1 >/dev/null | tail -1
-}
-echo "log: $rounds rounds, $packed bytes zstd, ${plain:-?} bytes decoded"
-for n in 1 8; do
-    best=""
-    for try in 1 2 3; do
-        r=$(run $n)
-        t=${r% *}
-        if [ -z "$best" ] || awk "BEGIN { exit !($t < ${best% *}) }"; then best=$r; fi
+cores=$(nproc)
+
+# best wall time (s) and its peak RSS (KiB) of BEST runs of a command
+best() {
+    b=""
+    for i in $(seq "$BEST"); do
+        r=$(/usr/bin/time -f '%e %M' "$@" 2>&1 >/dev/null | tail -1)
+        if [ -z "$b" ] || awk "BEGIN { exit !(${r% *} < ${b% *}) }"; then b=$r; fi
     done
-    t=${best% *}; rss=${best#* }
-    rate=$(awk "BEGIN { printf \"%.0f\", $n * $rounds / $t }")
-    mb=$(awk "BEGIN { printf \"%.1f\", $n * ${plain:-0} / $t / 1000000 }")
-    echo "${n}x: ${t} s (best of 3), $rate rounds/s, $mb MB/s decoded, peak RSS ${rss} KiB"
+    echo "$b"
+}
+
+for d in 1 "$DAYS"; do
+    log=$dir/week-$d.fpmlog.zst
+    [ -s "$log" ] || { echo "writing a $d-day log to $log (once)..."; "$top/bin/genlog" $((24 * d)) 20 40 30 16 > "$log"; }
 done
+log1=$dir/week-1.fpmlog.zst log7=$dir/week-$DAYS.fpmlog.zst
+size7=$(stat -c %s "$log7")
+z=$(best sh -c "zstd -dc '$log7' > /dev/null")
+a=$(best "$top/bin/fpm-analyze" --format json "$log7")
+s=$(best "$top/bin/fpm-analyze" --threads 1 --format json "$log7")
+m1=$(best "$top/bin/fpm-analyze" --format json "$log1")
+echo
+echo "machine: $cores CPUs, $(awk '/model name/ {sub(/.*: /, ""); print; exit}' /proc/cpuinfo)"
+printf 'replay, %d-day log (%s MB zstd):   zstd -dc %.2f s, fpm-analyze %.2f s (%d threads): %.2fx; serial %.2f s: %.2fx\n' \
+    "$DAYS" "$(awk "BEGIN { printf \"%.0f\", $size7 / 1e6 }")" "${z% *}" "${a% *}" "$cores" \
+    "$(awk "BEGIN { print ${a% *} / ${z% *} }")" "${s% *}" "$(awk "BEGIN { print ${s% *} / ${z% *} }")"
+printf 'peak RSS:                          1 day %.1f MiB, %d days %.1f MiB (%d threads); serial %.1f MiB\n' \
+    "$(awk "BEGIN { print ${m1#* } / 1024 }")" "$DAYS" "$(awk "BEGIN { print ${a#* } / 1024 }")" \
+    "$cores" "$(awk "BEGIN { print ${s#* } / 1024 }")"
+
+# the recorder against a real php-fpm with 255 workers
+if [ "${RECORD:-1}" = 1 ] && command -v php-fpm8.2 >/dev/null 2>&1; then
+    . "$top/tests/integration/fpm.sh"
+    f=$(mktemp -d /tmp/fpmcpu-benchfpm.XXXXXX)
+    sleepers=""
+    trap 'fpm_stop "$f"; [ -n "$sleepers" ] && kill $sleepers 2>/dev/null; rm -rf "$f"' EXIT INT TERM
+    for p in a:200 b:50 c:5; do
+        printf '[%s]\nlisten = %s/%s.sock\npm = static\npm.max_children = %s\npm.status_path = /status\npm.status_listen = %s/%s-status.sock\n' \
+            "${p%:*}" "$f" "${p%:*}" "${p#*:}" "$f" "${p%:*}" > "$f/${p%:*}.conf"
+    done
+    fpm_start "$f" "$f/a.conf" "$f/b.conf" "$f/c.conf" || { echo "php-fpm did not start" >&2; exit 1; }
+    sleep 2
+    record() { # NAME: CPU us per round over 20 rounds at 1 s, from the ROUND records
+        "$top/bin/fpm-record" -q --fpm-config "$f/fpm.conf" --interval 1s --rounds 21 -o "$f/$1.fpmlog" 2>/dev/null
+        /usr/bin/time -f '%M' "$top/bin/fpm-record" -q --fpm-config "$f/fpm.conf" --interval 1s --rounds 2 \
+            -o "$f/$1-rss.fpmlog" 2>"$f/$1.rss" >/dev/null
+        zstdcat "$f/$1.fpmlog" | awk '/^self_cpu_us=/ { sub(/self_cpu_us=/, ""); v[++n] = $0 }
+            END { printf "%.0f", (v[n] - v[2]) / (n - 2) }'
+    }
+    c0=$(record plain)
+    for i in $(seq 2000); do sleep 600 & sleepers="$sleepers $!"; done
+    c1=$(record busy)
+    kill $sleepers 2>/dev/null; sleepers=""
+    printf 'recorder, 255 workers, 1 s:         %d us of CPU per round, %.2f ms per 100 workers; with 2,000 idle processes %d us, %.2f ms; peak RSS %.1f MiB\n' \
+        "$c0" "$(awk "BEGIN { print $c0 / 2.55 / 1000 }")" "$c1" "$(awk "BEGIN { print $c1 / 2.55 / 1000 }")" \
+        "$(awk "BEGIN { print $(tail -1 "$f/plain.rss") / 1024 }")"
+    zstdcat "$f/plain.fpmlog" > "$f/plain.txt"
+    gz=$(gzip -6 -c "$f/plain.txt" | wc -c)
+    printf 'log size:                           %d bytes for 21 rounds; gzip -6 of the same records %d bytes: %.2fx\n' \
+        "$(stat -c %s "$f/plain.fpmlog")" "$gz" "$(awk "BEGIN { print $(stat -c %s "$f/plain.fpmlog") / $gz }")"
+fi

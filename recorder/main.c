@@ -65,6 +65,9 @@ typedef struct {
     char          *pidbuf;
     size_t         pidcap;
     int            timed;           /* the clock check was written */
+    int            scanned;         /* the process table was scanned this round */
+    ps_stat_fds    fds;             /* the workers' stat files, kept open */
+    uint64_t       scans;           /* how many times, for --verbose figures and tests */
     int            probe_cpus[1024], nprobe_cpus, probe_turn; /* --steal-probe's CPUs */
     char           said_probe[300]; /* the last probe error said, "" none */
 } recorder;
@@ -178,6 +181,20 @@ static void note(recorder *r, const char *fmt, ...)
     add(r, rec_name(REC_NOTE), clock_ns(CLOCK_MONOTONIC), clock_ns(CLOCK_REALTIME), NULL, text, (size_t)n);
 }
 
+/* The process table, scanned at most once a round: only when a pool has no
+ * page to go by or its page names workers the table does not (a worker
+ * spawned, exited or reused its pid), so a round does not cost a read of
+ * every process's cmdline. */
+static void scan_table(recorder *r)
+{
+    if (r->scanned)
+        return;
+    r->scanned = 1;
+    r->scans++;
+    if (ps_scan(r->cfg->proc_root, &r->table) != 0)
+        r->table.any_fpm = 0;
+}
+
 static void read_pool(recorder *r, rec_pool *pool)
 {
     rec_config *cfg = r->cfg;
@@ -229,12 +246,14 @@ static void read_pool(recorder *r, rec_pool *pool)
     pid_t *pids = NULL;
     char why[sizeof pool->said_pids];
     int parsed = page && status_parse(&r->page, (const char *)page, plen) == 0;
+    if (!parsed || !workers_table_agrees(&r->table, pool->c.name, &r->page))
+        scan_table(r); /* no page to go by, or the table is out of date */
     long n = workers_of_pool(&r->table, pool->c.name, parsed ? &r->page : NULL, r->pid_master,
                              &pool->master, &pids, why, sizeof why);
     size_t len = 0, got = 0;
     mono = clock_ns(CLOCK_MONOTONIC);
     real = clock_ns(CLOCK_REALTIME);
-    if (n > 0 && (got = ps_pid_stats(cfg->proc_root, pids, (size_t)n, &r->pidbuf, &len,
+    if (n > 0 && (got = ps_pid_stats(&r->fds, cfg->proc_root, pids, (size_t)n, &r->pidbuf, &len,
                                      &r->pidcap)) == 0)
         snprintf(why, sizeof why, "none of its %ld workers' stat files in %s can be read "
                  "(hidepid, or another pid namespace): no PIDS this round", n, cfg->proc_root);
@@ -296,8 +315,7 @@ static void do_round(recorder *r)
         write_host_and_pools(r);
         note(r, "writing again after a write error");
     }
-    if (ps_scan(cfg->proc_root, &r->table) != 0)
-        r->table.any_fpm = 0;
+    r->scanned = 0;
     for (size_t i = 0; i < cfg->npools; i++)
         read_pool(r, &cfg->pools[i]);
     char *b;
@@ -328,6 +346,7 @@ static void do_round(recorder *r)
             }
         }
     }
+    ps_stat_fds_sweep(&r->fds); /* the workers gone since the last round */
     if (cfg->steal_probe_ms)
         steal_probe(r);
     struct rusage ru;
@@ -548,11 +567,15 @@ int main(int argc, char **argv)
     if (rc < 0 && cfg.check)
         rc = check_config(&cfg);
     if (rc < 0) {
+        struct rlimit nofile; /* the workers' stat files kept open, within the limit */
+        if (getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur > 256)
+            r.fds.max = nofile.rlim_cur - 128 > 65536 ? 65536 : (size_t)nofile.rlim_cur - 128;
         catch_signals();
         rc = open_log(&r) == 0 ? record(&r) : 2;
     }
     logfile_close(r.log);
     ps_table_free(&r.table);
+    ps_stat_fds_free(&r.fds);
     status_page_free(&r.page);
     free(r.pidbuf);
     free(r.pid_file);

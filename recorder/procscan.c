@@ -141,34 +141,119 @@ void ps_table_free(ps_table *t)
     memset(t, 0, sizeof *t);
 }
 
-size_t ps_pid_stats(const char *proc_root, const pid_t *pids, size_t n, char **buf,
-                    size_t *len, size_t *cap)
+struct ps_fd {
+    pid_t pid;
+    int   fd, used;
+};
+
+/* The kept descriptor of pid, opened now if need be; -1 when it cannot be
+ * opened.  *kept says whether it stays open. */
+static int stat_fd(ps_stat_fds *c, const char *proc_root, pid_t pid, int *kept)
+{
+    size_t lo = 0, hi = c ? c->n : 0;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->e[mid].pid < pid)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (c && lo < c->n && c->e[lo].pid == pid) {
+        c->e[lo].used = 1;
+        *kept = 1;
+        return c->e[lo].fd;
+    }
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%d/stat", proc_root, (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    *kept = 0;
+    if (fd < 0 || !c || c->n >= c->max)
+        return fd;
+    if (c->n == c->cap) {
+        size_t ncap = c->cap ? c->cap * 2 : 64;
+        struct ps_fd *ne = realloc(c->e, ncap * sizeof *ne);
+        if (!ne)
+            return fd;
+        c->e = ne;
+        c->cap = ncap;
+    }
+    memmove(c->e + lo + 1, c->e + lo, (c->n - lo) * sizeof *c->e);
+    c->e[lo] = (struct ps_fd){pid, fd, 1};
+    c->n++;
+    *kept = 1;
+    return fd;
+}
+
+/* Forgets pid's descriptor (its process is gone). */
+static void stat_fd_drop(ps_stat_fds *c, pid_t pid)
+{
+    for (size_t i = 0; c && i < c->n; i++)
+        if (c->e[i].pid == pid) {
+            close(c->e[i].fd);
+            memmove(c->e + i, c->e + i + 1, (c->n - i - 1) * sizeof *c->e);
+            c->n--;
+            return;
+        }
+}
+
+size_t ps_pid_stats(ps_stat_fds *fds, const char *proc_root, const pid_t *pids, size_t n,
+                    char **buf, size_t *len, size_t *cap)
 {
     size_t got = 0;
     for (size_t i = 0; i < n; i++) {
-        char path[4200], *b;
-        size_t bl;
-        snprintf(path, sizeof path, "%s/%d/stat", proc_root, (int)pids[i]);
-        if (ps_read_file(path, &b, &bl) != 0)
-            continue; /* it exited in between */
-        if (bl == 0 || b[bl - 1] != '\n')
-            b[bl++] = '\n'; /* room: ps_read_file keeps one byte for the NUL */
-        if (*len + bl + 1 > *cap) {
-            size_t nc = (*len + bl + 1) * 2;
+        if (*cap - *len < 4096 + 2) { /* room for a stat line, read in place */
+            size_t nc = (*cap + 4096 + 2) * 2;
             char *nb = realloc(*buf, nc);
-            if (!nb) {
-                free(b);
+            if (!nb)
                 break;
-            }
             *buf = nb;
             *cap = nc;
         }
-        memcpy(*buf + *len, b, bl);
+        int kept, fd = stat_fd(fds, proc_root, pids[i], &kept);
+        if (fd < 0)
+            continue; /* it exited in between */
+        ssize_t r;
+        do
+            r = pread(fd, *buf + *len, 4096, 0);
+        while (r < 0 && errno == EINTR);
+        if (!kept)
+            close(fd);
+        if (r <= 0) {
+            if (kept)
+                stat_fd_drop(fds, pids[i]); /* its process is gone */
+            continue;
+        }
+        size_t bl = (size_t)r;
+        if ((*buf)[*len + bl - 1] != '\n')
+            (*buf)[*len + bl++] = '\n';
         *len += bl;
-        free(b);
         got++;
     }
+    if (*buf)
+        (*buf)[*len] = '\0';
     return got;
+}
+
+void ps_stat_fds_sweep(ps_stat_fds *c)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        if (!c->e[i].used) {
+            close(c->e[i].fd);
+            continue;
+        }
+        c->e[i].used = 0;
+        c->e[o++] = c->e[i];
+    }
+    c->n = o;
+}
+
+void ps_stat_fds_free(ps_stat_fds *c)
+{
+    for (size_t i = 0; i < c->n; i++)
+        close(c->e[i].fd);
+    free(c->e);
+    memset(c, 0, sizeof *c);
 }
 
 int ps_cpu_lines(const char *proc_root, char **out, size_t *len)

@@ -33,11 +33,25 @@ void ps_table_free(ps_table *t);
  * -1 with errno set. */
 int ps_read_file(const char *path, char **out, size_t *len);
 
+/* The workers' stat files, kept open from round to round: a read is then
+ * one pread.  A descriptor stays bound to the process it was opened for, so
+ * once that process exits the read fails and a reused pid is opened
+ * afresh.  At most max are kept (the rest are opened and closed). */
+typedef struct {
+    struct ps_fd *e;         /* sorted by pid */
+    size_t        n, cap, max;
+} ps_stat_fds;
+
 /* Appends the /proc/<pid>/stat line (with its newline) of each pid to *buf
- * (malloc'd, grown); pids that exited are left out.  Returns how many were
- * read. */
-size_t ps_pid_stats(const char *proc_root, const pid_t *pids, size_t n, char **buf,
-                    size_t *len, size_t *cap);
+ * (malloc'd, grown); pids that exited are left out.  fds may be NULL (each
+ * file opened and closed).  Returns how many were read. */
+size_t ps_pid_stats(ps_stat_fds *fds, const char *proc_root, const pid_t *pids, size_t n,
+                    char **buf, size_t *len, size_t *cap);
+
+/* Closes the descriptors no ps_pid_stats used since the last sweep (workers
+ * that are gone); ps_stat_fds_free closes them all. */
+void ps_stat_fds_sweep(ps_stat_fds *fds);
+void ps_stat_fds_free(ps_stat_fds *fds);
 
 /* The lines of /proc/stat that begin with "cpu".  0 ok, -1. */
 int ps_cpu_lines(const char *proc_root, char **out, size_t *len);

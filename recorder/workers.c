@@ -49,6 +49,27 @@ pid_t workers_only_master(const ps_table *t, const char *name)
     return m;
 }
 
+int workers_table_agrees(const ps_table *t, const char *pool, const status_page *page)
+{
+    pid_t m = 0;
+    size_t on_page = 0;
+    for (size_t i = 0; i < page->nworkers; i++) {
+        if (!page->workers[i].has_pid)
+            continue;
+        on_page++;
+        size_t j = 0;
+        while (j < t->n && t->w[j].pid != (pid_t)page->workers[i].pid)
+            j++;
+        if (j == t->n || strcmp(t->w[j].pool, pool) != 0 || (m && t->w[j].ppid != m))
+            return 0;
+        m = t->w[j].ppid;
+    }
+    size_t in_table = 0;
+    for (size_t j = 0; j < t->n; j++) /* with no worker on the page: none of that name */
+        in_table += (!m || t->w[j].ppid == m) && strcmp(t->w[j].pool, pool) == 0;
+    return in_table == on_page;
+}
+
 static int has_children(const ps_table *t, pid_t master)
 {
     for (size_t i = 0; i < t->n; i++)

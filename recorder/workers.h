@@ -25,6 +25,13 @@
 long workers_of_pool(const ps_table *t, const char *pool, const status_page *page,
                      pid_t pid_master, pid_t *master, pid_t **pids, char *why, size_t whylen);
 
+/* Whether the table still says what the pool's page says: every worker on
+ * the page is in the table under the pool's name and one master, and the
+ * table has no other worker of that name under that master.  When it does
+ * not (a worker spawned, exited, or its pid reused), the table is scanned
+ * again. */
+int workers_table_agrees(const ps_table *t, const char *pool, const status_page *page);
+
 /* The one master with workers named like pool; 0 when none, -1 when several. */
 pid_t workers_only_master(const ps_table *t, const char *pool);
 

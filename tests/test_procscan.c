@@ -4,6 +4,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +45,7 @@ static void test_pid_stats_leave_out_exited_pids(void **state)
     pid_t pids[] = {101, 999, 102};
     char *b = NULL;
     size_t len = 0, cap = 0;
-    assert_int_equal(ps_pid_stats(PROC, pids, 3, &b, &len, &cap), 2);
+    assert_int_equal(ps_pid_stats(NULL, PROC, pids, 3, &b, &len, &cap), 2);
     int64_t pid;
     uint64_t ticks;
     char *nl = memchr(b, '\n', len);
@@ -52,6 +55,42 @@ static void test_pid_stats_leave_out_exited_pids(void **state)
     assert_int_equal(procfs_pid_stat(nl + 1, len - (size_t)(nl + 1 - b) - 1, &pid, &ticks), 0);
     assert_int_equal(pid, 102);
     assert_int_equal(ticks, 806);
+    free(b);
+}
+
+/* Kept-open stat files: read again by pread; a process that exited is left
+ * out and its descriptor dropped; the sweep closes those not read since. */
+static void test_stat_files_kept_open(void **state)
+{
+    (void)state;
+    pid_t child = fork();
+    if (child == 0) {
+        pause();
+        _exit(0);
+    }
+    assert_true(child > 0);
+    ps_stat_fds fds = {.max = 16};
+    pid_t pids[] = {child, getpid()};
+    char *b = NULL;
+    size_t len = 0, cap = 0;
+    assert_int_equal(ps_pid_stats(&fds, "/proc", pids, 2, &b, &len, &cap), 2);
+    assert_int_equal(fds.n, 2);
+    len = 0;
+    assert_int_equal(ps_pid_stats(&fds, "/proc", pids, 2, &b, &len, &cap), 2);
+    int64_t pid;
+    uint64_t ticks;
+    assert_int_equal(procfs_pid_stat(b, (size_t)((char *)memchr(b, '\n', len) - b), &pid, &ticks), 0);
+    assert_int_equal(pid, child);
+    kill(child, SIGKILL);
+    waitpid(child, NULL, 0);
+    len = 0;
+    assert_int_equal(ps_pid_stats(&fds, "/proc", pids, 2, &b, &len, &cap), 1);
+    assert_int_equal(fds.n, 1); /* the exited one's descriptor is gone */
+    ps_stat_fds_sweep(&fds);    /* ours was read since the last sweep: kept */
+    assert_int_equal(fds.n, 1);
+    ps_stat_fds_sweep(&fds);    /* not read since: closed */
+    assert_int_equal(fds.n, 0);
+    ps_stat_fds_free(&fds);
     free(b);
 }
 
@@ -96,6 +135,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_workers_are_the_pool_titled_processes),
         cmocka_unit_test(test_pid_stats_leave_out_exited_pids),
+        cmocka_unit_test(test_stat_files_kept_open),
         cmocka_unit_test(test_cpu_lines_of_proc_stat),
         cmocka_unit_test(test_cgroup_of_the_master),
         cmocka_unit_test(test_host_facts_are_read),

@@ -130,14 +130,44 @@ int ps_scan(const char *proc_root, ps_table *t)
         free(cmd);
     }
     closedir(d);
-    if (oom)
+    size_t *idx = realloc(t->by_pid, (t->n ? t->n : 1) * sizeof *idx);
+    if (!idx)
+        oom = 1;
+    else
+        t->by_pid = idx;
+    for (size_t i = 0; idx && i < t->n; i++) { /* in pid order (readdir's, nearly) */
+        size_t j = i;
+        while (j > 0 && t->w[idx[j - 1]].pid > t->w[i].pid) {
+            idx[j] = idx[j - 1];
+            j--;
+        }
+        idx[j] = i;
+    }
+    if (oom) {
+        t->n = 0; /* a table with workers missing is no table */
         errno = ENOMEM;
+    }
     return oom ? -1 : 0;
+}
+
+const ps_worker *ps_find(const ps_table *t, pid_t pid)
+{
+    size_t lo = 0, hi = t->by_pid ? t->n : 0;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->w[t->by_pid[mid]].pid < pid)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < (t->by_pid ? t->n : 0) && t->w[t->by_pid[lo]].pid == pid ? &t->w[t->by_pid[lo]]
+                                                                         : NULL;
 }
 
 void ps_table_free(ps_table *t)
 {
     free(t->w);
+    free(t->by_pid);
     memset(t, 0, sizeof *t);
 }
 

@@ -19,6 +19,7 @@ typedef struct {
 typedef struct {
     ps_worker *w;
     size_t     n, cap;
+    size_t    *by_pid;      /* indices of w in pid order, for ps_find */
     pid_t      master;      /* a "php-fpm: master process" seen, or 0 */
     int        any_fpm;     /* any php-fpm process was visible */
 } ps_table;
@@ -28,6 +29,9 @@ typedef struct {
  * out (the table is then not to be trusted). */
 int ps_scan(const char *proc_root, ps_table *t);
 void ps_table_free(ps_table *t);
+
+/* The table's worker with that pid, or NULL. */
+const ps_worker *ps_find(const ps_table *t, pid_t pid);
 
 /* Reads a whole small file into a malloc'd, NUL-terminated buffer.  0 ok,
  * -1 with errno set. */

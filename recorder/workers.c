@@ -6,30 +6,38 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The master whose children are most of the page's workers, or 0. */
+/* The master whose children are most of the page's workers, or 0: of the
+ * page's workers that the table names like the pool, the parent shared by
+ * the most page workers (the first such in page order on a tie). */
 static pid_t master_of_page(const ps_table *t, const char *pool, const status_page *pg)
 {
+    pid_t cand[8];
+    size_t votes[8], nc = 0;
+    for (size_t i = 0; i < pg->nworkers; i++) { /* each parent's page workers */
+        const ps_worker *w = pg->workers[i].has_pid ? ps_find(t, (pid_t)pg->workers[i].pid) : NULL;
+        if (!w)
+            continue;
+        size_t k = 0;
+        while (k < nc && cand[k] != w->ppid)
+            k++;
+        if (k == nc && nc < 8) {
+            cand[nc] = w->ppid;
+            votes[nc++] = 0;
+        }
+        if (k < nc)
+            votes[k]++;
+    }
     pid_t best = 0;
     size_t best_n = 0;
     for (size_t i = 0; i < pg->nworkers; i++) {
-        if (!pg->workers[i].has_pid)
+        const ps_worker *w = pg->workers[i].has_pid ? ps_find(t, (pid_t)pg->workers[i].pid) : NULL;
+        if (!w || strcmp(w->pool, pool) != 0)
             continue;
-        for (size_t j = 0; j < t->n; j++) {
-            if (t->w[j].pid != (pid_t)pg->workers[i].pid || strcmp(t->w[j].pool, pool) != 0)
-                continue;
-            size_t n = 0;
-            for (size_t k = 0; k < pg->nworkers; k++)
-                for (size_t m = 0; m < t->n; m++)
-                    n += pg->workers[k].has_pid && t->w[m].pid == (pid_t)pg->workers[k].pid &&
-                         t->w[m].ppid == t->w[j].ppid;
-            if (n > best_n) {
-                best = t->w[j].ppid;
-                best_n = n;
+        for (size_t k = 0; k < nc; k++)
+            if (cand[k] == w->ppid && votes[k] > best_n) {
+                best = w->ppid;
+                best_n = votes[k];
             }
-            break;
-        }
-        if (best_n * 2 > pg->nworkers)
-            break;
     }
     return best;
 }
@@ -57,12 +65,10 @@ int workers_table_agrees(const ps_table *t, const char *pool, const status_page 
         if (!page->workers[i].has_pid)
             continue;
         on_page++;
-        size_t j = 0;
-        while (j < t->n && t->w[j].pid != (pid_t)page->workers[i].pid)
-            j++;
-        if (j == t->n || strcmp(t->w[j].pool, pool) != 0 || (m && t->w[j].ppid != m))
+        const ps_worker *w = ps_find(t, (pid_t)page->workers[i].pid);
+        if (!w || strcmp(w->pool, pool) != 0 || (m && w->ppid != m))
             return 0;
-        m = t->w[j].ppid;
+        m = w->ppid;
     }
     size_t in_table = 0;
     for (size_t j = 0; j < t->n; j++) /* with no worker on the page: none of that name */

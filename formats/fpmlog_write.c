@@ -124,26 +124,51 @@ size_t fpmlog_encode_source(char *dst, const char *src, size_t len)
     return o;
 }
 
+/* v in decimal at d; its length */
+static size_t put_dec(char *d, uint64_t v)
+{
+    char t[20];
+    size_t n = 0;
+    do
+        t[n++] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    for (size_t i = 0; i < n; i++)
+        d[i] = t[n - 1 - i];
+    return n;
+}
+
 int fpmlog_header(char *buf, const char *type, uint64_t mono, uint64_t real,
                   const char *source, size_t source_len, const void *payload, size_t len)
 {
-    if (len > FPMLOG_MAX_LEN || source_len > (FPMLOG_HDR_MAX - 128) / 3) {
+    size_t tl = strlen(type);
+    if (len > FPMLOG_MAX_LEN || source_len > (FPMLOG_HDR_MAX - 128) / 3 || tl > 32) {
         errno = EINVAL;
         return -1;
     }
-    char src[FPMLOG_HDR_MAX];
+    /* "#fpmlog1 TYPE MONO REAL SOURCE LEN CRC\n", without printf: this is
+     * every record of every round */
+    static const char hex[] = "0123456789abcdef";
+    size_t o = sizeof FPMLOG_MAGIC - 1;
+    memcpy(buf, FPMLOG_MAGIC, o);
+    memcpy(buf + o, type, tl);
+    o += tl;
+    buf[o++] = ' ';
+    o += put_dec(buf + o, mono);
+    buf[o++] = ' ';
+    o += put_dec(buf + o, real);
+    buf[o++] = ' ';
     if (source)
-        fpmlog_encode_source(src, source, source_len);
+        o += fpmlog_encode_source(buf + o, source, source_len);
     else
-        strcpy(src, "-");
-    int n = snprintf(buf, FPMLOG_HDR_MAX, "%s%s %llu %llu %s %zu %08lx\n", FPMLOG_MAGIC, type,
-                     (unsigned long long)mono, (unsigned long long)real, src, len,
-                     (unsigned long)libdeflate_crc32(0, payload, len));
-    if (n < 0 || n >= FPMLOG_HDR_MAX) {
-        errno = EINVAL;
-        return -1;
-    }
-    return n;
+        buf[o++] = '-';
+    buf[o++] = ' ';
+    o += put_dec(buf + o, len);
+    buf[o++] = ' ';
+    uint32_t crc = libdeflate_crc32(0, payload, len);
+    for (int k = 7; k >= 0; k--)
+        buf[o++] = hex[crc >> (4 * k) & 15];
+    buf[o++] = '\n';
+    return (int)o;
 }
 
 int fpmlog_write(fpmlog_writer *w, const char *type, uint64_t mono, uint64_t real,

@@ -39,7 +39,7 @@ static seen judge(pidmap *map, const rd_prefixes *own, const tworker *w, size_t 
     return s;
 }
 
-static int64_t remembered(const pidmap *m, int64_t pid)
+static int64_t remembered(pidmap *m, int64_t pid)
 {
     int64_t v;
     return pidmap_get(m, pid, &v) ? v : -1;

@@ -46,9 +46,10 @@ bin/fpm-analyze: build/rel/analyzer/main.o $(REL_LIB)
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-bin/fpm-record: build/rel/recorder/main.o $(REL_LIB)
+# the recorder links only what it runs: a small resident size
+bin/fpm-record: build/rel/recorder/main.o $(FORMATS:%.c=build/rel/%.o) $(RECORDER:%.c=build/rel/%.o)
 	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ -lzstd -ldeflate
 
 bin/tests/%: build/rel/tests/%.o $(REL_LIB)
 	@mkdir -p bin/tests

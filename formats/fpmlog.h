@@ -27,6 +27,7 @@
 #define FPMLOG_MAGIC_LEN 9
 #define FPMLOG_MAX_LEN   67108864u /* 64 MiB */
 #define FPMLOG_HDR_MAX   4096      /* longest header line accepted */
+#define FPMLOG_WINDOW_LOG 19      /* the writer's zstd window: 512 KiB */
 
 typedef struct fpmlog_reader fpmlog_reader;
 

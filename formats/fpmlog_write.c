@@ -44,6 +44,12 @@ fpmlog_writer *fpmlog_writer_to(fpmlog_sink sink, void *arg, int level)
             goto err;
         ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, level);
         ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 0);
+        /* a 512 KiB window holds the round before (its pages are most like
+         * this round's) and keeps the recorder small: about 1 MiB of
+         * compressor instead of 3 */
+        ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_windowLog, FPMLOG_WINDOW_LOG);
+        ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_hashLog, FPMLOG_WINDOW_LOG - 3);
+        ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_chainLog, FPMLOG_WINDOW_LOG - 3);
     }
     return w;
 err:

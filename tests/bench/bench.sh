@@ -59,12 +59,20 @@ if [ "${RECORD:-1}" = 1 ] && command -v php-fpm8.2 >/dev/null 2>&1; then
     done
     fpm_start "$f" "$f/a.conf" "$f/b.conf" "$f/c.conf" || { echo "php-fpm did not start" >&2; exit 1; }
     sleep 2
-    record() { # NAME: CPU us per round over 20 rounds at 1 s, from the ROUND records
-        "$top/bin/fpm-record" -q --fpm-config "$f/fpm.conf" --interval 1s --rounds 21 -o "$f/$1.fpmlog" 2>/dev/null
+    record() { # NAME: CPU us per round from the ROUND records (rounds 3 to 21 at
+               # 1 s: the start's clock check and first scan aside), the least of BEST runs
+        b=""
+        for i in $(seq "$BEST"); do
+            rm -f "$f/$1.fpmlog"
+            "$top/bin/fpm-record" -q --fpm-config "$f/fpm.conf" --interval 1s --rounds 21 \
+                -o "$f/$1.fpmlog" 2>/dev/null
+            c=$(zstdcat "$f/$1.fpmlog" | awk '/^self_cpu_us=/ { sub(/self_cpu_us=/, ""); v[++n] = $0 }
+                END { printf "%.0f", (v[n] - v[2]) / (n - 2) }')
+            if [ -z "$b" ] || [ "$c" -lt "$b" ]; then b=$c; fi
+        done
         /usr/bin/time -f '%M' "$top/bin/fpm-record" -q --fpm-config "$f/fpm.conf" --interval 1s --rounds 2 \
             -o "$f/$1-rss.fpmlog" 2>"$f/$1.rss" >/dev/null
-        zstdcat "$f/$1.fpmlog" | awk '/^self_cpu_us=/ { sub(/self_cpu_us=/, ""); v[++n] = $0 }
-            END { printf "%.0f", (v[n] - v[2]) / (n - 2) }'
+        echo "$b"
     }
     c0=$(record plain)
     for i in $(seq 2000); do sleep 600 & sleepers="$sleepers $!"; done

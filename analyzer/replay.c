@@ -18,25 +18,6 @@ typedef struct {
     size_t         len, cap;
 } bytes;
 
-/* Replaces the copy by n bytes at src (and a NUL after them). */
-static int keep(bytes *b, const void *src, size_t n)
-{
-    if (n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < n + 1)
-            cap *= 2;
-        unsigned char *np = realloc(b->p, cap);
-        if (!np)
-            return -1;
-        b->p = np;
-        b->cap = cap;
-    }
-    memcpy(b->p, src, n);
-    b->p[n] = '\0';
-    b->len = n;
-    return 0;
-}
-
 /* Appends n bytes at src (and a NUL) to the blob; their offset in *at.
  * 0, or -1 ENOMEM. */
 static int append(bytes *b, const void *src, size_t n, size_t *at)
@@ -55,6 +36,17 @@ static int append(bytes *b, const void *src, size_t n, size_t *at)
     b->p[b->len + n] = '\0';
     *at = b->len;
     b->len += n + 1;
+    return 0;
+}
+
+/* Replaces the copy by n bytes at src (and a NUL after them). */
+static int keep(bytes *b, const void *src, size_t n)
+{
+    size_t at;
+    b->len = 0;
+    if (append(b, src, n, &at) != 0)
+        return -1;
+    b->len = n;
     return 0;
 }
 

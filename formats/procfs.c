@@ -4,6 +4,19 @@
 
 #include <string.h>
 
+/* The line of buf at *i, without its '\n', in *line and *ll; *i moves past
+ * it.  0 when no line is left. */
+static int next_line(const char *buf, size_t len, size_t *i, const char **line, size_t *ll)
+{
+    if (*i >= len)
+        return 0;
+    *line = buf + *i;
+    const char *nl = memchr(*line, '\n', len - *i);
+    *ll = nl ? (size_t)(nl - *line) : len - *i;
+    *i += *ll + 1;
+    return 1;
+}
+
 /* Reads an unsigned decimal at *i (after spaces); 0 ok, -1 none there. */
 static int next_u64(const char *b, size_t n, size_t *i, uint64_t *v)
 {
@@ -53,10 +66,9 @@ static void skip_field(const char *b, size_t n, size_t *i)
 static int cpu_line_of(const char *buf, size_t len, const char *name, uint64_t f[8])
 {
     size_t i = 0, nl_ = strlen(name);
-    while (i < len) {
-        const char *line = buf + i;
-        const char *nl = memchr(line, '\n', len - i);
-        size_t ll = nl ? (size_t)(nl - line) : len - i;
+    const char *line;
+    size_t ll;
+    while (next_line(buf, len, &i, &line, &ll)) {
         if (ll > nl_ && memcmp(line, name, nl_) == 0 && line[nl_] == ' ') {
             size_t j = nl_;
             int got = 0;
@@ -65,7 +77,6 @@ static int cpu_line_of(const char *buf, size_t len, const char *name, uint64_t f
                 got++;
             return got;
         }
-        i += ll + 1;
     }
     return -1;
 }
@@ -147,10 +158,9 @@ size_t procfs_each_pid(const char *buf, size_t len,
                        void (*fn)(void *arg, int64_t pid, uint64_t ticks), void *arg)
 {
     size_t bad = 0, i = 0;
-    while (i < len) {
-        const char *line = buf + i;
-        const char *nl = memchr(line, '\n', len - i);
-        size_t ll = nl ? (size_t)(nl - line) : len - i;
+    const char *line;
+    size_t ll;
+    while (next_line(buf, len, &i, &line, &ll)) {
         int64_t pid;
         uint64_t ticks;
         if (ll > 0) {
@@ -159,7 +169,6 @@ size_t procfs_each_pid(const char *buf, size_t len,
             else
                 bad++;
         }
-        i += ll + 1;
     }
     return bad;
 }
@@ -167,15 +176,13 @@ size_t procfs_each_pid(const char *buf, size_t len,
 int procfs_flat_key(const char *buf, size_t len, const char *key, uint64_t *v)
 {
     size_t i = 0, kl = strlen(key);
-    while (i < len) {
-        const char *line = buf + i;
-        const char *nl = memchr(line, '\n', len - i);
-        size_t ll = nl ? (size_t)(nl - line) : len - i;
+    const char *line;
+    size_t ll;
+    while (next_line(buf, len, &i, &line, &ll)) {
         if (ll > kl && memcmp(line, key, kl) == 0 && line[kl] == ' ') {
             size_t j = kl;
             return next_u64(line, ll, &j, v);
         }
-        i += ll + 1;
     }
     return -1;
 }
@@ -188,10 +195,9 @@ int procfs_cgroup_usage(const char *buf, size_t len, uint64_t *usage)
 int procfs_pressure_some(const char *buf, size_t len, uint64_t *total)
 {
     size_t i = 0;
-    while (i < len) {
-        const char *line = buf + i;
-        const char *nl = memchr(line, '\n', len - i);
-        size_t ll = nl ? (size_t)(nl - line) : len - i;
+    const char *line;
+    size_t ll;
+    while (next_line(buf, len, &i, &line, &ll)) {
         if (ll > 5 && memcmp(line, "some ", 5) == 0) {
             for (size_t j = 5; j + 6 <= ll; j++)
                 if (memcmp(line + j, "total=", 6) == 0 && line[j - 1] == ' ') {
@@ -202,7 +208,6 @@ int procfs_pressure_some(const char *buf, size_t len, uint64_t *total)
                 }
             return -1;
         }
-        i += ll + 1;
     }
     return -1;
 }

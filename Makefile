@@ -21,7 +21,7 @@ ANALYZER := analyzer/hist.c analyzer/fit.c analyzer/pidmap.c analyzer/namemap.c 
 RECORDER := recorder/config.c recorder/workers.c recorder/fcgi.c recorder/fpmconf.c recorder/procscan.c recorder/logfile.c recorder/probe.c recorder/stealcmd.c
 UNITS    := fpmlog status procfs hist fit readings pipeline report replay timearg csvout fcgi fpmconf logfile procscan namemap table check plot truth timing probe workers
 
-.PHONY: all run test unit unit-asan cli cli-cases fixtures fixtures-check integration deps deps-test bench clean \
+.PHONY: all run test unit unit-built unit-asan cli cli-cases fixtures fixtures-check integration deps deps-test bench clean \
         fuzz fuzz-regress print-seeds-% torture mutate mutate-run
 all: bin/fpm-analyze bin/fpm-record
 
@@ -62,6 +62,8 @@ run: deps
 	@$(MAKE) -s bin/fpm-analyze
 	bin/fpm-analyze $(LOG)
 
+# what unit and cli-cases run, built (make -j2 unit-built: in parallel)
+unit-built: $(UNITS:%=bin/tests/test_%) bin/fpm-analyze bin/fpm-record
 unit: $(UNITS:%=bin/tests/test_%)
 	@set -e; for t in $^; do $$t; done
 unit-asan: $(UNITS:%=bin/tests-san/test_%)

@@ -11,7 +11,7 @@ survived=0 killed=0
 # one copy of the tree, built once; each mutation rebuilds what it touches
 (cd "$top" && git ls-files -z | xargs -0 cp --parents -t "$work")
 t=$work
-(cd "$t" && make -s unit cli-cases >"$t/.log" 2>&1) ||
+(cd "$t" && { make -s -j2 unit-built && make -s unit cli-cases; } >"$t/.log" 2>&1) ||
     { echo "the unmutated tree fails: fix that first" >&2; tail "$t/.log" >&2; exit 2; }
 # rule | file | perl substitution
 while IFS='|' read -r rule file subst; do
@@ -22,14 +22,17 @@ while IFS='|' read -r rule file subst; do
     if [ "$(md5sum < "$t/$file")" = "$before" ]; then
         echo "NOT APPLIED  $rule"; survived=$((survived + 1)); continue
     fi
-    if (cd "$t" && make -s unit cli-cases >"$t/.log" 2>&1); then
+    if (cd "$t" && { make -s -j2 unit-built && make -s unit cli-cases; } >"$t/.log" 2>&1); then
         echo "SURVIVED     $rule"; survived=$((survived + 1))
-    elif ! grep -qE '^\[  FAILED  \] test_|^FAIL: ' "$t/.log"; then
+    elif grep -qE '^\[  FAILED  \] test_|^FAIL: ' "$t/.log"; then
+        k=$(grep -E '^\[  FAILED  \] test_|^FAIL: ' "$t/.log" | head -3 | sed 's/^\[  FAILED  \] //' | tr '\n' ' ')
+        echo "killed       $rule -> $k"; killed=$((killed + 1))
+    elif grep -qE '\.[ch]:[0-9]+:[0-9]+: error: |undefined reference' "$t/.log"; then
         echo "NO BUILD     $rule"; survived=$((survived + 1))
         tail -3 "$t/.log"
     else
-        k=$(grep -E '^\[  FAILED  \] test_|^FAIL: ' "$t/.log" | head -3 | sed 's/^\[  FAILED  \] //' | tr '\n' ' ')
-        echo "killed       $rule -> $k"; killed=$((killed + 1))
+        echo "killed       $rule -> a test crashed: $(grep -E '^\[ RUN      \]' "$t/.log" | tail -1 | sed 's/.*\] //')"
+        killed=$((killed + 1))
     fi
     cp "$t/.orig" "$t/$file"
     touch "$t/$file" # newer than the objects built from the mutant: make rebuilds them

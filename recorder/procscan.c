@@ -239,20 +239,24 @@ size_t ps_pid_stats(ps_stat_fds *fds, const char *proc_root, const pid_t *pids, 
             *buf = nb;
             *cap = nc;
         }
-        int kept, fd = stat_fd(fds, proc_root, pids[i], &kept);
-        if (fd < 0)
-            continue; /* it exited in between */
-        ssize_t r;
-        do
-            r = pread(fd, *buf + *len, 4096, 0);
-        while (r < 0 && errno == EINTR);
-        if (!kept)
-            close(fd);
-        if (r <= 0) {
-            if (kept)
-                stat_fd_drop(fds, pids[i]); /* its process is gone */
-            continue;
+        ssize_t r = -1;
+        for (int attempt = 0; attempt < 2 && r <= 0; attempt++) {
+            int kept, fd = stat_fd(fds, proc_root, pids[i], &kept);
+            if (fd < 0)
+                break; /* it exited in between */
+            do
+                r = pread(fd, *buf + *len, 4096, 0);
+            while (r < 0 && errno == EINTR);
+            if (!kept)
+                close(fd);
+            if (r <= 0 && kept)
+                stat_fd_drop(fds, pids[i]); /* that process is gone: its pid may be
+                                             * another's now, opened afresh */
+            else
+                break;
         }
+        if (r <= 0)
+            continue;
         size_t bl = (size_t)r;
         if ((*buf)[*len + bl - 1] != '\n')
             (*buf)[*len + bl++] = '\n';

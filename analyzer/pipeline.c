@@ -192,19 +192,11 @@ err:
     return NULL;
 }
 
+/* A number of a payload, or dflt; one of 20 digits is taken as none. */
 static uint64_t kv_u64(const unsigned char *pl, size_t len, const char *key, uint64_t dflt)
 {
-    size_t vl;
-    const char *v = fpmlog_kv(pl, len, key, 0, &vl);
-    if (!v || vl == 0 || vl > 19)
-        return dflt;
-    uint64_t x = 0;
-    for (size_t i = 0; i < vl; i++) {
-        if (v[i] < '0' || v[i] > '9')
-            return dflt;
-        x = x * 10 + (uint64_t)(v[i] - '0');
-    }
-    return x;
+    uint64_t x;
+    return fpmlog_kv_u64(pl, len, key, &x) == 0 && x < 10000000000000000000ull ? x : dflt;
 }
 
 /* A reboot: what was measured under the old boot's pids means nothing now. */

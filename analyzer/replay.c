@@ -375,16 +375,9 @@ static void say_pos(FILE *err, const char *prog, const char *path, const fpmlog_
 static int round_is_copy(const fpmlog_record *rec, const char *path, const char *prog,
                          FILE *err, replay_stats *st)
 {
-    size_t n;
-    const char *v = fpmlog_kv(rec->payload, rec->len, ROUND_SEQ, 0, &n);
-    uint64_t seq = 0;
-    if (!v || n == 0 || n > 19)
+    uint64_t seq;
+    if (fpmlog_kv_u64(rec->payload, rec->len, ROUND_SEQ, &seq) != 0)
         return 0;
-    for (size_t i = 0; i < n; i++) {
-        if (v[i] < '0' || v[i] > '9')
-            return 0;
-        seq = seq * 10 + (uint64_t)(v[i] - '0');
-    }
     if (st->has_seq && seq <= st->seq) {
         char what[128];
         snprintf(what, sizeof what, "ROUND seq=%llu is not above the seq=%llu before it: a copy "

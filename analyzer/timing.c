@@ -9,29 +9,6 @@
 #include "records.h"
 #include "timearg.h"
 
-/* An unsigned decimal of n bytes at s; 0, or -1 when it is not one or does
- * not fit. */
-static int u64_of(const char *s, size_t n, uint64_t *v)
-{
-    uint64_t x = 0;
-    if (n == 0)
-        return -1;
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] < '0' || s[i] > '9' || x > (UINT64_MAX - (uint64_t)(s[i] - '0')) / 10)
-            return -1;
-        x = x * 10 + (uint64_t)(s[i] - '0');
-    }
-    *v = x;
-    return 0;
-}
-
-static int kv_num(const unsigned char *p, size_t len, const char *key, uint64_t *v)
-{
-    size_t n;
-    const char *s = fpmlog_kv(p, len, key, 0, &n);
-    return s ? u64_of(s, n, v) : -1;
-}
-
 /* "a,b,c" into at most max numbers; how many, or -1 when one is not a number. */
 static int num_list(const char *s, size_t n, uint64_t *out, int max)
 {
@@ -40,7 +17,7 @@ static int num_list(const char *s, size_t n, uint64_t *out, int max)
     while (i < n) {
         const char *c = memchr(s + i, ',', n - i);
         size_t e = c ? (size_t)(c - s) : n;
-        if (k == max || u64_of(s + i, e - i, &out[k]) != 0)
+        if (k == max || fpmlog_u64(s + i, e - i, &out[k]) != 0)
             return -1;
         k++;
         i = e + 1;
@@ -55,10 +32,11 @@ int timing_parse(const unsigned char *p, size_t len, timing_rec *t)
     const char *s = fpmlog_kv(p, len, "clock", 0, &n);
     if (!s || n != 9 || memcmp(s, "monotonic", 9) != 0)
         return -1;
-    if (kv_num(p, len, "loops", &t->loops) != 0 || kv_num(p, len, "duration_ns", &t->duration_ns))
+    if (fpmlog_kv_u64(p, len, "loops", &t->loops) != 0 ||
+        fpmlog_kv_u64(p, len, "duration_ns", &t->duration_ns) != 0)
         return -1;
-    kv_num(p, len, "backwards", &t->backwards);
-    t->has_largest = kv_num(p, len, "largest_ns", &t->largest_ns) == 0;
+    fpmlog_kv_u64(p, len, "backwards", &t->backwards);
+    t->has_largest = fpmlog_kv_u64(p, len, "largest_ns", &t->largest_ns) == 0;
     if ((s = fpmlog_kv(p, len, "per_loop_ns", 0, &n)) && n < sizeof t->per_loop) {
         memcpy(t->per_loop, s, n);
         t->per_loop[n] = '\0';
@@ -73,8 +51,8 @@ int timing_parse(const unsigned char *p, size_t len, timing_rec *t)
             size_t e = c ? (size_t)(c - s) : n;
             const char *colon = memchr(s + i, ':', e - i);
             uint64_t ns, count;
-            if (!colon || u64_of(s + i, (size_t)(colon - s) - i, &ns) != 0 ||
-                u64_of(colon + 1, e - (size_t)(colon - s) - 1, &count) != 0 ||
+            if (!colon || fpmlog_u64(s + i, (size_t)(colon - s) - i, &ns) != 0 ||
+                fpmlog_u64(colon + 1, e - (size_t)(colon - s) - 1, &count) != 0 ||
                 ns >= TIMING_EXACT_MAX)
                 return -1;
             t->exact[ns] = count;

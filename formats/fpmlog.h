@@ -140,4 +140,13 @@ size_t fpmlog_encode_source(char *dst, const char *src, size_t len);
 const char *fpmlog_kv(const unsigned char *payload, size_t len, const char *key,
                       unsigned n, size_t *vlen);
 
+/* n bytes of decimal digits as a number that fits in 64 bits: 0, or -1 when
+ * they are none, not all digits, or too many (the header's MONO, REAL, LEN
+ * and every number of a key=value payload). */
+int fpmlog_u64(const char *s, size_t n, uint64_t *v);
+
+/* The first value of key as such a number: 0, or -1 when it is missing or
+ * is not one. */
+int fpmlog_kv_u64(const unsigned char *payload, size_t len, const char *key, uint64_t *v);
+
 #endif

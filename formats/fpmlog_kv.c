@@ -23,3 +23,27 @@ const char *fpmlog_kv(const unsigned char *payload, size_t len, const char *key,
     }
     return NULL;
 }
+
+int fpmlog_u64(const char *s, size_t n, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (n == 0)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return -1;
+        unsigned d = (unsigned)(s[i] - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return -1; /* does not fit */
+        v = v * 10 + d;
+    }
+    *out = v;
+    return 0;
+}
+
+int fpmlog_kv_u64(const unsigned char *payload, size_t len, const char *key, uint64_t *v)
+{
+    size_t n;
+    const char *s = fpmlog_kv(payload, len, key, 0, &n);
+    return s ? fpmlog_u64(s, n, v) : -1;
+}

@@ -294,23 +294,6 @@ static void set_damage(fpmlog_damage *d, fpmlog_pos pos, int breaks, const char 
     va_end(ap);
 }
 
-static int parse_u64(const char *s, size_t n, uint64_t *out)
-{
-    uint64_t v = 0;
-    if (n == 0)
-        return -1;
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return -1;
-        unsigned d = (unsigned)(s[i] - '0');
-        if (v > (UINT64_MAX - d) / 10)
-            return -1;
-        v = v * 10 + d;
-    }
-    *out = v;
-    return 0;
-}
-
 static int hexval(int c)
 {
     if (c >= '0' && c <= '9')
@@ -352,8 +335,8 @@ static int parse_header(fpmlog_reader *r, const char *line, size_t n,
             return -1;
     }
     uint64_t len;
-    if (parse_u64(f[2], fl[2], &rec->mono) || parse_u64(f[3], fl[3], &rec->real) ||
-        parse_u64(f[5], fl[5], &len) || len > FPMLOG_MAX_LEN || fl[6] != 8)
+    if (fpmlog_u64(f[2], fl[2], &rec->mono) || fpmlog_u64(f[3], fl[3], &rec->real) ||
+        fpmlog_u64(f[5], fl[5], &len) || len > FPMLOG_MAX_LEN || fl[6] != 8)
         return -1;
     uint32_t c = 0;
     for (size_t i = 0; i < 8; i++) {

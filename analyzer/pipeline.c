@@ -209,12 +209,18 @@ static void forget_boot(pl_host *h)
     h->prev->has = 0;
 }
 
+int pipeline_host_named(const unsigned char *payload, size_t len)
+{
+    size_t nl;
+    return fpmlog_kv(payload, len, HOST_HOSTNAME, 0, &nl) && nl > 0;
+}
+
 int pipeline_host(pipeline *pl, const unsigned char *payload, size_t len)
 {
     size_t nl, bl = 0;
     const char *name = fpmlog_kv(payload, len, HOST_HOSTNAME, 0, &nl);
     const char *boot = fpmlog_kv(payload, len, HOST_BOOT_ID, 0, &bl);
-    if (!name || nl == 0)
+    if (!pipeline_host_named(payload, len))
         return -1;
     size_t lo = 0, hi = pl->nhosts;
     pl_host *h = NULL;

@@ -175,6 +175,9 @@ int pipeline_on_reading(pipeline *pl, pl_reading_fn fn, void *arg);
 /* Adds a hook called for each pool of each round in the window. */
 int pipeline_on_round(pipeline *pl, pl_round_fn fn, void *arg);
 
+/* Whether a HOST payload names its host (else pipeline_host ignores it). */
+int pipeline_host_named(const unsigned char *payload, size_t len);
+
 /* A HOST record: it becomes the host in force.  0 ok, -1 when the payload
  * has no hostname (ignored), -2 ENOMEM. */
 int pipeline_host(pipeline *pl, const unsigned char *payload, size_t len);

@@ -417,13 +417,11 @@ static int take_record(pipeline *pl, pending *p, const fpmlog_record *rec, const
         }
         st->has_seq = 0; /* a new recorder run counts from 1 */
         int hr;
-        if (st->apply) { /* the pipeline takes it later: its hostname is checked here */
-            size_t nl;
-            const char *hn = fpmlog_kv(rec->payload, rec->len, HOST_HOSTNAME, 0, &nl);
-            hr = !hn || nl == 0 ? -1 : applier_host(st->apply, rec->payload, rec->len);
-        } else {
+        if (st->apply) /* the pipeline takes it later: whether it will is known now */
+            hr = !pipeline_host_named(rec->payload, rec->len) ? -1
+               : applier_host(st->apply, rec->payload, rec->len);
+        else
             hr = pipeline_host(pl, rec->payload, rec->len);
-        }
         st->has_host |= hr == 0;
         if (hr == -1)
             say_pos(err, prog, path, &rec->pos, "HOST record without hostname, ignored", "");

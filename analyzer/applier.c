@@ -10,19 +10,19 @@ enum { K_HOST, K_POOL, K_ROUND };
 #define MAX_PARSERS 5 /* with 3 slots more: a ring of at most 8 rounds in memory */
 enum { S_FREE, S_FILLED, S_PARSING, S_READY };
 
-/* One thing handed over: its bytes copied into blob, pointers made after. */
+/* One thing handed over: a HOST or POOL copied into blob; a round with its
+ * pools' names copied into blob and its payloads in the memory taken from
+ * the reader (payloads). */
 typedef struct {
     int            kind, state;
     unsigned char *blob;
     size_t         blob_len, blob_cap;
     unsigned char *payloads;   /* a round's payloads, taken from the reader */
     size_t         payloads_cap;
-    int            taken;      /* the round's payloads are in payloads, not blob */
     size_t         name_at, name_len, payload_at, payload_len; /* HOST, POOL */
     pl_round       r;                                          /* a round */
-    size_t         host_at[5], host_len[5];                    /* its host records */
     pl_pool_round *pools;
-    size_t        *pool_at;    /* per pool: name, status, pids offsets in blob */
+    size_t        *name_of;    /* per pool: its name's offset in blob */
     size_t         npools, pools_cap;
     status_page   *pages;
     pl_tick      **ticks;
@@ -73,9 +73,9 @@ static int grow_pools(slot *s, size_t n)
     pl_pool_round *p = realloc(s->pools, cap * sizeof *p);
     if (p)
         s->pools = p;
-    size_t *at = p ? realloc(s->pool_at, 3 * cap * sizeof *at) : NULL;
+    size_t *at = p ? realloc(s->name_of, cap * sizeof *at) : NULL;
     if (at)
-        s->pool_at = at;
+        s->name_of = at;
     status_page *pg = at ? realloc(s->pages, cap * sizeof *pg) : NULL;
     if (pg) {
         memset(pg + s->pools_cap, 0, (cap - s->pools_cap) * sizeof *pg);
@@ -97,55 +97,25 @@ static int grow_pools(slot *s, size_t n)
     return 0;
 }
 
-/* The round's bytes into the slot (its payloads only when not taken);
- * 0, or -1 ENOMEM. */
+/* The round into the slot: its pools, their names copied (the reader
+ * reuses its own), the payloads where they are.  0, or -1 ENOMEM. */
 static int copy_round(slot *s, const pl_round *r)
 {
-    const unsigned char *hp[5] = {r->stat, r->cpu_stat, r->cpu_pressure, r->pressure, r->steal};
-    const size_t hl[5] = {r->stat_len, r->cpu_stat_len, r->cpu_pressure_len, r->pressure_len,
-                          r->steal_len};
-    const int has[5] = {r->has_stat, r->has_cpu_stat, r->has_cpu_pressure, r->has_pressure,
-                        r->has_steal};
     s->r = *r;
-    for (int k = 0; k < 5 && !s->taken; k++)
-        if (has[k] && (s->host_at[k] = put(s, hp[k], hl[k])) == SIZE_MAX)
-            return -1;
     if (grow_pools(s, r->npools))
         return -1;
     for (size_t i = 0; i < r->npools; i++) {
-        const pl_pool_round *p = &r->pools[i];
-        s->pools[i] = *p;
-        size_t *at = &s->pool_at[3 * i];
-        if ((at[0] = put(s, p->name, p->name_len)) == SIZE_MAX ||
-            (!s->taken && p->has_status && (at[1] = put(s, p->status, p->status_len)) == SIZE_MAX) ||
-            (!s->taken && p->has_pids && (at[2] = put(s, p->pids, p->pids_len)) == SIZE_MAX))
+        s->pools[i] = r->pools[i];
+        s->pools[i].page = NULL;
+        s->pools[i].ticks = NULL;
+        if ((s->name_of[i] = put(s, r->pools[i].name, r->pools[i].name_len)) == SIZE_MAX)
             return -1;
     }
     s->npools = r->npools;
-    return 0;
-}
-
-/* Pointers into the blob, now that it will not move. */
-static void point_round(slot *s)
-{
-    const unsigned char **hp[5] = {&s->r.stat, &s->r.cpu_stat, &s->r.cpu_pressure,
-                                   &s->r.pressure, &s->r.steal};
-    const int has[5] = {s->r.has_stat, s->r.has_cpu_stat, s->r.has_cpu_pressure,
-                        s->r.has_pressure, s->r.has_steal};
-    for (int k = 0; k < 5 && !s->taken; k++) /* taken: they point where they were */
-        *hp[k] = has[k] ? s->blob + s->host_at[k] : NULL;
-    for (size_t i = 0; i < s->npools; i++) {
-        pl_pool_round *p = &s->pools[i];
-        const size_t *at = &s->pool_at[3 * i];
-        p->name = (const char *)s->blob + at[0];
-        if (!s->taken) {
-            p->status = p->has_status ? s->blob + at[1] : NULL;
-            p->pids = p->has_pids ? s->blob + at[2] : NULL;
-        }
-        p->page = NULL;
-        p->ticks = NULL;
-    }
+    for (size_t i = 0; i < s->npools; i++) /* the blob will not move now */
+        s->pools[i].name = (const char *)s->blob + s->name_of[i];
     s->r.pools = s->pools;
+    return 0;
 }
 
 /* The round's status pages and PIDS parsed (a parse thread's work). */
@@ -326,22 +296,18 @@ int applier_round(applier *a, const pl_round *r, unsigned char **blob, size_t *b
     if (!s)
         return -2;
     s->kind = K_ROUND;
-    s->taken = blob && *blob;
-    if (s->taken) { /* the payloads stay where they are, in memory the slot now owns */
-        unsigned char *b = *blob;
-        size_t cap = *blob_cap;
-        *blob = s->payloads;
-        *blob_cap = s->payloads ? s->payloads_cap : 0;
-        s->payloads = b;
-        s->payloads_cap = cap;
-    }
+    unsigned char *b = *blob; /* the payloads stay where they are, in memory the slot now owns */
+    size_t cap = *blob_cap;
+    *blob = s->payloads;
+    *blob_cap = s->payloads_cap;
+    s->payloads = b;
+    s->payloads_cap = cap;
     if (copy_round(s, r) != 0) {
         pthread_mutex_lock(&a->m);
         a->nomem = 1;
         pthread_mutex_unlock(&a->m);
         return -2;
     }
-    point_round(s);
     hand_over(a, s, S_FILLED);
     return 0;
 }
@@ -408,7 +374,7 @@ void applier_free(applier *a)
         free(s->blob);
         free(s->payloads);
         free(s->pools);
-        free(s->pool_at);
+        free(s->name_of);
         for (size_t p = 0; p < s->pools_cap; p++) {
             status_page_free(&s->pages[p]);
             free(s->ticks[p]);

@@ -130,12 +130,22 @@ int ps_scan(const char *proc_root, ps_table *t)
         free(cmd);
     }
     closedir(d);
+    if (!oom && ps_table_index(t) != 0)
+        oom = 1;
+    if (oom) {
+        t->n = 0; /* a table with workers missing is no table */
+        errno = ENOMEM;
+    }
+    return oom ? -1 : 0;
+}
+
+int ps_table_index(ps_table *t)
+{
     size_t *idx = realloc(t->by_pid, (t->n ? t->n : 1) * sizeof *idx);
     if (!idx)
-        oom = 1;
-    else
-        t->by_pid = idx;
-    for (size_t i = 0; idx && i < t->n; i++) { /* in pid order (readdir's, nearly) */
+        return -1;
+    t->by_pid = idx;
+    for (size_t i = 0; i < t->n; i++) { /* in pid order: readdir's, nearly, so cheap */
         size_t j = i;
         while (j > 0 && t->w[idx[j - 1]].pid > t->w[i].pid) {
             idx[j] = idx[j - 1];
@@ -143,11 +153,7 @@ int ps_scan(const char *proc_root, ps_table *t)
         }
         idx[j] = i;
     }
-    if (oom) {
-        t->n = 0; /* a table with workers missing is no table */
-        errno = ENOMEM;
-    }
-    return oom ? -1 : 0;
+    return 0;
 }
 
 const ps_worker *ps_find(const ps_table *t, pid_t pid)

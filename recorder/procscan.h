@@ -30,6 +30,9 @@ typedef struct {
 int ps_scan(const char *proc_root, ps_table *t);
 void ps_table_free(ps_table *t);
 
+/* Makes the pid index of t->w (ps_scan does); 0, or -1 ENOMEM. */
+int ps_table_index(ps_table *t);
+
 /* The table's worker with that pid, or NULL. */
 const ps_worker *ps_find(const ps_table *t, pid_t pid);
 

@@ -14,18 +14,10 @@ static ps_table table(const ps_worker *w, size_t n)
 {
     ps_table t = {0};
     t.w = malloc(n * sizeof *t.w);
-    t.by_pid = malloc(n * sizeof *t.by_pid);
     memcpy(t.w, w, n * sizeof *w);
     t.n = t.cap = n;
     t.any_fpm = 1;
-    for (size_t i = 0; i < n; i++) { /* pid order */
-        size_t j = i;
-        while (j > 0 && t.w[t.by_pid[j - 1]].pid > t.w[i].pid) {
-            t.by_pid[j] = t.by_pid[j - 1];
-            j--;
-        }
-        t.by_pid[j] = i;
-    }
+    assert_int_equal(ps_table_index(&t), 0);
     return t;
 }
 

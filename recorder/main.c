@@ -67,7 +67,6 @@ typedef struct {
     int            timed;           /* the clock check was written */
     int            scanned;         /* the process table was scanned this round */
     ps_stat_fds    fds;             /* the workers' stat files, kept open */
-    uint64_t       scans;           /* how many times, for --verbose figures and tests */
     int            probe_cpus[1024], nprobe_cpus, probe_turn; /* --steal-probe's CPUs */
     char           said_probe[300]; /* the last probe error said, "" none */
 } recorder;
@@ -190,7 +189,6 @@ static void scan_table(recorder *r)
     if (r->scanned)
         return;
     r->scanned = 1;
-    r->scans++;
     if (ps_scan(r->cfg->proc_root, &r->table) != 0)
         r->table.any_fpm = 0;
 }
@@ -307,6 +305,21 @@ static void clock_check(recorder *r)
     r->timed = 1;
 }
 
+/* DIR/FILE as a record of that type, stamped when read; nothing when it
+ * cannot be read. */
+static void add_file(recorder *r, rec_type type, const char *source, const char *dir,
+                     const char *file)
+{
+    char path[8400], *b;
+    size_t n;
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    uint64_t mono = clock_ns(CLOCK_MONOTONIC), real = clock_ns(CLOCK_REALTIME);
+    if (ps_read_file(path, &b, &n) == 0) {
+        add(r, rec_name(type), mono, real, source, b, n);
+        free(b);
+    }
+}
+
 static void do_round(recorder *r)
 {
     rec_config *cfg = r->cfg;
@@ -326,25 +339,11 @@ static void do_round(recorder *r)
         r->last_stat = mono;
         free(b);
     }
-    char path[8400];
-    snprintf(path, sizeof path, "%s/pressure/cpu", cfg->proc_root);
-    mono = clock_ns(CLOCK_MONOTONIC);
-    real = clock_ns(CLOCK_REALTIME);
-    if (ps_read_file(path, &b, &n) == 0) { /* the host's CPU pressure, where it has it */
-        add(r, rec_name(REC_PRESSURE), mono, real, NULL, b, n);
-        free(b);
-    }
+    add_file(r, REC_PRESSURE, NULL, cfg->proc_root, "pressure/cpu"); /* where the host has it */
     if (r->cgroup_dir[0]) {
         static const char *const files[] = {"cpu.stat", "cpu.max", "cpu.pressure"};
-        for (size_t i = 0; i < 3; i++) {
-            snprintf(path, sizeof path, "%s/%s", r->cgroup_dir, files[i]);
-            mono = clock_ns(CLOCK_MONOTONIC);
-            real = clock_ns(CLOCK_REALTIME);
-            if (ps_read_file(path, &b, &n) == 0) {
-                add(r, rec_name(REC_CGROUP), mono, real, files[i], b, n);
-                free(b);
-            }
-        }
+        for (size_t i = 0; i < 3; i++)
+            add_file(r, REC_CGROUP, files[i], r->cgroup_dir, files[i]);
     }
     ps_stat_fds_sweep(&r->fds); /* the workers gone since the last round */
     if (cfg->steal_probe_ms)

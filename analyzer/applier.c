@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 enum { K_HOST, K_POOL, K_ROUND };
 #define MAX_PARSERS 5 /* with 3 slots more: a ring of at most 8 rounds in memory */
 enum { S_FREE, S_FILLED, S_PARSING, S_READY };
@@ -47,16 +49,8 @@ struct applier {
  * on ENOMEM. */
 static size_t put(slot *s, const void *p, size_t n)
 {
-    if (s->blob_len + n + 1 > s->blob_cap) {
-        size_t cap = s->blob_cap ? s->blob_cap : 65536;
-        while (cap < s->blob_len + n + 1)
-            cap *= 2;
-        unsigned char *b = realloc(s->blob, cap);
-        if (!b)
-            return SIZE_MAX;
-        s->blob = b;
-        s->blob_cap = cap;
-    }
+    if (grow(&s->blob, &s->blob_cap, s->blob_len + n + 1, 1, 65536))
+        return SIZE_MAX;
     size_t at = s->blob_len;
     if (n)
         memcpy(s->blob + at, p, n);

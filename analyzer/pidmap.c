@@ -3,16 +3,12 @@
 
 #include <stdlib.h>
 
+#include "grow.h"
+
 int pidmap_put(pidmap *m, int64_t pid, int64_t val)
 {
-    if (m->n == m->cap) {
-        size_t cap = m->cap ? m->cap * 2 : 32;
-        pidmap_entry *e = realloc(m->e, cap * sizeof *e);
-        if (!e)
-            return -1;
-        m->e = e;
-        m->cap = cap;
-    }
+    if (grow(&m->e, &m->cap, m->n + 1, sizeof *m->e, 32))
+        return -1;
     m->e[m->n] = (pidmap_entry){pid, val, m->n};
     m->n++;
     return 0;

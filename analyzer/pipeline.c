@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fpmlog.h"
+#include "grow.h"
 #include "procfs.h"
 #include "records.h"
 
@@ -353,15 +354,9 @@ typedef struct {
 static void list_tick(void *arg, int64_t pid, uint64_t ticks)
 {
     tick_list *l = arg;
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 64;
-        pl_tick *v = realloc(l->v, cap * sizeof *v);
-        if (!v) {
-            l->nomem = 1;
-            return;
-        }
-        l->v = v;
-        l->cap = cap;
+    if (grow(&l->v, &l->cap, l->n + 1, sizeof *l->v, 64)) {
+        l->nomem = 1;
+        return;
     }
     l->v[l->n++] = (pl_tick){pid, ticks};
 }

@@ -8,6 +8,7 @@
 
 #include "applier.h"
 #include "fpmlog.h"
+#include "grow.h"
 #include "namemap.h"
 #include "records.h"
 #include "escape.h"
@@ -22,16 +23,8 @@ typedef struct {
  * 0, or -1 ENOMEM. */
 static int append(bytes *b, const void *src, size_t n, size_t *at)
 {
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 65536;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        unsigned char *np = realloc(b->p, cap);
-        if (!np)
-            return -1;
-        b->p = np;
-        b->cap = cap;
-    }
+    if (grow(&b->p, &b->cap, b->len + n + 1, 1, 65536))
+        return -1;
     memcpy(b->p + b->len, src, n);
     b->p[b->len + n] = '\0';
     *at = b->len;
@@ -329,14 +322,8 @@ static int seen_round(replay_stats *st, const char *path, const fpmlog_record *r
         s->warned = 1;
     }
     if (!mine) {
-        if (s->n == s->cap) {
-            size_t cap = s->cap ? s->cap * 2 : 8;
-            seen_span *np = realloc(s->span, cap * sizeof *np);
-            if (!np)
-                return -1;
-            s->span = np;
-            s->cap = cap;
-        }
+        if (grow(&s->span, &s->cap, s->n + 1, sizeof *s->span, 8))
+            return -1;
         mine = &s->span[s->n];
         *mine = (seen_span){strdup(s->host), strdup(s->boot), st->files, strdup(path),
                             mono, mono, rec->real};

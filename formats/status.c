@@ -1,6 +1,8 @@
 /* php-fpm status page parser; see status.h for what it tolerates. */
 #include "status.h"
 
+#include "grow.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -248,15 +250,7 @@ static size_t string_end(const cursor *c, int k)
 
 static int grow_workers(status_page *pg)
 {
-    if (pg->nworkers < pg->cap)
-        return 0;
-    size_t cap = pg->cap ? pg->cap * 2 : 64;
-    status_worker *w = realloc(pg->workers, cap * sizeof *w);
-    if (!w)
-        return -1;
-    pg->workers = w;
-    pg->cap = cap;
-    return 0;
+    return grow(&pg->workers, &pg->cap, pg->nworkers + 1, sizeof *pg->workers, 64);
 }
 
 /* Parses one worker object at c (just past its '{').  Returns 0 when the

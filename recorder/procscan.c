@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "procscan.h"
 
+#include "grow.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -59,14 +61,8 @@ int ps_read_file(const char *path, char **out, size_t *len)
 
 static int add_worker(ps_table *t, pid_t pid, pid_t ppid, const char *pool, size_t pl)
 {
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 64;
-        ps_worker *w = realloc(t->w, cap * sizeof *w);
-        if (!w)
-            return -1;
-        t->w = w;
-        t->cap = cap;
-    }
+    if (grow(&t->w, &t->cap, t->n + 1, sizeof *t->w, 64))
+        return -1;
     ps_worker *w = &t->w[t->n++];
     w->pid = pid;
     w->ppid = ppid;
@@ -205,14 +201,8 @@ static int stat_fd(ps_stat_fds *c, const char *proc_root, pid_t pid, int *kept)
     *kept = 0;
     if (fd < 0 || !c || c->n >= c->max)
         return fd;
-    if (c->n == c->cap) {
-        size_t ncap = c->cap ? c->cap * 2 : 64;
-        struct ps_fd *ne = realloc(c->e, ncap * sizeof *ne);
-        if (!ne)
-            return fd;
-        c->e = ne;
-        c->cap = ncap;
-    }
+    if (grow(&c->e, &c->cap, c->n + 1, sizeof *c->e, 64))
+        return fd;
     memmove(c->e + lo + 1, c->e + lo, (c->n - lo) * sizeof *c->e);
     c->e[lo] = (struct ps_fd){pid, fd, 1};
     c->n++;

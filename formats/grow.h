@@ -1,0 +1,37 @@
+/*
+ * grow: how every array here grows, so the doubling is written once.  arr
+ * is the address of the array's pointer (any element type), *cap its room
+ * in elements; after 0, the room is at least need (first, or the room
+ * doubled until it is); -1 on ENOMEM or a size that does not fit, and the
+ * array is untouched.
+ */
+#ifndef GROW_H
+#define GROW_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static inline int grow(void *arr, size_t *cap, size_t need, size_t elem, size_t first)
+{
+    if (need <= *cap)
+        return 0;
+    size_t c = *cap ? *cap : first;
+    while (c < need) {
+        if (c > SIZE_MAX / 2)
+            return -1;
+        c *= 2;
+    }
+    if (c > SIZE_MAX / elem)
+        return -1;
+    void *p;
+    memcpy(&p, arr, sizeof p); /* arr is a T **: its pointer read as void * */
+    void *np = realloc(p, c * elem);
+    if (!np)
+        return -1;
+    memcpy(arr, &np, sizeof np);
+    *cap = c;
+    return 0;
+}
+
+#endif

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "escape.h"
 #include "truth.h"
 
 static int shape_rank(const char *s)
@@ -51,10 +52,10 @@ static int compare_pool(FILE *out, const char *hname, const char *pname, const j
         int64_t was = (int64_t)llround(json_number_value(bb) * 100);
         int up = hist_bucket(v.busy_hundredths) - hist_bucket(was < 0 ? 0 : was);
         if (up > tol) {
-            fprintf(out, "%s %s: busy share %.2f%% -> %lld.%02lld%% (up %d bucket%s, "
-                         "tolerance %d)\n", hname, pname, json_number_value(bb),
-                    (long long)(v.busy_hundredths / 100),
-                    (long long)(v.busy_hundredths % 100), up, up == 1 ? "" : "s", tol);
+            char now[ESC_HUNDREDTHS];
+            fprintf(out, "%s %s: busy share %.2f%% -> %s%% (up %d bucket%s, tolerance %d)\n",
+                    hname, pname, json_number_value(bb), esc_hundredths(now, v.busy_hundredths),
+                    up, up == 1 ? "" : "s", tol);
             worse++;
         }
     }
@@ -101,10 +102,10 @@ static int compare_host(FILE *out, const char *hname, const json_t *bh, const pl
         int64_t was = (int64_t)llround(json_number_value(b) * 100);
         int up = hist_bucket(t.pct[g][TR_P90]) - hist_bucket(was < 0 ? 0 : was);
         if (up > tol) {
-            fprintf(out, "%s: %s p90 %.2f%% -> %lld.%02lld%% (up %d bucket%s, tolerance %d)\n",
-                    hname, PL_SIGNALS[g].name, json_number_value(b),
-                    (long long)(t.pct[g][TR_P90] / 100), (long long)(t.pct[g][TR_P90] % 100), up,
-                    up == 1 ? "" : "s", tol);
+            char now[ESC_HUNDREDTHS];
+            fprintf(out, "%s: %s p90 %.2f%% -> %s%% (up %d bucket%s, tolerance %d)\n", hname,
+                    PL_SIGNALS[g].name, json_number_value(b), esc_hundredths(now, t.pct[g][TR_P90]),
+                    up, up == 1 ? "" : "s", tol);
             worse++;
         }
     }

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "escape.h"
 #include "timearg.h"
 
 static void field(FILE *f, int first, const char *s, size_t n)
@@ -46,13 +47,14 @@ static void on_reading(void *arg, const pl_host *h, const pl_pool *p, const pl_r
                        const status_worker *w, rd_verdict v, int64_t share)
 {
     FILE *f = arg;
+    char b[ESC_HUNDREDTHS];
     row_start(f, h, p, r);
     if (w->has_pid) fieldf(f, 0, "%lld", (long long)w->pid); else field(f, 0, "", 0);
     if (w->has_requests) fieldf(f, 0, "%lld", (long long)w->requests); else field(f, 0, "", 0);
     field(f, 0, w->has_state ? w->state : "", w->has_state ? w->state_len : 0);
     if (w->has_duration) fieldf(f, 0, "%lld", (long long)w->duration); else field(f, 0, "", 0);
     if (v == RD_ACCEPTED)
-        fieldf(f, 0, "%lld.%02lld", (long long)(share / 100), (long long)(share % 100));
+        field(f, 0, b, strlen(esc_hundredths(b, share)));
     else
         field(f, 0, w->has_cpu ? w->cpu : "", w->has_cpu ? w->cpu_len : 0);
     const char *vn = rd_name(v);
@@ -65,6 +67,7 @@ static void on_round(void *arg, const pl_host *h, const pl_pool *p, const pl_rou
 {
     static const char *const point[] = {"none", "idle", "dominant"};
     FILE *f = arg;
+    char b[ESC_HUNDREDTHS];
     row_start(f, h, p, r);
     if (pair->usable)
         fieldf(f, 0, "%.3f", pair->interval_s);
@@ -74,8 +77,7 @@ static void on_round(void *arg, const pl_host *h, const pl_pool *p, const pl_rou
         if (!pair->has_signal[k])
             field(f, 0, "", 0);
         else if (PL_SIGNALS[k].share) /* hundredths of a percent */
-            fieldf(f, 0, "%lld.%02lld", (long long)pair->signal[k] / 100,
-                   (long long)pair->signal[k] % 100);
+            field(f, 0, b, strlen(esc_hundredths(b, (long long)pair->signal[k])));
         else
             fieldf(f, 0, "%.4f", pair->signal[k]);
     if (pair->usable && pair->busy_ratio >= 0)

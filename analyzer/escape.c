@@ -104,6 +104,12 @@ void esc_om_label(FILE *out, const char *str, size_t n)
 }
 
 /* The shortest decimal that reads back as the same double; null if none. */
+const char *esc_hundredths(char *b, long long v)
+{
+    snprintf(b, ESC_HUNDREDTHS, "%lld.%02lld", v / 100, v % 100);
+    return b;
+}
+
 void esc_double(FILE *out, double d)
 {
     char b[40];

@@ -23,6 +23,12 @@ void esc_om_label(FILE *out, const char *s, size_t n);
  * null when it is not finite. */
 void esc_double(FILE *out, double d);
 
+#define ESC_HUNDREDTHS 24
+
+/* A figure kept in hundredths (>= 0) as it is printed: 1234 is "12.34".
+ * Returns b (ESC_HUNDREDTHS bytes). */
+const char *esc_hundredths(char *b, long long v);
+
 /* A name for the terminal: control bytes and invalid UTF-8 as U+FFFD.
  * malloc'd (NULL on ENOMEM); *width gets its width in code points (may be
  * NULL). */

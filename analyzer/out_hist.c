@@ -76,9 +76,9 @@ int out_hist_print(FILE *out, const pipeline *pl, const char *pool, double cutof
             if (rc)
                 return -1;
             int64_t busy, busy_mc;
+            char b[ESC_HUNDREDTHS];
             if (p->h.total >= WI_MIN_READINGS && hist_busy(&p->h, &busy, &busy_mc) == 0)
-                fprintf(out, "busy share (duration-weighted): %lld.%02lld%%\n",
-                        (long long)(busy / 100), (long long)(busy % 100));
+                fprintf(out, "busy share (duration-weighted): %s%%\n", esc_hundredths(b, busy));
         }
     }
     if (!shown)

@@ -37,9 +37,9 @@ static int print_pool_json(FILE *out, const pl_pool *p, const wi_view *v)
     fputs(", \"php_millicores\": ", out);
     json_i64(out, v->shape != NULL, v->php_millicores);
     fputs(", \"busy_pct\": ", out);
+    char b[ESC_HUNDREDTHS];
     if (v->has_busy)
-        fprintf(out, "%lld.%02lld", (long long)(v->busy_hundredths / 100),
-                (long long)(v->busy_hundredths % 100));
+        fputs(esc_hundredths(b, v->busy_hundredths), out);
     else
         fputs("null", out);
     fputs(", \"busy_millicores\": ", out);
@@ -147,8 +147,9 @@ static int json_begin(rp_ctx *c)
 static void json_pct(FILE *out, const char *key, int64_t v)
 {
     fprintf(out, "\"%s\": ", key);
+    char b[ESC_HUNDREDTHS];
     if (v >= 0)
-        truth_print_pct(out, v);
+        fputs(esc_hundredths(b, v), out);
     else
         fputs("null", out);
 }

@@ -259,9 +259,9 @@ static void c_p90(table *t, const pl_pool *p, const wi_view *v)
 static void c_busy(table *t, const pl_pool *p, const wi_view *v)
 {
     (void)p;
+    char b[ESC_HUNDREDTHS];
     if (v->has_busy)
-        tbl_cell(t, "%lld.%02lld%%", (long long)(v->busy_hundredths / 100),
-                 (long long)(v->busy_hundredths % 100));
+        tbl_cell(t, "%s%%", esc_hundredths(b, v->busy_hundredths));
     else
         tbl_cell(t, "-");
 }
@@ -409,10 +409,9 @@ static void interval_text(char *b, size_t n, uint64_t ms)
 /* "p50 8.00%, p90 9.50%, max 12.00%" */
 static void quantiles_text(FILE *out, const int64_t *q)
 {
-    fprintf(out, "p50 %lld.%02lld%%, p90 %lld.%02lld%%, max %lld.%02lld%%",
-            (long long)(q[TR_P50] / 100), (long long)(q[TR_P50] % 100),
-            (long long)(q[TR_P90] / 100), (long long)(q[TR_P90] % 100),
-            (long long)(q[TR_MAX] / 100), (long long)(q[TR_MAX] % 100));
+    char a[ESC_HUNDREDTHS], b[ESC_HUNDREDTHS], c[ESC_HUNDREDTHS];
+    fprintf(out, "p50 %s%%, p90 %s%%, max %s%%", esc_hundredths(a, q[TR_P50]),
+            esc_hundredths(b, q[TR_P90]), esc_hundredths(c, q[TR_MAX]));
 }
 
 #define PRESSURE_SEEN 100 /* a pressure line from a p90 of 1% */
@@ -424,6 +423,7 @@ static void truth_lines(FILE *out, const char *hn, const pl_host *h)
 {
     truth t;
     truth_of(h, &t);
+    char a[ESC_HUNDREDTHS], b[ESC_HUNDREDTHS];
     const int64_t *st = t.pct[SIG_STEAL];
     if (t.pairs[SIG_STEAL] && st[TR_MAX] > 0) {
         fprintf(out, "%s: steal: the hypervisor took ", hn);
@@ -433,10 +433,9 @@ static void truth_lines(FILE *out, const char *hn, const pl_host *h)
     }
     if (t.probes) {
         int untold = t.probe_pct > 0 && (!t.pairs[SIG_STEAL] || st[TR_MAX] == 0);
-        fprintf(out, "%s: steal probe: the hypervisor took %lld.%02lld%% of the probe's time (its "
-                     "gaps were %lld.%02lld%%, the rest this guest's own tasks; %llu probes)%s\n",
-                hn, (long long)(t.probe_pct / 100), (long long)(t.probe_pct % 100),
-                (long long)(t.probe_naive_pct / 100), (long long)(t.probe_naive_pct % 100),
+        fprintf(out, "%s: steal probe: the hypervisor took %s%% of the probe's time (its gaps "
+                     "were %s%%, the rest this guest's own tasks; %llu probes)%s\n", hn,
+                esc_hundredths(a, t.probe_pct), esc_hundredths(b, t.probe_naive_pct),
                 (unsigned long long)t.probes,
                 untold ? ": the kernel's steal stayed 0, this guest is not told about steal, and "
                          "its CPU is smaller than its size claims." : ".");
@@ -458,12 +457,11 @@ static void truth_lines(FILE *out, const char *hn, const pl_host *h)
     }
     const int64_t *ac = t.pct[SIG_ACCOUNTED];
     if (t.pairs[SIG_ACCOUNTED] && ac[TR_P50] < ACCOUNTED_LOW)
-        fprintf(out, "%s: the workers' ticks account for a p50 of %lld.%02lld%% of php-fpm's "
-                     "CPU (p10 %lld.%02lld%%, %llu round pairs): recycled workers, the master or "
-                     "other processes in its cgroup spent the rest, and the host overhead fit "
-                     "does not see it.\n", hn, (long long)(ac[TR_P50] / 100),
-                (long long)(ac[TR_P50] % 100), (long long)(ac[TR_P10] / 100),
-                (long long)(ac[TR_P10] % 100), (unsigned long long)t.pairs[SIG_ACCOUNTED]);
+        fprintf(out, "%s: the workers' ticks account for a p50 of %s%% of php-fpm's CPU (p10 "
+                     "%s%%, %llu round pairs): recycled workers, the master or other processes "
+                     "in its cgroup spent the rest, and the host overhead fit does not see it.\n",
+                hn, esc_hundredths(a, ac[TR_P50]), esc_hundredths(b, ac[TR_P10]),
+                (unsigned long long)t.pairs[SIG_ACCOUNTED]);
 }
 
 static int text_host(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_view *m)

@@ -15,8 +15,3 @@ void truth_of(const pl_host *h, truth *t)
         t->probe_naive_pct = sig_share(h->probe.gap_ns, h->probe.duration_ns);
     }
 }
-
-void truth_print_pct(FILE *out, int64_t v)
-{
-    fprintf(out, "%lld.%02lld", (long long)(v / 100), (long long)(v % 100));
-}

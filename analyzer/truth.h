@@ -24,7 +24,4 @@ typedef struct {
 
 void truth_of(const pl_host *h, truth *t);
 
-/* "12.34" from hundredths */
-void truth_print_pct(FILE *out, int64_t hundredths);
-
 #endif

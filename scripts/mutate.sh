@@ -120,7 +120,7 @@ log raw bytes in SOURCE are damage|formats/fpmlog_read.c|s/\(unsigned char\)f\[4
 9 unanswered needs an error|analyzer/pipeline.c|s/        if \(w->errored\) \{/        if (1) {/
 9 the probe minus the run delay|analyzer/pipeline.c|s/gap > delay \? gap - delay : 0/gap > delay ? gap : 0/
 9 throttled seconds only from shares|analyzer/pipeline.c|s/if \(hp->has_value\[SIG_THROTTLED\] && hp->sig/if (hp->sig/
-9 check: a host's p90 rise past the tolerance|analyzer/check.c|s/if \(up > tol\) \{\n            fprintf\(out, "%s: %s p90/if (up > tol + 1) {\n            fprintf(out, "%s: %s p90/
+9 check: a host's p90 rise past the tolerance|analyzer/check.c|s/if \(up > tol\) \{\n            char now\[ESC_HUNDREDTHS\];\n            fprintf\(out, "%s: %s p90/if (up > tol + 1) {\n            char now[ESC_HUNDREDTHS];\n            fprintf(out, "%s: %s p90/
 LIST
 echo "mutations: $killed killed, $survived survived"
 [ "$survived" -eq 0 ]

@@ -190,7 +190,7 @@ static int write_output(const config *cfg, run *r)
         }
     }
     int rc = 0, bad;
-    if (cfg->check) {
+    if (cfg->command == CMD_CHECK) {
         int worse = check_against(out, r->pl, &cfg->scenario, cfg->baseline, cfg->tolerance,
                                   cfg->max_rise, err, sizeof err);
         if (worse < 0) {
@@ -204,7 +204,7 @@ static int write_output(const config *cfg, run *r)
         rc = worse > 0;
         bad = fflush(out) != 0;
     } else {
-        bad = (cfg->hist ? out_hist_print(out, r->pl, cfg->pool, cfg->cutoff)
+        bad = (cfg->command == CMD_HIST ? out_hist_print(out, r->pl, cfg->pool, cfg->cutoff)
                          : report_print(out, cfg->format, r->pl, &cfg->scenario)) != 0;
     }
     bad |= out == stdout ? fflush(out) != 0 : fclose(out) != 0;
@@ -246,7 +246,7 @@ int main(int argc, char **argv)
         rd_prefixes_free(&cfg.own_uri);
         return rc;
     }
-    if (cfg.timing) /* the clock checks only: no replay */
+    if (cfg.command == CMD_TIMING) /* the clock checks only: no replay */
         return timing_logs(stdout, stderr, PROG, cfg.logs, cfg.nlogs, cfg.cutoff);
     pl_options opt = {.own_uri = &cfg.own_uri,
                       .has_from = cfg.scenario.has_from, .from_ns = cfg.scenario.from_ns,

@@ -186,8 +186,8 @@ enum { O_HOST_MC = 256, O_CORES, O_HEADROOM, O_OWN_URI, O_EXPLAIN, O_MAXCH, O_FR
        O_COST, O_THREADS };
 
 /* The commands an option goes with. */
-enum { CMD_REPORT = 1, CMD_HIST = 2, CMD_CHECK = 4, CMD_TIMING = 8, CMD_REPLAY = 7,
-       CMD_ALL = 15 };
+/* The commands (options.h) as a mask: those that replay, and all. */
+enum { CMD_REPLAY = CMD_REPORT | CMD_HIST | CMD_CHECK, CMD_ALL = CMD_REPLAY | CMD_TIMING };
 
 static const char *const CMD_NAMES[] = {[CMD_REPORT] = "", [CMD_HIST] = "hist",
                                         [CMD_CHECK] = "check", [CMD_TIMING] = "timing"};
@@ -321,6 +321,26 @@ static int take_option(config *cfg, int c, char *optarg)
     return -1;
 }
 
+/* The command named by argv[1] (hist, check, timing; else the report) into
+ * cfg, past which argv then starts.  0, or 2 when argv[1] looks like a
+ * mistyped command rather than a LOG (said). */
+static int take_command(config *cfg, int *argc, char ***argv)
+{
+    char **v = *argv;
+    cfg->command = CMD_REPORT;
+    for (int k = CMD_HIST; *argc > 1 && k <= CMD_TIMING; k *= 2)
+        if (strcmp(v[1], CMD_NAMES[k]) == 0) {
+            cfg->command = k;
+            (*argv)++;
+            (*argc)--;
+            return 0;
+        }
+    if (*argc > 1 && v[1][0] >= 'a' && v[1][0] <= 'z' &&
+        strspn(v[1], "abcdefghijklmnopqrstuvwxyz-") == strlen(v[1]) && access(v[1], F_OK) != 0)
+        return bad_usage("\"%s\" is neither a command (hist, check, timing) nor a LOG file", v[1]);
+    return 0;
+}
+
 int options_parse(int argc, char **argv, config *cfg)
 {
     static const struct option longopts[] = {
@@ -357,22 +377,9 @@ int options_parse(int argc, char **argv, config *cfg)
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     cfg->threads = cpus < 1 ? 1 : cpus > 64 ? 64 : (int)cpus;
     cfg->max_rise = 10;
-    int cmd = CMD_REPORT;
-    for (int k = CMD_HIST; argc > 1 && k <= CMD_TIMING; k *= 2)
-        if (strcmp(argv[1], CMD_NAMES[k]) == 0) {
-            cmd = k;
-            argv++;
-            argc--;
-            break;
-        }
-    cfg->hist = cmd == CMD_HIST;
-    cfg->check = cmd == CMD_CHECK;
-    cfg->timing = cmd == CMD_TIMING;
-    if (cmd == CMD_REPORT && argc > 1 && argv[1][0] >= 'a' && argv[1][0] <= 'z' &&
-        strspn(argv[1], "abcdefghijklmnopqrstuvwxyz-") == strlen(argv[1]) &&
-        access(argv[1], F_OK) != 0)
-        return bad_usage("\"%s\" is neither a command (hist, check, timing) nor a LOG file",
-                         argv[1]);
+    if (take_command(cfg, &argc, &argv) != 0)
+        return 2;
+    int cmd = (int)cfg->command;
     opterr = 0;
     while ((idx = -1, c = getopt_long(argc, argv, ":f:o:qhV", longopts, &idx)) != -1) {
         if (idx >= 0)
@@ -403,7 +410,7 @@ int options_parse(int argc, char **argv, config *cfg)
             return bad_usage("unknown option \"%s\"", argv[optind - 1]);
         }
     }
-    if (cfg->check && !cfg->baseline)
+    if (cmd == CMD_CHECK && !cfg->baseline)
         return bad_usage("check needs --baseline BASE.json");
     if (optind >= argc)
         return bad_usage("no LOG given");

@@ -22,9 +22,7 @@ typedef struct {
     const char      *plot_dir;
     int              quiet;
     int              threads;        /* --threads: 1 serial */
-    int              hist;           /* the hist view */
-    int              check;          /* the check subcommand */
-    int              timing;         /* the timing subcommand */
+    enum { CMD_REPORT = 1, CMD_HIST = 2, CMD_CHECK = 4, CMD_TIMING = 8 } command;
     const char      *baseline;
     int              tolerance;
     double           max_rise;

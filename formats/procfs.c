@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* memrchr */
 #include "procfs.h"
 
+#include <stdint.h>
 #include <string.h>
 
 /* The line of buf at *i, without its '\n', in *line and *ll; *i moves past
@@ -17,35 +18,43 @@ static int next_line(const char *buf, size_t len, size_t *i, const char **line, 
     return 1;
 }
 
-/* Reads an unsigned decimal at *i (after spaces); 0 ok, -1 none there. */
-static int next_u64(const char *b, size_t n, size_t *i, uint64_t *v)
+/* Reads an unsigned decimal at *i (after spaces); 0 ok, -1 none there or
+ * one that does not fit.  *i moves past what was read.  (Locals, not *i,
+ * in the loops: a char store may alias *i and would be reloaded per byte.) */
+static inline int next_u64(const char *b, size_t n, size_t *i, uint64_t *v)
 {
-    while (*i < n && b[*i] == ' ')
-        (*i)++;
-    if (*i >= n || b[*i] < '0' || b[*i] > '9')
-        return -1;
+    size_t j = *i;
+    while (j < n && b[j] == ' ')
+        j++;
+    size_t s = j;
     uint64_t x = 0;
-    int over = 0;
-    while (*i < n && b[*i] >= '0' && b[*i] <= '9') {
-        uint64_t d = (uint64_t)(b[*i] - '0');
-        over |= x > (UINT64_MAX - d) / 10;
-        x = x * 10 + d;
-        (*i)++;
+    while (j < n && (unsigned char)(b[j] - '0') <= 9)
+        x = x * 10 + (uint64_t)(b[j++] - '0'); /* 19 digits always fit */
+    *i = j;
+    if (j == s)
+        return -1;
+    if (j - s >= 20) { /* 20 or more: read again, checking each step */
+        x = 0;
+        for (size_t k = s; k < j; k++) {
+            uint64_t d = (uint64_t)(b[k] - '0');
+            if (x > (UINT64_MAX - d) / 10)
+                return -1; /* a number that does not fit is invalid */
+            x = x * 10 + d;
+        }
     }
-    if (over)
-        return -1; /* a number that does not fit is invalid */
     *v = x;
     return 0;
 }
 
 /* A signed field of /proc/<pid>/stat (cutime, cstime are `long`). */
-static int next_i64(const char *b, size_t n, size_t *i, int64_t *v)
+static inline int next_i64(const char *b, size_t n, size_t *i, int64_t *v)
 {
-    while (*i < n && b[*i] == ' ')
-        (*i)++;
-    int neg = *i < n && b[*i] == '-';
-    if (neg)
-        (*i)++;
+    size_t j = *i;
+    while (j < n && b[j] == ' ')
+        j++;
+    int neg = j < n && b[j] == '-';
+    j += (size_t)neg;
+    *i = j;
     uint64_t u;
     if (next_u64(b, n, i, &u) != 0 || u > (uint64_t)INT64_MAX + neg)
         return -1;
@@ -53,12 +62,14 @@ static int next_i64(const char *b, size_t n, size_t *i, int64_t *v)
     return 0;
 }
 
-static void skip_field(const char *b, size_t n, size_t *i)
+static inline void skip_field(const char *b, size_t n, size_t *i)
 {
-    while (*i < n && b[*i] == ' ')
-        (*i)++;
-    while (*i < n && b[*i] != ' ' && b[*i] != '\n')
-        (*i)++;
+    size_t j = *i;
+    while (j < n && b[j] == ' ')
+        j++;
+    while (j < n && b[j] != ' ' && b[j] != '\n')
+        j++;
+    *i = j;
 }
 
 /* The numbers of the line NAME (`cpu` is the aggregate), up to 8; how
@@ -125,6 +136,46 @@ int procfs_stat_steal(const char *buf, size_t len, uint64_t *steal, uint64_t *to
     return procfs_stat_steal_of(buf, len, "cpu", steal, total);
 }
 
+/* The bytes of the 8 at p equal to c, as bit 7 of each (exact: no borrow
+ * runs from one byte into the next). */
+static inline uint64_t bytes_equal(uint64_t x, unsigned char c)
+{
+    const uint64_t lo7 = 0x7f7f7f7f7f7f7f7fULL;
+    uint64_t t = x ^ (0x0101010101010101ULL * c);
+    return ~(((t & lo7) + lo7) | t | lo7);
+}
+
+/* skip_field 11 times from i, 8 bytes at a time, for the line it was made
+ * for: single spaces, the first at i, no '\n' before the 12th.  Where that
+ * 12th space is, or SIZE_MAX for any other line (skipped field by field). */
+static size_t skip_11_fast(const char *b, size_t n, size_t i)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (i >= n || b[i] != ' ')
+        return SIZE_MAX;
+    unsigned left = 12;      /* spaces to pass, the one at i included */
+    uint64_t last = 0;       /* the previous 8 bytes ended in a space */
+    for (; i + 8 <= n; i += 8) {
+        uint64_t x;
+        memcpy(&x, b + i, 8);
+        uint64_t sp = bytes_equal(x, ' ');
+        if (bytes_equal(x, '\n') || (sp & ((sp << 8) | last)))
+            return SIZE_MAX; /* two spaces together, or the line's end */
+        unsigned c = (unsigned)__builtin_popcountll(sp);
+        if (c >= left) {
+            while (--left)
+                sp &= sp - 1; /* drop the spaces before the one wanted */
+            return i + (size_t)__builtin_ctzll(sp) / 8;
+        }
+        left -= c;
+        last = sp >> 63 << 7;
+    }
+#else
+    (void)b, (void)n, (void)i;
+#endif
+    return SIZE_MAX;
+}
+
 int procfs_pid_stat(const char *line, size_t len, int64_t *pid, uint64_t *ticks)
 {
     size_t i = 0;
@@ -136,8 +187,12 @@ int procfs_pid_stat(const char *line, size_t len, int64_t *pid, uint64_t *ticks)
         return -1;
     i = (size_t)(close - line) + 1;
     /* field 3 (state) to 13 are skipped; 14..17 are the times */
-    for (int f = 3; f <= 13; f++)
-        skip_field(line, len, &i);
+    size_t at = skip_11_fast(line, len, i);
+    if (at != SIZE_MAX)
+        i = at;
+    else
+        for (int f = 3; f <= 13; f++)
+            skip_field(line, len, &i);
     int64_t t[4];
     for (int k = 0; k < 4; k++)
         if (next_i64(line, len, &i, &t[k]) != 0)

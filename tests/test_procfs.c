@@ -45,6 +45,40 @@ static void test_worker_cpu_is_fields_14_to_17(void **state)
     assert_int_equal(procfs_pid_stat("x (a) S", 7, &pid, &t), -1);
 }
 
+/* Fields 3 to 13 are skipped 8 bytes at a time where every space is single;
+ * any other spacing is read field by field, with the same answer: runs of
+ * spaces part fields, and the 12th space may fall at any byte of a word. */
+static void test_worker_cpu_however_the_line_is_spaced(void **state)
+{
+    (void)state;
+    char line[256];
+    int64_t pid;
+    uint64_t t;
+    for (int comm = 1; comm <= 17; comm++) {
+        for (int gap = 1; gap <= 3; gap++) {
+            for (int ppid = 1; ppid <= 8; ppid++) { /* moves the gap across a word's end */
+                /* comm of `comm` bytes, ppid of `ppid` digits, `gap` spaces after it */
+                int n = snprintf(line, sizeof line, "42 (%.*s) S %.*s%*s1 1 0 -1 4194624 7 0 0 0 "
+                                 "%d 20 3 4 20 0 1 0 99", comm, "abcdefghijklmnopq", ppid,
+                                 "87654321", gap, "", comm * 10);
+                assert_int_equal(procfs_pid_stat(line, (size_t)n, &pid, &t), 0);
+                assert_int_equal(pid, 42);
+                assert_int_equal(t, (uint64_t)(comm * 10 + 27));
+                /* cut inside the times: never read past len */
+                char *c = strstr(line, " 20 3 4");
+                assert_int_equal(procfs_pid_stat(line, (size_t)(c - line), &pid, &t), -1);
+            }
+        }
+    }
+    /* a '\n' before field 14 ends the line: nothing after it is read */
+    const char *nl = "9 (x) S 1 1 1 0 -1 0 0\n0 0 0 5 5 5 5 20";
+    assert_int_equal(procfs_pid_stat(nl, strlen(nl), &pid, &t), -1);
+    /* no space after comm: the state is field 3 all the same */
+    const char *tight = "9 (x)S 1 1 1 0 -1 0 0 0 0 0 5 6 7 8 20 0 1";
+    assert_int_equal(procfs_pid_stat(tight, strlen(tight), &pid, &t), 0);
+    assert_int_equal(t, 26);
+}
+
 static void count(void *arg, int64_t pid, uint64_t ticks)
 {
     uint64_t *sum = arg;
@@ -115,6 +149,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_host_busy_is_everything_but_idle_and_iowait),
         cmocka_unit_test(test_worker_cpu_is_fields_14_to_17),
+        cmocka_unit_test(test_worker_cpu_however_the_line_is_spaced),
         cmocka_unit_test(test_pids_payload_line_by_line),
         cmocka_unit_test(test_cgroup_cpu_files),
         cmocka_unit_test(test_numbers_that_do_not_fit_are_invalid),

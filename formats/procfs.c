@@ -161,7 +161,7 @@ static size_t skip_11_fast(const char *b, size_t n, size_t i)
         uint64_t sp = bytes_equal(x, ' ');
         if (bytes_equal(x, '\n') || (sp & ((sp << 8) | last)))
             return SIZE_MAX; /* two spaces together, or the line's end */
-        unsigned c = (unsigned)__builtin_popcountll(sp);
+        unsigned c = (unsigned)(((sp >> 7) * 0x0101010101010101ULL) >> 56); /* bytes flagged */
         if (c >= left) {
             while (--left)
                 sp &= sp - 1; /* drop the spaces before the one wanted */

@@ -67,6 +67,7 @@ typedef struct {
     int            timed;           /* the clock check was written */
     int            scanned;         /* the process table was scanned this round */
     ps_stat_fds    fds;             /* the workers' stat files, kept open */
+    ps_kept        stat_file, pressure_file, cg_files[3]; /* a round's other files, kept open */
     int            probe_cpus[1024], nprobe_cpus, probe_turn; /* --steal-probe's CPUs */
     char           said_probe[300]; /* the last probe error said, "" none */
 } recorder;
@@ -100,6 +101,9 @@ static void commit(recorder *r, int end_frame, int is_round)
     }
 }
 
+/* The cgroup's CPU files a round reads, in r->cg_files' order. */
+static const char *const cg_file_names[3] = {"cpu.stat", "cpu.max", "cpu.pressure"};
+
 static void find_cgroup(recorder *r)
 {
     char *b;
@@ -126,12 +130,16 @@ static void find_cgroup(recorder *r)
         if (!r->master)
             r->master = r->table.master;
     }
+    for (size_t i = 0; i < 3; i++)
+        ps_kept_free(&r->cg_files[i]);
     if (!r->master || ps_cgroup_dir(r->cfg->proc_root, r->cfg->sys_root, r->master, r->cgroup_dir,
                                     sizeof r->cgroup_dir, r->cgroup_rel, sizeof r->cgroup_rel) != 0) {
         r->cgroup_dir[0] = '\0';
         strcpy(r->cgroup_rel, "-");
         return;
     }
+    for (size_t i = 0; i < 3; i++) /* a path that cannot be kept is a file not read */
+        (void)ps_kept_set(&r->cg_files[i], r->cgroup_dir, cg_file_names[i]);
     char path[8400];
     snprintf(path, sizeof path, "%s/cpu.max", r->cgroup_dir);
     if (ps_read_file(path, &b, &n) == 0) {
@@ -305,19 +313,14 @@ static void clock_check(recorder *r)
     r->timed = 1;
 }
 
-/* DIR/FILE as a record of that type, stamped when read; nothing when it
+/* A kept file as a record of that type, stamped when read; nothing when it
  * cannot be read. */
-static void add_file(recorder *r, rec_type type, const char *source, const char *dir,
-                     const char *file)
+static void add_kept(recorder *r, rec_type type, const char *source, ps_kept *k)
 {
-    char path[8400], *b;
-    size_t n;
-    snprintf(path, sizeof path, "%s/%s", dir, file);
     uint64_t mono = clock_ns(CLOCK_MONOTONIC), real = clock_ns(CLOCK_REALTIME);
-    if (ps_read_file(path, &b, &n) == 0) {
-        add(r, rec_name(type), mono, real, source, b, n);
-        free(b);
-    }
+    long n = ps_kept_read(k);
+    if (n >= 0)
+        add(r, rec_name(type), mono, real, source, k->buf, (size_t)n);
 }
 
 static void do_round(recorder *r)
@@ -331,20 +334,17 @@ static void do_round(recorder *r)
     r->scanned = 0;
     for (size_t i = 0; i < cfg->npools; i++)
         read_pool(r, &cfg->pools[i]);
-    char *b;
-    size_t n;
     uint64_t mono = clock_ns(CLOCK_MONOTONIC), real = clock_ns(CLOCK_REALTIME);
-    if (ps_cpu_lines(cfg->proc_root, &b, &n) == 0) {
-        add(r, rec_name(REC_STAT), mono, real, NULL, b, n);
+    long n = ps_kept_read(&r->stat_file);
+    if (n >= 0) {
+        add(r, rec_name(REC_STAT), mono, real, NULL, r->stat_file.buf,
+            ps_cpu_lines_in(r->stat_file.buf, (size_t)n));
         r->last_stat = mono;
-        free(b);
     }
-    add_file(r, REC_PRESSURE, NULL, cfg->proc_root, "pressure/cpu"); /* where the host has it */
-    if (r->cgroup_dir[0]) {
-        static const char *const files[] = {"cpu.stat", "cpu.max", "cpu.pressure"};
+    add_kept(r, REC_PRESSURE, NULL, &r->pressure_file); /* where the host has it */
+    if (r->cgroup_dir[0])
         for (size_t i = 0; i < 3; i++)
-            add_file(r, REC_CGROUP, files[i], r->cgroup_dir, files[i]);
-    }
+            add_kept(r, REC_CGROUP, cg_file_names[i], &r->cg_files[i]);
     ps_stat_fds_sweep(&r->fds); /* the workers gone since the last round */
     if (cfg->steal_probe_ms)
         steal_probe(r);
@@ -570,11 +570,21 @@ int main(int argc, char **argv)
         if (getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur > 256)
             r.fds.max = nofile.rlim_cur - 128 > 65536 ? 65536 : (size_t)nofile.rlim_cur - 128;
         catch_signals();
-        rc = open_log(&r) == 0 ? record(&r) : 2;
+        if (ps_kept_set(&r.stat_file, cfg.proc_root, "stat") != 0 ||
+            ps_kept_set(&r.pressure_file, cfg.proc_root, "pressure/cpu") != 0) {
+            msg_warn("cannot start");
+            rc = 2;
+        } else {
+            rc = open_log(&r) == 0 ? record(&r) : 2;
+        }
     }
     logfile_close(r.log);
     ps_table_free(&r.table);
     ps_stat_fds_free(&r.fds);
+    ps_kept_free(&r.stat_file);
+    ps_kept_free(&r.pressure_file);
+    for (size_t i = 0; i < 3; i++)
+        ps_kept_free(&r.cg_files[i]);
     status_page_free(&r.page);
     free(r.pidbuf);
     free(r.pid_file);

@@ -286,13 +286,8 @@ void ps_stat_fds_free(ps_stat_fds *c)
     memset(c, 0, sizeof *c);
 }
 
-int ps_cpu_lines(const char *proc_root, char **out, size_t *len)
+size_t ps_cpu_lines_in(char *b, size_t n)
 {
-    char path[4200], *b;
-    size_t n;
-    snprintf(path, sizeof path, "%s/stat", proc_root);
-    if (ps_read_file(path, &b, &n) != 0)
-        return -1;
     size_t o = 0;
     for (size_t i = 0; i < n;) {
         char *nl = memchr(b + i, '\n', n - i);
@@ -304,9 +299,103 @@ int ps_cpu_lines(const char *proc_root, char **out, size_t *len)
         i += ll;
     }
     b[o] = '\0';
+    return o;
+}
+
+int ps_cpu_lines(const char *proc_root, char **out, size_t *len)
+{
+    char path[4200], *b;
+    size_t n;
+    snprintf(path, sizeof path, "%s/stat", proc_root);
+    if (ps_read_file(path, &b, &n) != 0)
+        return -1;
     *out = b;
-    *len = o;
+    *len = ps_cpu_lines_in(b, n);
     return 0;
+}
+
+int ps_kept_set(ps_kept *k, const char *dir, const char *file)
+{
+    size_t dl = strlen(dir), fl = strlen(file);
+    char *p = malloc(dl + fl + 2);
+    if (!p)
+        return -1;
+    memcpy(p, dir, dl);
+    p[dl] = '/';
+    memcpy(p + dl + 1, file, fl + 1);
+    if (k->open)
+        close(k->fd);
+    k->open = 0;
+    free(k->path);
+    k->path = p;
+    return 0;
+}
+
+/* The file from offset 0 into k->buf, grown until a read leaves room (a
+ * whole /proc file is made at once, so a read that fills the buffer is
+ * made again into a larger one).  Its length, or -1 with errno. */
+static long kept_pread(ps_kept *k)
+{
+    for (;;) {
+        if (k->cap < 4096 || !k->buf) {
+            char *nb = realloc(k->buf, 4096);
+            if (!nb)
+                return -1;
+            k->buf = nb;
+            k->cap = 4096;
+        }
+        ssize_t r;
+        do
+            r = pread(k->fd, k->buf, k->cap - 1, 0);
+        while (r < 0 && errno == EINTR);
+        if (r < 0)
+            return -1;
+        if ((size_t)r < k->cap - 1) {
+            k->buf[r] = '\0';
+            return (long)r;
+        }
+        if (k->cap > ((size_t)1 << 30)) {
+            errno = EFBIG; /* no file read this way is that large */
+            return -1;
+        }
+        char *nb = realloc(k->buf, k->cap * 2);
+        if (!nb)
+            return -1;
+        k->buf = nb;
+        k->cap *= 2;
+    }
+}
+
+long ps_kept_read(ps_kept *k)
+{
+    if (!k->path) {
+        errno = ENOENT;
+        return -1;
+    }
+    for (int attempt = 0; attempt < 2; attempt++) {
+        if (!k->open) {
+            if ((k->fd = open(k->path, O_RDONLY | O_CLOEXEC)) < 0)
+                return -1;
+            k->open = 1;
+        }
+        long n = kept_pread(k);
+        if (n >= 0 || errno == ENOMEM || errno == EFBIG)
+            return n;
+        int e = errno; /* the file went away under the descriptor: open it again */
+        close(k->fd);
+        k->open = 0;
+        errno = e;
+    }
+    return -1;
+}
+
+void ps_kept_free(ps_kept *k)
+{
+    if (k->open)
+        close(k->fd);
+    free(k->path);
+    free(k->buf);
+    memset(k, 0, sizeof *k);
 }
 
 /* The cgroup2 mount point from proc_root/self/mountinfo, under sys_root. */

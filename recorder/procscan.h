@@ -63,6 +63,29 @@ void ps_stat_fds_free(ps_stat_fds *fds);
 /* The lines of /proc/stat that begin with "cpu".  0 ok, -1. */
 int ps_cpu_lines(const char *proc_root, char **out, size_t *len);
 
+/* Keeps only those lines of the n bytes at b (in place); their length. */
+size_t ps_cpu_lines_in(char *b, size_t n);
+
+/* A small file read every round (/proc/stat, the pressure and cgroup CPU
+ * files) through a descriptor kept open: one pread from offset 0, into a
+ * buffer kept too.  A read that fails opens the file again once (a cgroup
+ * removed and made again).  A zeroed ps_kept is empty. */
+typedef struct {
+    char  *path;
+    int    fd, open;
+    char  *buf;              /* the last read, NUL-terminated */
+    size_t cap;
+} ps_kept;
+
+/* Points k at dir/file, closing what it had open; 0, or -1 ENOMEM. */
+int ps_kept_set(ps_kept *k, const char *dir, const char *file);
+
+/* Reads the whole file into k->buf: its length, or -1 with errno. */
+long ps_kept_read(ps_kept *k);
+
+/* Closes and frees; k is empty again. */
+void ps_kept_free(ps_kept *k);
+
 /* The cgroup v2 folder of pid (under sys_root's cgroup2 mount), or -1 when
  * pid is in none or in the root cgroup.  rel gets the cgroup path ("/x"). */
 int ps_cgroup_dir(const char *proc_root, const char *sys_root, pid_t pid, char *dir,

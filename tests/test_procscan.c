@@ -106,6 +106,51 @@ static void test_cpu_lines_of_proc_stat(void **state)
     free(b);
 }
 
+/* A round's other files are read through a descriptor kept open: each read
+ * is the file as it is now, whatever its size, and a descriptor that stops
+ * working is replaced by the file opened again. */
+static void test_round_files_kept_open(void **state)
+{
+    (void)state;
+    ps_kept k = {0};
+    assert_int_equal(ps_kept_read(&k), -1); /* no path yet */
+    assert_int_equal(ps_kept_set(&k, PROC, "stat"), 0);
+    long n = ps_kept_read(&k);
+    assert_true(n > 0);
+    assert_int_equal(ps_cpu_lines_in(k.buf, (size_t)n), 122);
+    assert_string_equal(k.buf, "cpu  10000 20 3000 500000 700 0 100 0 0 0\n"
+                               "cpu0 5000 10 1500 250000 350 0 50 0 0 0\n"
+                               "cpu1 5000 10 1500 250000 350 0 50 0 0 0\n");
+    int fd = k.fd;
+    assert_true(ps_kept_read(&k) > 0);
+    assert_int_equal(k.fd, fd); /* not opened again */
+
+    char dir[] = "/tmp/fpmcpu-kept.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[64];
+    snprintf(path, sizeof path, "%s/f", dir);
+    FILE *f = fopen(path, "w");
+    fputs("some avg10=0.00 total=1\n", f);
+    fclose(f);
+    assert_int_equal(ps_kept_set(&k, dir, "f"), 0); /* the old one closed */
+    assert_int_equal(ps_kept_read(&k), 24);
+    assert_string_equal(k.buf, "some avg10=0.00 total=1\n");
+    f = fopen(path, "w"); /* the same file, larger than one buffer */
+    for (int i = 0; i < 1000; i++)
+        fputs("0123456789", f);
+    fclose(f);
+    assert_int_equal(ps_kept_read(&k), 10000);
+    assert_int_equal(strlen(k.buf), 10000);
+    close(k.fd); /* the descriptor stops working: the file is opened again */
+    assert_int_equal(ps_kept_read(&k), 10000);
+    unlink(path);
+    close(k.fd); /* ... and when the file is gone, the read fails */
+    assert_int_equal(ps_kept_read(&k), -1);
+    ps_kept_free(&k);
+    ps_kept_free(&k); /* empty: freeing again is harmless */
+    rmdir(dir);
+}
+
 static void test_cgroup_of_the_master(void **state)
 {
     (void)state;
@@ -137,6 +182,7 @@ int main(void)
         cmocka_unit_test(test_pid_stats_leave_out_exited_pids),
         cmocka_unit_test(test_stat_files_kept_open),
         cmocka_unit_test(test_cpu_lines_of_proc_stat),
+        cmocka_unit_test(test_round_files_kept_open),
         cmocka_unit_test(test_cgroup_of_the_master),
         cmocka_unit_test(test_host_facts_are_read),
     };

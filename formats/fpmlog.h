@@ -145,6 +145,10 @@ const char *fpmlog_kv(const unsigned char *payload, size_t len, const char *key,
  * and every number of a key=value payload). */
 int fpmlog_u64(const char *s, size_t n, uint64_t *v);
 
+/* Writes "key=v\n" at d (which has room for the key and 22 bytes more), as
+ * the recorder's ROUND payload has them, without printf; its length. */
+size_t fpmlog_kv_put(char *d, const char *key, uint64_t v);
+
 /* The first value of key as such a number: 0, or -1 when it is missing or
  * is not one. */
 int fpmlog_kv_u64(const unsigned char *payload, size_t len, const char *key, uint64_t *v);

@@ -143,6 +143,16 @@ static size_t put_dec(char *d, uint64_t v)
     return n;
 }
 
+size_t fpmlog_kv_put(char *d, const char *key, uint64_t v)
+{
+    size_t kl = strlen(key);
+    memcpy(d, key, kl);
+    d[kl] = '=';
+    size_t n = kl + 1 + put_dec(d + kl + 1, v);
+    d[n] = '\n';
+    return n + 1;
+}
+
 int fpmlog_header(char *buf, const char *type, uint64_t mono, uint64_t real,
                   const char *source, size_t source_len, const void *payload, size_t len)
 {

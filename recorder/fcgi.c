@@ -307,8 +307,16 @@ int fcgi_get(const char *endpoint, const char *path, const char *query, int time
              size_t max_body, fcgi_response *resp, char *err, size_t errlen)
 {
     memset(resp, 0, sizeof *resp);
-    char uri[4096];
-    snprintf(uri, sizeof uri, "%s%s%s", path, query[0] ? "?" : "", query);
+    char uri[4096]; /* PATH?QUERY, cut to fit as snprintf would (every round: no printf) */
+    size_t pl = strnlen(path, sizeof uri - 1), ql = query[0] ? strlen(query) : 0, o = pl;
+    memcpy(uri, path, pl);
+    if (ql && o < sizeof uri - 1) {
+        uri[o++] = '?';
+        ql = ql < sizeof uri - 1 - o ? ql : sizeof uri - 1 - o;
+        memcpy(uri + o, query, ql);
+        o += ql;
+    }
+    uri[o] = '\0';
     const fcgi_param params[] = {
         {"GATEWAY_INTERFACE", "FastCGI/1.0"}, {"REQUEST_METHOD", "GET"},
         {"SCRIPT_NAME", path}, {"SCRIPT_FILENAME", path}, {"REQUEST_URI", uri},

@@ -17,6 +17,7 @@
 #include "config.h"
 #include "fcgi.h"
 #include "fpmconf.h"
+#include "fpmlog.h"
 #include "logfile.h"
 #include "probe.h"
 #include "procfs.h"
@@ -271,7 +272,7 @@ static void read_pool(recorder *r, rec_pool *pool)
         msg_warnx("pool %s: %s", pool->c.name, why);
         note(r, "pool %s: %s", pool->c.name, why);
     }
-    snprintf(pool->said_pids, sizeof pool->said_pids, "%s", why);
+    memcpy(pool->said_pids, why, strlen(why) + 1); /* why has its size */
     free(pids);
     free(resp.body);
 }
@@ -354,11 +355,11 @@ static void do_round(recorder *r)
                     (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
     mono = clock_ns(CLOCK_MONOTONIC);
     real = clock_ns(CLOCK_REALTIME);
-    char p[256];
-    int len = snprintf(p, sizeof p, ROUND_SEQ "=%llu\n" ROUND_TOOK_US "=%llu\n" ROUND_SELF_CPU_US "=%llu\n",
-                      (unsigned long long)++r->seq, (unsigned long long)((mono - t0) / 1000),
-                      (unsigned long long)self);
-    add(r, rec_name(REC_ROUND), mono, real, NULL, p, (size_t)len);
+    char p[128];
+    size_t len = fpmlog_kv_put(p, ROUND_SEQ, ++r->seq);
+    len += fpmlog_kv_put(p + len, ROUND_TOOK_US, (mono - t0) / 1000);
+    len += fpmlog_kv_put(p + len, ROUND_SELF_CPU_US, self);
+    add(r, rec_name(REC_ROUND), mono, real, NULL, p, len);
     int end = mono - r->frame_start >= HOUR_NS;
     commit(r, end, 1);
     if (end)

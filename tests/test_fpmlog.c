@@ -635,6 +635,21 @@ static void test_kv_finds_repeated_keys(void **state)
     assert_int_equal(vl, 0);
 }
 
+/* The recorder's ROUND numbers are written without printf and read back. */
+static void test_kv_put_writes_what_kv_u64_reads(void **state)
+{
+    (void)state;
+    char p[128];
+    size_t n = fpmlog_kv_put(p, "seq", 0);
+    n += fpmlog_kv_put(p + n, "took_us", 1234567);
+    n += fpmlog_kv_put(p + n, "self_cpu_us", UINT64_MAX);
+    assert_int_equal(n, 6 + 16 + 33);
+    assert_memory_equal(p, "seq=0\ntook_us=1234567\nself_cpu_us=18446744073709551615\n", n);
+    uint64_t v;
+    assert_int_equal(fpmlog_kv_u64((unsigned char *)p, n, "self_cpu_us", &v), 0);
+    assert_true(v == UINT64_MAX);
+}
+
 static int count_records(fpmlog_reader *r)
 {
     fpmlog_record rec;
@@ -699,6 +714,7 @@ int main(void)
         cmocka_unit_test(test_every_cut_keeps_every_flushed_round),
         cmocka_unit_test(test_a_flipped_byte_costs_at_most_the_rest_of_its_frame),
         cmocka_unit_test(test_kv_finds_repeated_keys),
+        cmocka_unit_test(test_kv_put_writes_what_kv_u64_reads),
     };
     return cmocka_run_group_tests_name("fpmlog", tests, NULL, NULL);
 }

@@ -136,8 +136,8 @@ int procfs_stat_steal(const char *buf, size_t len, uint64_t *steal, uint64_t *to
     return procfs_stat_steal_of(buf, len, "cpu", steal, total);
 }
 
-/* The bytes of the 8 at p equal to c, as bit 7 of each (exact: no borrow
- * runs from one byte into the next). */
+/* Of the 8 bytes in x, those equal to c, flagged by their bit 7 (exact: no
+ * carry runs from one byte into the next). */
 static inline uint64_t bytes_equal(uint64_t x, unsigned char c)
 {
     const uint64_t lo7 = 0x7f7f7f7f7f7f7f7fULL;

@@ -141,12 +141,9 @@ static void find_cgroup(recorder *r)
     }
     for (size_t i = 0; i < 3; i++) /* a path that cannot be kept is a file not read */
         (void)ps_kept_set(&r->cg_files[i], r->cgroup_dir, cg_file_names[i]);
-    char path[8400];
-    snprintf(path, sizeof path, "%s/cpu.max", r->cgroup_dir);
-    if (ps_read_file(path, &b, &n) == 0) {
-        procfs_cgroup_max(b, n, &r->quota_mc);
-        free(b);
-    }
+    long got = ps_kept_read(&r->cg_files[1]); /* cpu.max */
+    if (got >= 0)
+        procfs_cgroup_max(r->cg_files[1].buf, (size_t)got, &r->quota_mc);
 }
 
 static void write_host_and_pools(recorder *r)

@@ -18,14 +18,13 @@ DAYS=${DAYS:-7}
 mkdir -p "$dir"
 cores=$(nproc)
 
-# best wall time (s) and its peak RSS (KiB) of BEST runs of a command
-best() {
-    b=""
-    for i in $(seq "$BEST"); do
-        r=$(/usr/bin/time -f '%e %M' "$@" 2>&1 >/dev/null | tail -1)
-        if [ -z "$b" ] || awk "BEGIN { exit !(${r% *} < ${b% *}) }"; then b=$r; fi
-    done
-    echo "$b"
+# one run of a command: its wall time (s) and peak RSS (KiB)
+run() {
+    /usr/bin/time -f '%e %M' "$@" 2>&1 >/dev/null | tail -1
+}
+# the better (faster) of two "time rss" pairs, the first when $1 is empty
+better() {
+    if [ -z "$1" ] || awk "BEGIN { exit !(${2% *} < ${1% *}) }"; then echo "$2"; else echo "$1"; fi
 }
 
 for d in 1 "$DAYS"; do
@@ -34,10 +33,15 @@ for d in 1 "$DAYS"; do
 done
 log1=$dir/week-1.fpmlog.zst log7=$dir/week-$DAYS.fpmlog.zst
 size7=$(stat -c %s "$log7")
-z=$(best sh -c "zstd -dc '$log7' > /dev/null")
-a=$(best "$top/bin/fpm-analyze" --format json "$log7")
-s=$(best "$top/bin/fpm-analyze" --threads 1 --format json "$log7")
-m1=$(best "$top/bin/fpm-analyze" --format json "$log1")
+# best of BEST, the commands taking turns: a shared host's slow spell then
+# falls on each of them, not on whichever ran during it
+z="" a="" s="" m1=""
+for i in $(seq "$BEST"); do
+    z=$(better "$z" "$(run sh -c "zstd -dc '$log7' > /dev/null")")
+    a=$(better "$a" "$(run "$top/bin/fpm-analyze" --format json "$log7")")
+    s=$(better "$s" "$(run "$top/bin/fpm-analyze" --threads 1 --format json "$log7")")
+    m1=$(better "$m1" "$(run "$top/bin/fpm-analyze" --format json "$log1")")
+done
 echo
 echo "machine: $cores CPUs, $(awk '/model name/ {sub(/.*: /, ""); print; exit}' /proc/cpuinfo)"
 printf 'replay, %d-day log (%s MB zstd):   zstd -dc %.2f s, fpm-analyze %.2f s (%d threads): %.2fx; serial %.2f s: %.2fx\n' \

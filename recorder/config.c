@@ -37,6 +37,9 @@ static void usage(FILE *out)
 "                          on one CPU, a different one each round, and record the\n"
 "                          time the hypervisor took (costs D of one core a round)\n"
 "      --level N           zstd level 1..19, 0 writes plain records (default 3)\n"
+"      --frame-size SIZE   end the zstd frame after the round that brings it to\n"
+"                          SIZE of records (1k to 1024M, default 4M), or an hour:\n"
+"                          a damaged frame costs at most that much of the log\n"
 "  -n, --check-config      check the pools, read one status page each, and exit\n"
 "  -q, --quiet             no notes on standard error, only problems\n"
 "      --proc-root DIR     read /proc from DIR (tests)\n"
@@ -199,9 +202,25 @@ int config_load_pools(rec_config *cfg, char **pid_file)
     return 0;
 }
 
+int config_parse_size(const char *s, uint64_t *bytes)
+{
+    char *end;
+    if (*s < '0' || *s > '9')
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    unsigned shift = *end == 'k' || *end == 'K' ? 10 : *end == 'm' || *end == 'M' ? 20 : 0;
+    if (shift)
+        end++;
+    if (errno || *end || v > (UINT64_MAX >> shift))
+        return -1;
+    *bytes = (uint64_t)v << shift;
+    return 0;
+}
+
 int config_parse_args(int argc, char **argv, rec_config *cfg)
 {
-    enum { O_REDACT = 256, O_LEVEL, O_PROC, O_SYS, O_STEAL };
+    enum { O_REDACT = 256, O_LEVEL, O_PROC, O_SYS, O_STEAL, O_FRAME };
     static const struct option longopts[] = {
         {"pool", required_argument, NULL, 'p'}, {"fpm-config", required_argument, NULL, 'c'},
         {"output", required_argument, NULL, 'o'}, {"interval", required_argument, NULL, 'i'},
@@ -211,11 +230,13 @@ int config_parse_args(int argc, char **argv, rec_config *cfg)
         {"quiet", no_argument, NULL, 'q'}, {"proc-root", required_argument, NULL, O_PROC},
         {"sys-root", required_argument, NULL, O_SYS}, {"help", no_argument, NULL, 'h'},
         {"steal-probe", required_argument, NULL, O_STEAL},
+        {"frame-size", required_argument, NULL, O_FRAME},
         {"version", no_argument, NULL, 'V'}, {NULL, 0, NULL, 0},
     };
     cfg->interval_ms = 30000;
     cfg->timeout_ms = 5000;
     cfg->level = 3;
+    cfg->frame_bytes = 4u << 20;
     cfg->proc_root = "/proc";
     cfg->sys_root = "/sys";
     opterr = 0;
@@ -260,6 +281,11 @@ int config_parse_args(int argc, char **argv, rec_config *cfg)
             cfg->level = (int)strtol(optarg, &end, 10);
             if (errno || *end || end == optarg || cfg->level < 0 || cfg->level > 19)
                 return bad_usage("--level must be in range 0..19, not \"%s\"", optarg);
+            break;
+        case O_FRAME:
+            if (config_parse_size(optarg, &cfg->frame_bytes) || cfg->frame_bytes < (1u << 10) ||
+                cfg->frame_bytes > (1024u << 20))
+                return bad_usage("--frame-size must be from 1k to 1024M (4M), not \"%s\"", optarg);
             break;
         case O_REDACT: cfg->redact = 1; break;
         case O_STEAL:

@@ -26,6 +26,7 @@ typedef struct {
     const char *output;
     uint64_t    interval_ms, timeout_ms, duration_ms;
     uint64_t    steal_probe_ms;    /* --steal-probe: per round, 0 off */
+    uint64_t    frame_bytes;       /* --frame-size: a frame ends after the round reaching it */
     long        rounds;
     int         redact, check, level, quiet;
     const char *proc_root, *sys_root;
@@ -33,6 +34,9 @@ typedef struct {
 
 /* "30s", "1m", "2h", "500ms", or bare seconds; 0 ok with *ms, -1 if not. */
 int config_parse_duration(const char *s, uint64_t *ms);
+
+/* "64k", "4M" (KiB, MiB) or bare bytes; 0 ok with *bytes, -1 if not. */
+int config_parse_size(const char *s, uint64_t *bytes);
 
 /* Fills cfg from argv; -1 to go on, else the exit code (usage errors are
  * said, --help and --version printed). */

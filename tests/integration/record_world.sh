@@ -75,6 +75,17 @@ grep -q "rot.log.1: its rounds of .* go back in time after .*rot.log: logs given
 check "newest first (a shell glob's order) is said" $?
 
 # two php-fpm masters (two PHP versions) each with a pool "www": the other
+# --frame-size: the frame ends after the round that brings it to SIZE (the
+# default 4M holds the first log's 2 rounds in one frame)
+[ "$(zstd -lv "$dir/log" 2>/dev/null | sed -n 's/^# Zstandard Frames: //p')" = 1 ]
+check "default frame size: 2 rounds in one frame" $?
+bin/fpm-record --proc-root fixtures/world/proc --sys-root fixtures/world/sys -q \
+    --pool www=unix:$dir/www.sock --interval 1s --rounds 3 --frame-size 1k -o "$dir/small.log" 2>/dev/null
+[ "$(zstd -lv "$dir/small.log" 2>/dev/null | sed -n 's/^# Zstandard Frames: //p')" = 4 ]
+check "--frame-size 1k: a frame per round, and one for the stop" $?
+bin/fpm-analyze --format json "$dir/small.log" 2>/dev/null | grep -q '"rounds": 3'
+check "the analyzer reads the rounds across the frames" $?
+
 # master's worker 301 is never written under this pool; without a status
 # page to tell them apart, no PIDS is written and that is said
 cp -r fixtures/world "$dir/world2"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # make bench: the figures issue "speed" asks for, side by side, in one run.
 #   replay   fpm-analyze --format json of a generated week-long log (20 pools
-#            x 40 workers at 30 s, hourly zstd frames) against zstd -dc of the
+#            x 40 workers at 30 s, zstd frames of 4 MiB) against zstd -dc of the
 #            same file: the ratio of wall times, best of BEST runs each
 #   memory   peak RSS replaying 1 day and 7 days (flat: it must not grow)
 #   record   fpm-record's CPU per 100 workers per round against a real
@@ -28,10 +28,10 @@ better() {
 }
 
 for d in 1 "$DAYS"; do
-    log=$dir/week-$d.fpmlog.zst
+    log=$dir/week-$d-f4m.fpmlog.zst
     [ -s "$log" ] || { echo "writing a $d-day log to $log (once)..."; "$top/bin/genlog" $((24 * d)) 20 40 30 16 > "$log"; }
 done
-log1=$dir/week-1.fpmlog.zst log7=$dir/week-$DAYS.fpmlog.zst
+log1=$dir/week-1-f4m.fpmlog.zst log7=$dir/week-$DAYS-f4m.fpmlog.zst
 size7=$(stat -c %s "$log7")
 # best of BEST, the commands taking turns: a shared host's slow spell then
 # falls on each of them, not on whichever ran during it

@@ -1,6 +1,7 @@
 /* genlog: a long fpmlog for make bench, fast: HOURS hours of POOLS pools of
  * WORKERS workers at INTERVAL s on a CPUS-core host, zstd frames ended
- * every hour as the recorder ends them.  Deterministic (its own LCG).
+ * as the recorder ends them by default: after the round that brings the
+ * frame to 4 MiB of records, or an hour.  Deterministic (its own LCG).
  * usage: genlog HOURS POOLS WORKERS INTERVAL CPUS > LOG */
 #include <stdarg.h>
 #include <stdint.h>
@@ -49,9 +50,12 @@ typedef struct {
     long long duration;
 } worker;
 
+static uint64_t frame_bytes; /* the records in this frame, as the recorder counts them */
+
 static void out(fpmlog_writer *w, const char *type, uint64_t mono, const char *src,
                 const text *t)
 {
+    frame_bytes += t->n + 64;
     if (fpmlog_write(w, type, mono, 1795990000000000000ull + mono, src, src ? strlen(src) : 0,
                      t->p, t->n) != 0) {
         perror("genlog");
@@ -148,7 +152,9 @@ int main(int argc, char **argv)
         t.n = 0;
         add(&t, "seq=%ld\ntook_us=%u\nself_cpu_us=%ld\n", r, 3000 + rnd(2000), r * 5000);
         out(w, "ROUND", mono + 2100000, NULL, &t);
-        if (r % per_hour == 0 ? fpmlog_writer_end_frame(w) : fpmlog_writer_flush(w)) {
+        int end = r % per_hour == 0 || frame_bytes >= (4u << 20);
+        frame_bytes = end ? 0 : frame_bytes;
+        if (end ? fpmlog_writer_end_frame(w) : fpmlog_writer_flush(w)) {
             perror("genlog");
             return 2;
         }

@@ -101,7 +101,7 @@ log one block per zstd call|formats/fpmlog_read.c|s/if \(give > want\)/if (0)/
 10 the WHY at 1.5x|analyzer/out_text.c|s/2 \* v->busy_millicores >= 3 \* v->php_millicores/v->busy_millicores >= 2 * v->php_millicores/
 9 error rounds counted|analyzer/pipeline.c|s/    p->error_rounds\+\+;//
 5 dropped pairs counted by why|analyzer/pipeline.c|s/            h->pairs_dropped\[drop\]\+\+;/            h->pairs_usable++;/
-numbers that do not fit are invalid|formats/procfs.c|s/    if \(over\)\n        return -1;//
+numbers that do not fit are invalid|formats/procfs.c|s/            if \(x > \(UINT64_MAX - d\) \/ 10\)\n                return -1;[^\n]*\n//
 POOL max_children range-checked|analyzer/pipeline.c|s/mc <= PL_MAX_CHILDREN \?/1 ?/
 gnuplot strings double a single quote|analyzer/plot.c|s/            out\[o\+\+\] = '\\'';\n            out\[o\+\+\] = '\\'';/            out[o++] = '\\'';/
 1 seq copies are dropped|analyzer/replay.c|s/if \(st->has_seq && seq <= st->seq\)/if (0 \&\& st->has_seq \&\& seq <= st->seq)/

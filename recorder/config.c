@@ -202,7 +202,7 @@ int config_load_pools(rec_config *cfg, char **pid_file)
     return 0;
 }
 
-int config_parse_size(const char *s, uint64_t *bytes)
+int config_parse_size(const char *s, uint64_t *bytes, uint64_t min, uint64_t max)
 {
     char *end;
     if (*s < '0' || *s > '9')
@@ -212,10 +212,20 @@ int config_parse_size(const char *s, uint64_t *bytes)
     unsigned shift = *end == 'k' || *end == 'K' ? 10 : *end == 'm' || *end == 'M' ? 20 : 0;
     if (shift)
         end++;
-    if (errno || *end || v > (UINT64_MAX >> shift))
+    if (errno || *end || v > (UINT64_MAX >> shift) || (v << shift) < min || (v << shift) > max)
         return -1;
     *bytes = (uint64_t)v << shift;
     return 0;
+}
+
+static void set_defaults(rec_config *cfg)
+{
+    cfg->interval_ms = 30000;
+    cfg->timeout_ms = 5000;
+    cfg->level = 3;
+    cfg->frame_bytes = 4u << 20;
+    cfg->proc_root = "/proc";
+    cfg->sys_root = "/sys";
 }
 
 int config_parse_args(int argc, char **argv, rec_config *cfg)
@@ -233,12 +243,7 @@ int config_parse_args(int argc, char **argv, rec_config *cfg)
         {"frame-size", required_argument, NULL, O_FRAME},
         {"version", no_argument, NULL, 'V'}, {NULL, 0, NULL, 0},
     };
-    cfg->interval_ms = 30000;
-    cfg->timeout_ms = 5000;
-    cfg->level = 3;
-    cfg->frame_bytes = 4u << 20;
-    cfg->proc_root = "/proc";
-    cfg->sys_root = "/sys";
+    set_defaults(cfg);
     opterr = 0;
     int c;
     char *end;
@@ -283,8 +288,7 @@ int config_parse_args(int argc, char **argv, rec_config *cfg)
                 return bad_usage("--level must be in range 0..19, not \"%s\"", optarg);
             break;
         case O_FRAME:
-            if (config_parse_size(optarg, &cfg->frame_bytes) || cfg->frame_bytes < (1u << 10) ||
-                cfg->frame_bytes > (1024u << 20))
+            if (config_parse_size(optarg, &cfg->frame_bytes, 1u << 10, 1024u << 20))
                 return bad_usage("--frame-size must be from 1k to 1024M (4M), not \"%s\"", optarg);
             break;
         case O_REDACT: cfg->redact = 1; break;

@@ -303,20 +303,27 @@ static int connect_endpoint(const char *endpoint, long long deadline, char *err,
     return fd;
 }
 
-int fcgi_get(const char *endpoint, const char *path, const char *query, int timeout_ms,
-             size_t max_body, fcgi_response *resp, char *err, size_t errlen)
+/* PATH?QUERY (PATH alone for no query) into uri, cut to fit as snprintf
+ * would; without printf, as this is every pool's every round. */
+static void request_uri(char *uri, size_t cap, const char *path, const char *query)
 {
-    memset(resp, 0, sizeof *resp);
-    char uri[4096]; /* PATH?QUERY, cut to fit as snprintf would (every round: no printf) */
-    size_t pl = strnlen(path, sizeof uri - 1), ql = query[0] ? strlen(query) : 0, o = pl;
-    memcpy(uri, path, pl);
-    if (ql && o < sizeof uri - 1) {
+    size_t o = strnlen(path, cap - 1), ql = query[0] ? strlen(query) : 0;
+    memcpy(uri, path, o);
+    if (ql && o < cap - 1) {
         uri[o++] = '?';
-        ql = ql < sizeof uri - 1 - o ? ql : sizeof uri - 1 - o;
+        ql = ql < cap - 1 - o ? ql : cap - 1 - o;
         memcpy(uri + o, query, ql);
         o += ql;
     }
     uri[o] = '\0';
+}
+
+int fcgi_get(const char *endpoint, const char *path, const char *query, int timeout_ms,
+             size_t max_body, fcgi_response *resp, char *err, size_t errlen)
+{
+    memset(resp, 0, sizeof *resp);
+    char uri[4096];
+    request_uri(uri, sizeof uri, path, query);
     const fcgi_param params[] = {
         {"GATEWAY_INTERFACE", "FastCGI/1.0"}, {"REQUEST_METHOD", "GET"},
         {"SCRIPT_NAME", path}, {"SCRIPT_FILENAME", path}, {"REQUEST_URI", uri},

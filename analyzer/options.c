@@ -215,6 +215,41 @@ static int goes_with(int opt)
 /* Fills cfg from argv; returns -1 to go on, else the exit code. */
 /* One option of the command line into cfg: -1 to go on, else the exit
  * code (2, said). */
+/* A number from 0 to max (decimals allowed) into *v: 0, or -1. */
+static int parse_upto(const char *s, double max, double *v)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(s, &end);
+    if (errno || end == s || *end || !(x >= 0 && x <= max))
+        return -1;
+    *v = x;
+    return 0;
+}
+
+/* --max-children POOL=N, kept for the scenario (POOL points into s). */
+static int take_max_children(config *cfg, char *s)
+{
+    long long v;
+    char *eq = strrchr(s, '=');
+    if (!eq || eq == s || parse_count(eq + 1, 1, 1000000, &v))
+        return bad_usage("--max-children wants POOL=N with N in range 1..1000000, not "
+                         "\"%s\"", s);
+    if (cfg->scenario.nmax_children == 64)
+        return bad_usage("--max-children is given more than 64 times");
+    *eq = '\0';
+    cfg->max_children[cfg->scenario.nmax_children++] = (wi_override){s, v};
+    cfg->scenario.max_children = cfg->max_children;
+    return -1;
+}
+
+/* The host's size from --host-millicores or --cores (N x 1000). */
+static void set_host(config *cfg, uint64_t millicores)
+{
+    cfg->scenario.has_host_millicores = 1;
+    cfg->scenario.host_millicores = millicores;
+}
+
 static int take_option(config *cfg, int c, char *optarg)
 {
     long long v;
@@ -232,15 +267,13 @@ static int take_option(config *cfg, int c, char *optarg)
         if (parse_count(optarg, 1, 100000000, &v))
             return bad_usage("--host-millicores must be a whole number in range "
                              "1..100000000, not \"%s\"", optarg);
-        cfg->scenario.has_host_millicores = 1;
-        cfg->scenario.host_millicores = (uint64_t)v;
+        set_host(cfg, (uint64_t)v);
         break;
     case O_CORES:
         if (parse_count(optarg, 1, 100000, &v))
             return bad_usage("--cores must be a whole number in range 1..100000, "
                              "not \"%s\"", optarg);
-        cfg->scenario.has_host_millicores = 1;
-        cfg->scenario.host_millicores = (uint64_t)v * 1000;
+        set_host(cfg, (uint64_t)v * 1000);
         break;
     case O_HEADROOM:
         if (parse_headroom(optarg, &cfg->scenario.headroom))
@@ -253,21 +286,8 @@ static int take_option(config *cfg, int c, char *optarg)
         if (rd_prefixes_add(&cfg->own_uri, optarg, strlen(optarg)))
             return bad_usage("out of memory");
         break;
-    case O_EXPLAIN:
-        cfg->scenario.explain = 1;
-        break;
-    case O_MAXCH: {
-        char *eq = strrchr(optarg, '=');
-        if (!eq || eq == optarg || parse_count(eq + 1, 1, 1000000, &v))
-            return bad_usage("--max-children wants POOL=N with N in range 1..1000000, not "
-                             "\"%s\"", optarg);
-        if (cfg->scenario.nmax_children == 64)
-            return bad_usage("--max-children is given more than 64 times");
-        *eq = '\0';
-        cfg->max_children[cfg->scenario.nmax_children++] = (wi_override){optarg, v};
-        cfg->scenario.max_children = cfg->max_children;
-        break;
-    }
+    case O_EXPLAIN: cfg->scenario.explain = 1; break;
+    case O_MAXCH: return take_max_children(cfg, optarg);
     case O_COST:
         if (strcmp(optarg, "typical") == 0)
             cfg->scenario.cost = WI_COST_TYPICAL;
@@ -284,36 +304,21 @@ static int take_option(config *cfg, int c, char *optarg)
     case O_FROM: cfg->from = optarg; break;
     case O_UNTIL: cfg->until = optarg; break;
     case 'q': cfg->quiet = 1; break;
-    case O_BASELINE:
+    case O_BASELINE: cfg->baseline = optarg; break;
     case O_TOL:
-    case O_RISE:
-        if (c == O_BASELINE) {
-            cfg->baseline = optarg;
-        } else if (c == O_TOL) {
-            if (parse_count(optarg, 0, 60, &v))
-                return bad_usage("--tolerance-buckets must be in range 0..60, not \"%s\"",
-                                 optarg);
-            cfg->tolerance = (int)v;
-        } else {
-            char *end;
-            errno = 0;
-            cfg->max_rise = strtod(optarg, &end);
-            if (errno || end == optarg || *end || !(cfg->max_rise >= 0 && cfg->max_rise <= 1000))
-                return bad_usage("--max-overhead-rise must be in range 0..1000 (percent), "
-                                 "not \"%s\"", optarg);
-        }
+        if (parse_count(optarg, 0, 60, &v))
+            return bad_usage("--tolerance-buckets must be in range 0..60, not \"%s\"", optarg);
+        cfg->tolerance = (int)v;
         break;
-    case O_POOL:
+    case O_RISE:
+        if (parse_upto(optarg, 1000, &cfg->max_rise))
+            return bad_usage("--max-overhead-rise must be in range 0..1000 (percent), "
+                             "not \"%s\"", optarg);
+        break;
+    case O_POOL: cfg->pool = optarg; break;
     case O_CUTOFF:
-        if (c == O_POOL) {
-            cfg->pool = optarg;
-        } else {
-            char *end;
-            errno = 0;
-            cfg->cutoff = strtod(optarg, &end);
-            if (errno || end == optarg || *end || !(cfg->cutoff >= 0 && cfg->cutoff <= 100))
-                return bad_usage("--cutoff must be in range 0..100, not \"%s\"", optarg);
-        }
+        if (parse_upto(optarg, 100, &cfg->cutoff))
+            return bad_usage("--cutoff must be in range 0..100, not \"%s\"", optarg);
         break;
     default:
         break;

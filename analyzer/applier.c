@@ -252,6 +252,15 @@ static void hand_over(applier *a, slot *s, int state)
     pthread_mutex_unlock(&a->m);
 }
 
+/* The reader ran out of memory: the threads only drain from now on.  -2. */
+static int out_of_memory(applier *a)
+{
+    pthread_mutex_lock(&a->m);
+    a->nomem = 1;
+    pthread_mutex_unlock(&a->m);
+    return -2;
+}
+
 static int record(applier *a, int kind, const char *name, size_t nl, const unsigned char *p,
                   size_t n)
 {
@@ -263,12 +272,8 @@ static int record(applier *a, int kind, const char *name, size_t nl, const unsig
     if ((s->name_at = put(s, name, nl)) == SIZE_MAX || (s->payload_at = put(s, p, n)) == SIZE_MAX)
         s->nomem = 1;
     s->payload_len = n;
-    if (s->nomem) {
-        pthread_mutex_lock(&a->m);
-        a->nomem = 1;
-        pthread_mutex_unlock(&a->m);
-        return -2;
-    }
+    if (s->nomem)
+        return out_of_memory(a);
     hand_over(a, s, S_READY);
     return 0;
 }
@@ -296,12 +301,8 @@ int applier_round(applier *a, const pl_round *r, unsigned char **blob, size_t *b
     *blob_cap = s->payloads_cap;
     s->payloads = b;
     s->payloads_cap = cap;
-    if (copy_round(s, r) != 0) {
-        pthread_mutex_lock(&a->m);
-        a->nomem = 1;
-        pthread_mutex_unlock(&a->m);
-        return -2;
-    }
+    if (copy_round(s, r) != 0)
+        return out_of_memory(a);
     hand_over(a, s, S_FILLED);
     return 0;
 }

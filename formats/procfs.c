@@ -72,24 +72,31 @@ static inline void skip_field(const char *b, size_t n, size_t *i)
     *i = j;
 }
 
+/* The first line of buf that begins with key and a space ("KEY ..."), in
+ * *line and *ll; 0 when there is none. */
+static int keyed_line(const char *buf, size_t len, const char *key, const char **line,
+                      size_t *ll)
+{
+    size_t i = 0, kl = strlen(key);
+    while (next_line(buf, len, &i, line, ll))
+        if (*ll > kl && memcmp(*line, key, kl) == 0 && (*line)[kl] == ' ')
+            return 1;
+    return 0;
+}
+
 /* The numbers of the line NAME (`cpu` is the aggregate), up to 8; how
  * many, or -1 when there is no such line. */
 static int cpu_line_of(const char *buf, size_t len, const char *name, uint64_t f[8])
 {
-    size_t i = 0, nl_ = strlen(name);
     const char *line;
-    size_t ll;
-    while (next_line(buf, len, &i, &line, &ll)) {
-        if (ll > nl_ && memcmp(line, name, nl_) == 0 && line[nl_] == ' ') {
-            size_t j = nl_;
-            int got = 0;
-            memset(f, 0, 8 * sizeof *f);
-            while (got < 8 && next_u64(line, ll, &j, &f[got]) == 0)
-                got++;
-            return got;
-        }
-    }
-    return -1;
+    size_t ll, j = strlen(name);
+    if (!keyed_line(buf, len, name, &line, &ll))
+        return -1;
+    int got = 0;
+    memset(f, 0, 8 * sizeof *f);
+    while (got < 8 && next_u64(line, ll, &j, &f[got]) == 0)
+        got++;
+    return got;
 }
 
 static int cpu_line(const char *buf, size_t len, uint64_t f[8])
@@ -230,16 +237,9 @@ size_t procfs_each_pid(const char *buf, size_t len,
 
 int procfs_flat_key(const char *buf, size_t len, const char *key, uint64_t *v)
 {
-    size_t i = 0, kl = strlen(key);
     const char *line;
-    size_t ll;
-    while (next_line(buf, len, &i, &line, &ll)) {
-        if (ll > kl && memcmp(line, key, kl) == 0 && line[kl] == ' ') {
-            size_t j = kl;
-            return next_u64(line, ll, &j, v);
-        }
-    }
-    return -1;
+    size_t ll, j = strlen(key);
+    return keyed_line(buf, len, key, &line, &ll) ? next_u64(line, ll, &j, v) : -1;
 }
 
 int procfs_cgroup_usage(const char *buf, size_t len, uint64_t *usage)

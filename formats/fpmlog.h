@@ -28,6 +28,7 @@
 #define FPMLOG_MAX_LEN   67108864u /* 64 MiB */
 #define FPMLOG_HDR_MAX   4096      /* longest header line accepted */
 #define FPMLOG_WINDOW_LOG 19      /* the writer's zstd window: 512 KiB */
+#define FPMLOG_FRAME_BYTES (4u << 20) /* the recorder ends a frame past 4 MiB of records */
 
 typedef struct fpmlog_reader fpmlog_reader;
 
@@ -118,6 +119,10 @@ int fpmlog_write(fpmlog_writer *w, const char *type, uint64_t mono, uint64_t rea
  * record cannot be written (too long a payload or source). */
 int fpmlog_header(char *buf, const char *type, uint64_t mono, uint64_t real,
                   const char *source, size_t source_len, const void *payload, size_t len);
+
+/* The bytes of the records written since the current frame began (headers
+ * and all, as they are before compression); 0 after a frame ends or a reset. */
+uint64_t fpmlog_writer_frame_bytes(const fpmlog_writer *w);
 
 /* Pushes everything written so far to fd (zstd: ZSTD_e_flush); nothing
  * when no record was written since the frame began. */

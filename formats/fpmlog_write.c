@@ -18,6 +18,7 @@ struct fpmlog_writer {
     unsigned char *out;
     size_t      out_cap;
     int         in_frame;       /* records went in since the frame began */
+    uint64_t    frame_bytes;    /* their bytes, headers and all (before compression) */
     char       *hdr;
 };
 
@@ -72,6 +73,7 @@ void fpmlog_writer_reset(fpmlog_writer *w)
     if (w->cctx)
         ZSTD_CCtx_reset(w->cctx, ZSTD_reset_session_only);
     w->in_frame = 0;
+    w->frame_bytes = 0;
 }
 
 void fpmlog_writer_free(fpmlog_writer *w)
@@ -197,7 +199,13 @@ int fpmlog_write(fpmlog_writer *w, const char *type, uint64_t mono, uint64_t rea
         put(w, "\n", 1, ZSTD_e_continue))
         return -1;
     w->in_frame = 1;
+    w->frame_bytes += (uint64_t)n + len + 1;
     return 0;
+}
+
+uint64_t fpmlog_writer_frame_bytes(const fpmlog_writer *w)
+{
+    return w->frame_bytes;
 }
 
 int fpmlog_writer_flush(fpmlog_writer *w)
@@ -210,7 +218,9 @@ int fpmlog_writer_end_frame(fpmlog_writer *w)
     if (!w->in_frame)
         return 0;
     int rc = put(w, NULL, 0, ZSTD_e_end);
-    if (rc == 0)
+    if (rc == 0) {
         w->in_frame = 0;
+        w->frame_bytes = 0;
+    }
     return rc;
 }

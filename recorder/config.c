@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fpmlog.h"
 #include "msg.h"
 #include "probe.h"
 #include "version.h"
@@ -223,7 +224,7 @@ static void set_defaults(rec_config *cfg)
     cfg->interval_ms = 30000;
     cfg->timeout_ms = 5000;
     cfg->level = 3;
-    cfg->frame_bytes = 4u << 20;
+    cfg->frame_bytes = FPMLOG_FRAME_BYTES;
     cfg->proc_root = "/proc";
     cfg->sys_root = "/sys";
 }

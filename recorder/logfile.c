@@ -274,6 +274,11 @@ uint64_t logfile_size(const logfile *lf)
     return lf->good_size;
 }
 
+uint64_t logfile_frame_bytes(const logfile *lf)
+{
+    return fpmlog_writer_frame_bytes(lf->w);
+}
+
 void logfile_drop(logfile *lf)
 {
     if (!lf)

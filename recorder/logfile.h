@@ -38,6 +38,9 @@ int logfile_commit(logfile *lf, int end_frame);
 /* Bytes written to the file so far (after the last good commit). */
 uint64_t logfile_size(const logfile *lf);
 
+/* The bytes of records in the frame being written (fpmlog_writer_frame_bytes). */
+uint64_t logfile_frame_bytes(const logfile *lf);
+
 /* Commits with the frame ended and closes; NULL is fine.  0, or -1. */
 int logfile_close(logfile *lf);
 

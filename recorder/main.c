@@ -57,7 +57,7 @@ typedef struct {
     pid_t          master;          /* php-fpm's master, for its cgroup */
     pid_t          pid_master;      /* the master of the configuration's pid file, or 0 */
     char          *pid_file;
-    uint64_t       seq, frame_start, frame_bytes; /* the frame's start, its records' bytes */
+    uint64_t       seq, frame_start;
     uint64_t       last_stat;       /* MONO of the last STAT read, 0 none */
     int            write_errno;     /* the last write error said, 0 when writing */
     int            rewrite_header;  /* HOST and POOL may be lost: write them again */
@@ -78,8 +78,6 @@ static void add(recorder *r, const char *type, uint64_t mono, uint64_t real, con
 {
     if (logfile_add(r->log, type, mono, real, src, src ? strlen(src) : 0, payload, len) != 0)
         msg_warn("%s: a %s record is lost", r->cfg->output, type);
-    else
-        r->frame_bytes += len + 64; /* and about a header */
 }
 
 /* Writes what was added; says a write error once per kind, and when
@@ -88,7 +86,6 @@ static void commit(recorder *r, int end_frame, int is_round)
 {
     if (logfile_commit(r->log, end_frame) != 0) {
         r->rewrite_header = 1;
-        r->frame_bytes = 0; /* the next records begin a new frame */
         if (errno != r->write_errno)
             msg_warnx("%s: could not write: %s (rounds are lost until it can write again)",
                 r->cfg->output, strerror(errno));
@@ -360,12 +357,10 @@ static void do_round(recorder *r)
     len += fpmlog_kv_put(p + len, ROUND_TOOK_US, (mono - t0) / 1000);
     len += fpmlog_kv_put(p + len, ROUND_SELF_CPU_US, self);
     add(r, rec_name(REC_ROUND), mono, real, NULL, p, len);
-    int end = mono - r->frame_start >= HOUR_NS || r->frame_bytes >= cfg->frame_bytes;
+    int end = mono - r->frame_start >= HOUR_NS || logfile_frame_bytes(r->log) >= cfg->frame_bytes;
     commit(r, end, 1);
-    if (end) {
+    if (end)
         r->frame_start = mono;
-        r->frame_bytes = 0;
-    }
 }
 
 /* What to do about a pool's read error, or NULL. */
@@ -436,7 +431,6 @@ static int open_log(recorder *r)
         return -1;
     }
     r->frame_start = clock_ns(CLOCK_MONOTONIC);
-    r->frame_bytes = 0;
     write_host_and_pools(r);
     if (!r->timed)
         clock_check(r);

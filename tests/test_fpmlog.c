@@ -650,6 +650,34 @@ static void test_kv_put_writes_what_kv_u64_reads(void **state)
     assert_true(v == UINT64_MAX);
 }
 
+static int drop_bytes(void *arg, const void *buf, size_t len)
+{
+    (void)arg, (void)buf, (void)len;
+    return 0;
+}
+
+/* The writer counts a frame's records as they are before compression, so
+ * the recorder can end a frame by --frame-size. */
+static void test_writer_counts_the_frame_bytes(void **state)
+{
+    (void)state;
+    fpmlog_writer *w = fpmlog_writer_to(drop_bytes, NULL, 3);
+    assert_int_equal(fpmlog_writer_frame_bytes(w), 0);
+    char hdr[FPMLOG_HDR_MAX];
+    int n = fpmlog_header(hdr, "STAT", 1, 2, NULL, 0, "cpu  1\n", 7);
+    assert_int_equal(fpmlog_write(w, "STAT", 1, 2, NULL, 0, "cpu  1\n", 7), 0);
+    assert_int_equal(fpmlog_writer_frame_bytes(w), (uint64_t)n + 7 + 1);
+    assert_int_equal(fpmlog_writer_flush(w), 0); /* a flush keeps the frame */
+    assert_int_equal(fpmlog_write(w, "STAT", 1, 2, NULL, 0, "cpu  1\n", 7), 0);
+    assert_int_equal(fpmlog_writer_frame_bytes(w), 2 * ((uint64_t)n + 8));
+    assert_int_equal(fpmlog_writer_end_frame(w), 0);
+    assert_int_equal(fpmlog_writer_frame_bytes(w), 0);
+    assert_int_equal(fpmlog_write(w, "STAT", 1, 2, NULL, 0, "cpu  1\n", 7), 0);
+    fpmlog_writer_reset(w); /* its bytes were lost: a new frame */
+    assert_int_equal(fpmlog_writer_frame_bytes(w), 0);
+    fpmlog_writer_free(w);
+}
+
 static int count_records(fpmlog_reader *r)
 {
     fpmlog_record rec;
@@ -715,6 +743,7 @@ int main(void)
         cmocka_unit_test(test_a_flipped_byte_costs_at_most_the_rest_of_its_frame),
         cmocka_unit_test(test_kv_finds_repeated_keys),
         cmocka_unit_test(test_kv_put_writes_what_kv_u64_reads),
+        cmocka_unit_test(test_writer_counts_the_frame_bytes),
     };
     return cmocka_run_group_tests_name("fpmlog", tests, NULL, NULL);
 }

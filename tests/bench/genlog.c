@@ -50,12 +50,9 @@ typedef struct {
     long long duration;
 } worker;
 
-static uint64_t frame_bytes; /* the records in this frame, as the recorder counts them */
-
 static void out(fpmlog_writer *w, const char *type, uint64_t mono, const char *src,
                 const text *t)
 {
-    frame_bytes += t->n + 64;
     if (fpmlog_write(w, type, mono, 1795990000000000000ull + mono, src, src ? strlen(src) : 0,
                      t->p, t->n) != 0) {
         perror("genlog");
@@ -152,8 +149,7 @@ int main(int argc, char **argv)
         t.n = 0;
         add(&t, "seq=%ld\ntook_us=%u\nself_cpu_us=%ld\n", r, 3000 + rnd(2000), r * 5000);
         out(w, "ROUND", mono + 2100000, NULL, &t);
-        int end = r % per_hour == 0 || frame_bytes >= (4u << 20);
-        frame_bytes = end ? 0 : frame_bytes;
+        int end = r % per_hour == 0 || fpmlog_writer_frame_bytes(w) >= FPMLOG_FRAME_BYTES;
         if (end ? fpmlog_writer_end_frame(w) : fpmlog_writer_flush(w)) {
             perror("genlog");
             return 2;

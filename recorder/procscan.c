@@ -336,13 +336,14 @@ int ps_kept_set(ps_kept *k, const char *dir, const char *file)
  * made again into a larger one).  Its length, or -1 with errno. */
 static long kept_pread(ps_kept *k)
 {
-    for (;;) {
-        if (k->cap < 4096 || !k->buf) {
-            char *nb = realloc(k->buf, 4096);
-            if (!nb)
-                return -1;
-            k->buf = nb;
-            k->cap = 4096;
+    for (size_t need = 4096;; need = k->cap * 2) {
+        if (need > ((size_t)1 << 30)) {
+            errno = EFBIG; /* no file read this way is that large */
+            return -1;
+        }
+        if (grow(&k->buf, &k->cap, need, 1, 4096)) {
+            errno = ENOMEM;
+            return -1;
         }
         ssize_t r;
         do
@@ -354,15 +355,6 @@ static long kept_pread(ps_kept *k)
             k->buf[r] = '\0';
             return (long)r;
         }
-        if (k->cap > ((size_t)1 << 30)) {
-            errno = EFBIG; /* no file read this way is that large */
-            return -1;
-        }
-        char *nb = realloc(k->buf, k->cap * 2);
-        if (!nb)
-            return -1;
-        k->buf = nb;
-        k->cap *= 2;
     }
 }
 

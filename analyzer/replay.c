@@ -521,27 +521,50 @@ static int file_end(FILE *err, const char *prog, const char *path, replay_stats 
     return rc;
 }
 
-int replay_file(pipeline *pl, const char *path, const char *prog, FILE *err, int progress,
-                replay_stats *st)
+/* A reader of path, and the replay threads when they are wanted and not
+ * started yet; NULL when the file is no log or cannot be opened (said and
+ * counted unreadable). */
+static fpmlog_reader *open_log(pipeline *pl, const char *path, const char *prog, FILE *err,
+                               replay_stats *st)
 {
     char why[256];
     const char *kind = not_a_log(path);
-    if (kind) {
+    fpmlog_reader *r = kind ? NULL : fpmlog_reader_open(path, why, sizeof why);
+    if (kind)
         fprintf(err, "%s: %s: %s\n", prog, path, kind);
-        st->unreadable++;
-        return -1;
-    }
-    fpmlog_reader *r = fpmlog_reader_open(path, why, sizeof why);
-    if (!r) {
+    else if (!r)
         fprintf(err, "%s: %s: could not open: %s\n", prog, path, why);
-        st->unreadable++;
-        return -1;
-    }
-    if (st->threads > 1 && !st->apply && !(st->apply = applier_new(pl, st->threads - 2))) {
+    else if (st->threads > 1 && !st->apply && !(st->apply = applier_new(pl, st->threads - 2))) {
         fprintf(err, "%s: %s: could not start the replay threads\n", prog, path);
-        st->unreadable++;
-        return -1;
+        fpmlog_reader_free(r);
+        r = NULL;
     }
+    if (!r)
+        st->unreadable++;
+    return r;
+}
+
+/* The progress line, every 256 records when a quarter second has gone by
+ * since the last; 1 when it was shown (and is to be wiped). */
+static int tick_progress(FILE *err, const char *prog, const char *path, fpmlog_reader *r,
+                         uint64_t total, replay_stats *st)
+{
+    if ((st->records & 255) != 0 || now_s() - st->progress_shown < 0.25)
+        return 0;
+    st->progress_shown = now_s();
+    uint64_t done = fpmlog_reader_tell(r);
+    double secs = st->progress_shown - st->progress_start;
+    show_progress(err, prog, path, done, total,
+                  secs > 0 ? (double)(st->progress_bytes + done) / secs : 0, st->rounds);
+    return 1;
+}
+
+int replay_file(pipeline *pl, const char *path, const char *prog, FILE *err, int progress,
+                replay_stats *st)
+{
+    fpmlog_reader *r = open_log(pl, path, prog, err, st);
+    if (!r)
+        return -1;
     pending p = {0};
     struct stat sb;
     uint64_t total = stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0;
@@ -583,14 +606,8 @@ int replay_file(pipeline *pl, const char *path, const char *prog, FILE *err, int
         }
         st->records++;
         flush_early(err, prog, path, early, &nearly);
-        if (progress && (st->records & 255) == 0 && now_s() - st->progress_shown >= 0.25) {
-            st->progress_shown = now_s();
-            uint64_t done = fpmlog_reader_tell(r);
-            double secs = st->progress_shown - st->progress_start;
-            show_progress(err, prog, path, done, total,
-                          secs > 0 ? (double)(st->progress_bytes + done) / secs : 0, st->rounds);
-            progress_on_screen = 1;
-        }
+        if (progress)
+            progress_on_screen = tick_progress(err, prog, path, r, total, st);
         int e = take_record(pl, &p, &rec, path, prog, err, st);
         if (e) {
             fprintf(err, "%s: %s: out of memory\n", prog, path);

@@ -318,10 +318,9 @@ static void request_uri(char *uri, size_t cap, const char *path, const char *que
     uri[o] = '\0';
 }
 
-int fcgi_get(const char *endpoint, const char *path, const char *query, int timeout_ms,
-             size_t max_body, fcgi_response *resp, char *err, size_t errlen)
+/* The request for GET PATH?QUERY, encoded (malloc'd), or NULL on ENOMEM. */
+static unsigned char *encode_get(const char *path, const char *query, size_t *len)
 {
-    memset(resp, 0, sizeof *resp);
     char uri[4096];
     request_uri(uri, sizeof uri, path, query);
     const fcgi_param params[] = {
@@ -331,8 +330,36 @@ int fcgi_get(const char *endpoint, const char *path, const char *query, int time
         {"SERVER_SOFTWARE", "fpm-record"}, {"SERVER_NAME", "localhost"},
         {"REMOTE_ADDR", "127.0.0.1"}, {"CONTENT_LENGTH", "0"}, {"CONTENT_TYPE", ""},
     };
+    return fcgi_encode_request(params, sizeof params / sizeof params[0], len);
+}
+
+/* All len bytes of req sent before the deadline: 0, or -1 with why in err. */
+static int send_request(int fd, const unsigned char *req, size_t len, long long deadline,
+                        int timeout_ms, char *err, size_t errlen)
+{
+    for (size_t off = 0; off < len;) {
+        if (wait_fd(fd, POLLOUT, deadline) != 1) {
+            snprintf(err, errlen, "timed out after %d ms sending the request", timeout_ms);
+            return -1;
+        }
+        ssize_t w = send(fd, req + off, len - off, MSG_NOSIGNAL);
+        if (w < 0 && (errno == EAGAIN || errno == EINTR))
+            continue;
+        if (w < 0) {
+            snprintf(err, errlen, "cannot send the request: %s", strerror(errno));
+            return -1;
+        }
+        off += (size_t)w;
+    }
+    return 0;
+}
+
+int fcgi_get(const char *endpoint, const char *path, const char *query, int timeout_ms,
+             size_t max_body, fcgi_response *resp, char *err, size_t errlen)
+{
+    memset(resp, 0, sizeof *resp);
     size_t reqlen;
-    unsigned char *req = fcgi_encode_request(params, sizeof params / sizeof params[0], &reqlen);
+    unsigned char *req = encode_get(path, query, &reqlen);
     if (!req) {
         snprintf(err, errlen, "out of memory");
         return -1;
@@ -346,20 +373,8 @@ int fcgi_get(const char *endpoint, const char *path, const char *query, int time
     int rc = -1;
     fcgi_decoder d;
     fcgi_decoder_init(&d, max_body + 65536); /* room for the headers */
-    for (size_t off = 0; off < reqlen;) {
-        if (wait_fd(fd, POLLOUT, deadline) != 1) {
-            snprintf(err, errlen, "timed out after %d ms sending the request", timeout_ms);
-            goto out;
-        }
-        ssize_t w = send(fd, req + off, reqlen - off, MSG_NOSIGNAL);
-        if (w < 0 && (errno == EAGAIN || errno == EINTR))
-            continue;
-        if (w < 0) {
-            snprintf(err, errlen, "cannot send the request: %s", strerror(errno));
-            goto out;
-        }
-        off += (size_t)w;
-    }
+    if (send_request(fd, req, reqlen, deadline, timeout_ms, err, errlen) != 0)
+        goto out;
     deadline = now_ms() + timeout_ms;
     unsigned char buf[65536];
     for (;;) {

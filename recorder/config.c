@@ -219,6 +219,22 @@ int config_parse_size(const char *s, uint64_t *bytes, uint64_t min, uint64_t max
     return 0;
 }
 
+/* What the options say together: -1 to go on, else 2 (said). */
+static int check_args(rec_config *cfg)
+{
+    if (cfg->npools == 0 && !cfg->fpm_config)
+        return bad_usage("no pool: give --pool NAME=ENDPOINT or --fpm-config FILE");
+    if (!cfg->output && !cfg->check)
+        return bad_usage("no log: give -o LOG");
+    if (cfg->steal_probe_ms && cfg->steal_probe_ms * 2 > cfg->interval_ms)
+        return bad_usage("--steal-probe %llums is more than half the interval: the probe would "
+                         "take the CPU it measures", (unsigned long long)cfg->steal_probe_ms);
+    if (cfg->interval_ms < 5000 && !cfg->check && !cfg->quiet)
+        msg_warnx("--interval under 5s: the readings are kept, but the analyzer uses no pair of "
+            "rounds under 5 s apart (no host CPU, overhead or starved rounds)");
+    return -1;
+}
+
 static void set_defaults(rec_config *cfg)
 {
     cfg->interval_ms = 30000;
@@ -314,17 +330,7 @@ int config_parse_args(int argc, char **argv, rec_config *cfg)
     }
     if (optind < argc)
         return bad_usage("unexpected argument \"%s\"", argv[optind]);
-    if (cfg->npools == 0 && !cfg->fpm_config)
-        return bad_usage("no pool: give --pool NAME=ENDPOINT or --fpm-config FILE");
-    if (!cfg->output && !cfg->check)
-        return bad_usage("no log: give -o LOG");
-    if (cfg->steal_probe_ms && cfg->steal_probe_ms * 2 > cfg->interval_ms)
-        return bad_usage("--steal-probe %llums is more than half the interval: the probe would "
-                         "take the CPU it measures", (unsigned long long)cfg->steal_probe_ms);
-    if (cfg->interval_ms < 5000 && !cfg->check && !cfg->quiet)
-        msg_warnx("--interval under 5s: the readings are kept, but the analyzer uses no pair of "
-            "rounds under 5 s apart (no host CPU, overhead or starved rounds)");
-    return -1;
+    return check_args(cfg);
 }
 
 const char *config_status_endpoint(const rec_pool *p)

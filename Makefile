@@ -15,7 +15,7 @@ LDLIBS  := -lzstd -ldeflate -ljansson -lcsv -lm -lpthread
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LOG     ?= fixtures/logs/realistic.fpmlog.zst
 
-FORMATS  := formats/fpmlog_read.c formats/fpmlog_write.c formats/fpmlog_kv.c formats/zframe.c formats/status.c formats/procfs.c formats/msg.c
+FORMATS  := formats/fpmlog_read.c formats/fpmlog_write.c formats/fpmlog_kv.c formats/zahead.c formats/zframe.c formats/status.c formats/procfs.c formats/msg.c
 ANALYZER := analyzer/hist.c analyzer/fit.c analyzer/pidmap.c analyzer/namemap.c analyzer/outfile.c analyzer/readings.c \
             analyzer/pipeline.c analyzer/signals.c analyzer/truth.c analyzer/timing.c analyzer/replay.c analyzer/applier.c analyzer/report.c analyzer/whatif.c analyzer/escape.c analyzer/table.c analyzer/out_text.c analyzer/out_hist.c analyzer/out_json.c analyzer/out_metrics.c analyzer/timearg.c analyzer/options.c analyzer/check.c analyzer/csvout.c analyzer/plot.c
 RECORDER := recorder/config.c recorder/workers.c recorder/fcgi.c recorder/fpmconf.c recorder/procscan.c recorder/logfile.c recorder/probe.c recorder/stealcmd.c
@@ -115,10 +115,13 @@ test: deps-test
 bin/genlog: build/rel/tests/bench/genlog.o $(REL_LIB)
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+bin/readlog: build/rel/tests/bench/readlog.o $(FORMATS:%.c=build/rel/%.o)
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 bench:
 	@scripts/deps.sh bench
-	@$(MAKE) -s bin/fpm-analyze bin/fpm-record bin/genlog
+	@$(MAKE) -s bin/fpm-analyze bin/fpm-record bin/genlog bin/readlog
 	@tests/bench/bench.sh
 
 clean:

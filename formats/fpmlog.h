@@ -89,6 +89,13 @@ void fpmlog_reader_reset_source(fpmlog_reader *r, const fpmlog_source *src);
  * (reading may go on).  -2: read error, described in dmg->what (stop). */
 int fpmlog_reader_next(fpmlog_reader *r, fpmlog_record *rec, fpmlog_damage *dmg);
 
+/* Decodes the zstd frames ahead on decoders threads (1 to 4) while the
+ * caller takes records; what comes back is what the reader alone gives,
+ * record for record and damage for damage.  For a reader of a regular
+ * file only: 0, or -1 when it is not one or the threads could not start
+ * (the reader goes on alone). */
+int fpmlog_reader_ahead(fpmlog_reader *r, int decoders);
+
 /* Bytes of the file consumed so far, for progress lines. */
 uint64_t fpmlog_reader_tell(const fpmlog_reader *r);
 

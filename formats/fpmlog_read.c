@@ -8,10 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <libdeflate.h>
 #include <zstd.h>
 
+#include "zahead.h"
 #include "zframe.h"
 
 #define IB_SIZE   (128 * 1024)
@@ -32,10 +34,13 @@ typedef struct {
 /*
  * The reader's modes: what the bytes at the input position are.
  *
- *   FRAMEPOS --zstd magic------------------------------> FRAME
+ *   FRAMEPOS --zstd magic, the frame decoded ahead------> AHEAD
+ *            --zstd magic------------------------------> FRAME
  *            --skippable magic: skipped-----------------> FRAMEPOS
  *            --anything else----------------------------> PLAIN
  *            --end of the file--------------------------> DONE
+ *   AHEAD    --the frame ends---------------------------> FRAMEPOS
+ *            --broken-----------------------------------> SCAN, from its start + 1
  *   FRAME    --the frame ends---------------------------> FRAMEPOS
  *            --broken, or cut short by the file's end---> SCAN, from its start + 1
  *   SCAN     --a frame or skippable magic---------------> FRAMEPOS
@@ -48,7 +53,7 @@ typedef struct {
  * (decoded bytes that continue one another) ends at a broken or cut-short
  * frame and at the end of the file: what is left of it then is dropped.
  */
-enum mode { M_FRAMEPOS, M_FRAME, M_PLAIN, M_SCAN, M_DONE };
+enum mode { M_FRAMEPOS, M_FRAME, M_AHEAD, M_PLAIN, M_SCAN, M_DONE };
 
 struct fpmlog_reader {
     fpmlog_source src;
@@ -63,6 +68,8 @@ struct fpmlog_reader {
     uint64_t frame_start;
     ZSTD_DCtx *dctx;
     size_t zhint;               /* input zstd asks for next: one block */
+    zahead *ahead;              /* frames decoded ahead on threads, or NULL */
+    uint64_t ahead_size;        /* the compressed size of the frame in AHEAD */
 
     unsigned char *rb;          /* decoded stream not yet consumed */
     size_t rb_len, rb_pos, rb_cap;
@@ -146,6 +153,7 @@ void fpmlog_reader_reset(fpmlog_reader *r, int fd)
 
 void fpmlog_reader_reset_source(fpmlog_reader *r, const fpmlog_source *src)
 {
+    zahead_free(r->ahead);
     if (r->own_fd)
         close(r->fd);
     unsigned char *ib = r->ib, *rb = r->rb;
@@ -170,6 +178,7 @@ void fpmlog_reader_free(fpmlog_reader *r)
 {
     if (!r)
         return;
+    zahead_free(r->ahead); /* its threads read the file: before closing it */
     if (r->own_fd)
         close(r->fd);
     ZSTD_freeDCtx(r->dctx);
@@ -177,6 +186,15 @@ void fpmlog_reader_free(fpmlog_reader *r)
     free(r->rb);
     free(r->hdr);
     free(r);
+}
+
+int fpmlog_reader_ahead(fpmlog_reader *r, int decoders)
+{
+    struct stat st;
+    if (r->ahead || r->src.read != fd_read || fstat(r->fd, &st) != 0 || !S_ISREG(st.st_mode))
+        return -1;
+    r->ahead = zahead_new(r->fd, decoders);
+    return r->ahead ? 0 : -1;
 }
 
 uint64_t fpmlog_reader_tell(const fpmlog_reader *r)
@@ -525,9 +543,13 @@ static int feed_framepos(fpmlog_reader *r)
         r->stream_ended = 1;
     } else if (avail >= 4 && zf_is_frame(p)) {
         r->frame_start = r->ib_off + r->ib_pos;
+        add_segment(r, r->frame_start, 1);
+        if (r->ahead && zahead_take(r->ahead, r->frame_start, &r->ahead_size)) {
+            r->mode = M_AHEAD;
+            return 0;
+        }
         ZSTD_DCtx_reset(r->dctx, ZSTD_reset_session_only);
         r->zhint = 5; /* the smallest frame header */
-        add_segment(r, r->frame_start, 1);
         r->mode = M_FRAME;
     } else if (avail >= 8 && zf_is_skippable(p)) {
         seek_input(r, r->ib_off + r->ib_pos + zf_skippable_size(p));
@@ -555,6 +577,34 @@ static int feed_plain(fpmlog_reader *r)
     memcpy(r->rb + r->rb_len, r->ib + r->ib_pos, n);
     r->rb_len += n;
     r->ib_pos += n;
+    return 0;
+}
+
+/* The frame at frame_start is broken: what it gave stays, damage is
+ * reported after it, and the next frame is looked for from its start + 1. */
+static void frame_broke(fpmlog_reader *r, const char *why)
+{
+    set_damage(&r->break_dmg, (fpmlog_pos){r->frame_start, 1, 0}, 1,
+               "broken zstd frame (%s), skipped to the next frame", why);
+    r->pending_break = 1;
+    r->stream_ended = 1;
+    seek_input(r, r->frame_start + 1);
+    r->mode = M_SCAN;
+}
+
+/* AHEAD: the frame's bytes, as a decoder thread decoded them. */
+static int feed_ahead(fpmlog_reader *r)
+{
+    const char *why;
+    ssize_t n = zahead_read(r->ahead, r->rb + r->rb_len, r->rb_cap - r->rb_len, &why);
+    if (n > 0) {
+        r->rb_len += (size_t)n;
+    } else if (n == 0) {
+        seek_input(r, r->frame_start + r->ahead_size);
+        r->mode = M_FRAMEPOS;
+    } else {
+        frame_broke(r, why);
+    }
     return 0;
 }
 
@@ -589,12 +639,7 @@ static int feed_frame(fpmlog_reader *r)
     r->rb_len += out.pos;
     r->ib_pos = in.pos;
     if (ZSTD_isError(ret)) {
-        set_damage(&r->break_dmg, (fpmlog_pos){r->frame_start, 1, 0}, 1,
-                   "broken zstd frame (%s), skipped to the next frame", ZSTD_getErrorName(ret));
-        r->pending_break = 1;
-        r->stream_ended = 1;
-        seek_input(r, r->frame_start + 1);
-        r->mode = M_SCAN;
+        frame_broke(r, ZSTD_getErrorName(ret));
     } else if (ret == 0) {
         r->mode = M_FRAMEPOS;
     } else {
@@ -649,6 +694,7 @@ static int feed(fpmlog_reader *r)
     case M_FRAMEPOS: return feed_framepos(r);
     case M_PLAIN: return feed_plain(r);
     case M_FRAME: return feed_frame(r);
+    case M_AHEAD: return feed_ahead(r);
     case M_SCAN: return feed_scan(r);
     case M_DONE: break;
     }

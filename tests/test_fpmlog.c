@@ -23,10 +23,11 @@ static void rec(buf *b, const char *type, const char *source, const char *payloa
     buf_add(b, "\n", 1);
 }
 
-/* Reads fd to its end; returns what was seen, one line per event:
- * "TYPE SOURCE LEN" for a record, "! OFFSET what" for damage
- * ("! OFFSET/INFRAME what" inside a zstd frame). */
-static char *events(int fd)
+/* Reads fd to its end, alone or with frames decoded ahead on decoders
+ * threads; returns what was seen, one line per event: "TYPE SOURCE LEN"
+ * for a record, "! OFFSET what" for damage ("! OFFSET/INFRAME what" inside
+ * a zstd frame). */
+static char *read_events(int fd, int decoders)
 {
     fpmlog_reader *r = fpmlog_reader_fdopen(fd);
     buf out = {0};
@@ -34,6 +35,8 @@ static char *events(int fd)
     fpmlog_damage d;
     int ret;
     assert_non_null(r);
+    if (decoders)
+        assert_int_equal(fpmlog_reader_ahead(r, decoders), 0);
     while ((ret = fpmlog_reader_next(r, &rec, &d)) != 0) {
         assert_int_not_equal(ret, -2);
         if (ret == 1) {
@@ -55,10 +58,24 @@ static char *events(int fd)
         buf_add(&out, "\n", 1);
     }
     fpmlog_reader_free(r);
-    close(fd);
     if (!out.p)
         buf_add(&out, "", 0);
     return out.p;
+}
+
+/* What read_events sees reading fd alone, which every test checks; and
+ * the same (record for record, damage for damage) with frames decoded
+ * ahead, by one to four decoders in turn.  Closes fd. */
+static char *events(int fd)
+{
+    static int turn;
+    char *alone = read_events(fd, 0);
+    assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+    char *ahead = read_events(fd, 1 + turn++ % 4);
+    close(fd);
+    assert_string_equal(ahead, alone);
+    free(ahead);
+    return alone;
 }
 
 static char *events_of(const buf *b)

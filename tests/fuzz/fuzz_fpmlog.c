@@ -1,6 +1,8 @@
 /* libFuzzer: the log reader on plain logs, zstd frames (split, with a
  * skippable frame between, with a plain tail), whatever the bytes; then every
- * record it read is written again and must read back the same. */
+ * record it read is written again and must read back the same.  The same
+ * bytes read with frames decoded ahead on threads must give the same records
+ * and the same damage at the same offsets. */
 #define _GNU_SOURCE
 #include <stddef.h>
 #include <stdint.h>
@@ -60,6 +62,18 @@ static uint64_t digest(uint64_t h, const fpmlog_record *r)
     return h;
 }
 
+/* The same for a piece of damage. */
+static uint64_t digest_damage(uint64_t h, const fpmlog_damage *d)
+{
+    uint64_t nums[4] = {d->pos.offset, d->pos.in_frame, (uint64_t)d->pos.compressed,
+                        (uint64_t)d->breaks_round};
+    for (int k = 0; k < 4; k++)
+        h = (h ^ nums[k]) * 1099511628211ull;
+    for (const char *c = d->what; *c; c++)
+        h = (h ^ (unsigned char)*c) * 1099511628211ull;
+    return h;
+}
+
 static int memfd = -1;
 static fpmlog_reader *reader;
 
@@ -103,13 +117,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int ret;
     size_t written = 0;
     uint64_t h1 = 0, h2 = 0;
-    while ((ret = fpmlog_reader_next(reader, &rec, &dmg)) != 0 && ret != -2)
+    uint64_t all = 0; /* records and damage, in order */
+    while ((ret = fpmlog_reader_next(reader, &rec, &dmg)) != 0 && ret != -2) {
+        all = ret == 1 ? digest(all, &rec) : digest_damage(all, &dmg);
         if (ret == 1 && fpmlog_write(w, rec.type, rec.mono, rec.real,
                                      rec.has_source ? rec.source : NULL, rec.source_len,
                                      rec.payload, rec.len) == 0) {
             written++;
             h1 = digest(h1, &rec);
         }
+    }
+    /* the same bytes with the frames decoded ahead: the same, event by event */
+    if (lseek(memfd, 0, SEEK_SET) != 0)
+        abort();
+    fpmlog_reader *ahead = fpmlog_reader_fdopen(memfd);
+    if (!ahead || fpmlog_reader_ahead(ahead, 1 + (data[0] >> 3 & 1)) != 0)
+        abort();
+    uint64_t all_ahead = 0;
+    while ((ret = fpmlog_reader_next(ahead, &rec, &dmg)) != 0 && ret != -2)
+        all_ahead = ret == 1 ? digest(all_ahead, &rec) : digest_damage(all_ahead, &dmg);
+    fpmlog_reader_free(ahead);
+    if (all_ahead != all)
+        __builtin_trap(); /* decoding ahead changed what was read */
     if (fpmlog_writer_end_frame(w) != 0)
         abort();
     fpmlog_writer_free(w);

@@ -9,7 +9,7 @@
 #include "grow.h"
 
 enum { K_HOST, K_POOL, K_ROUND };
-#define MAX_PARSERS 5 /* with 3 slots more: a ring of at most 8 rounds in memory */
+#define MAX_PARSERS 5 /* with 2 slots more: a ring of at most 7 rounds in memory */
 enum { S_FREE, S_FILLED, S_PARSING, S_READY };
 
 /* One thing handed over: a HOST or POOL copied into blob; a round with its
@@ -327,7 +327,7 @@ applier *applier_new(pipeline *pl, int parsers)
         parsers = 0; /* the apply thread parses what no parse thread took */
     if (parsers > MAX_PARSERS)
         parsers = MAX_PARSERS; /* more would only wait for slots */
-    a->k = (size_t)parsers + 3;
+    a->k = (size_t)parsers + 2;
     a->ring = calloc(a->k, sizeof *a->ring);
     a->threads = calloc((size_t)parsers + 1, sizeof *a->threads);
     if (!a->ring || !a->threads || pthread_mutex_init(&a->m, NULL) != 0) {

@@ -521,23 +521,41 @@ static int file_end(FILE *err, const char *prog, const char *path, replay_stats 
     return rc;
 }
 
+/* How the replay's threads share the work: the reader, the apply thread,
+ * parse threads and, from 3 threads on, decoders of frames ahead (decoding
+ * is about a third of a replay's work, parsing a half).  Past 2 decoders
+ * and 2 parse threads the reader and the apply thread are the slowest, so
+ * more would only hold memory. */
+static void split_threads(int threads, int *decoders, int *parsers)
+{
+    *decoders = threads < 3 ? 0 : threads < 5 ? 1 : 2;
+    *parsers = threads < 3 ? threads - 2 : threads - 1 - *decoders;
+    if (*parsers > 2)
+        *parsers = 2;
+}
+
 /* A reader of path, and the replay threads when they are wanted and not
  * started yet; NULL when the file is no log or cannot be opened (said and
- * counted unreadable). */
+ * counted unreadable).  Frames are decoded ahead when there are threads for
+ * it and the log is a regular file. */
 static fpmlog_reader *open_log(pipeline *pl, const char *path, const char *prog, FILE *err,
                                replay_stats *st)
 {
     char why[256];
+    int decoders, parsers;
+    split_threads(st->threads, &decoders, &parsers);
     const char *kind = not_a_log(path);
     fpmlog_reader *r = kind ? NULL : fpmlog_reader_open(path, why, sizeof why);
     if (kind)
         fprintf(err, "%s: %s: %s\n", prog, path, kind);
     else if (!r)
         fprintf(err, "%s: %s: could not open: %s\n", prog, path, why);
-    else if (st->threads > 1 && !st->apply && !(st->apply = applier_new(pl, st->threads - 2))) {
+    else if (st->threads > 1 && !st->apply && !(st->apply = applier_new(pl, parsers))) {
         fprintf(err, "%s: %s: could not start the replay threads\n", prog, path);
         fpmlog_reader_free(r);
         r = NULL;
+    } else if (decoders) {
+        fpmlog_reader_ahead(r, decoders); /* else the reader decodes */
     }
     if (!r)
         st->unreadable++;

@@ -12,6 +12,7 @@
 
 #include "fpmlog.h"
 #include "testlib.h"
+#include "zahead.h"
 
 /* A plain record, written by hand (not by the writer under test). */
 static void rec(buf *b, const char *type, const char *source, const char *payload)
@@ -363,6 +364,58 @@ static void test_frames_split_anywhere_decode_as_one_stream(void **state)
         buf_free(&file);
     }
     buf_free(&plain);
+}
+
+/* Frames decoded ahead: more than the decoders may hold at once, and one
+ * too large to decode ahead between them, which the reader decodes itself;
+ * events() checks that what comes back is what the reader alone gives. */
+static void test_frames_decoded_ahead_whatever_their_size(void **state)
+{
+    (void)state;
+    buf file = {0}, want = {0};
+    char *big = malloc(ZA_MAX_FRAME + 200000);
+    unsigned x = 12345;
+    for (size_t i = 0; i < ZA_MAX_FRAME + 200000; i++) /* incompressible */
+        big[i] = (char)((x = x * 1103515245u + 12345u) >> 16);
+    big[ZA_MAX_FRAME + 199999] = '\0';
+    for (int f = 0; f < 24; f++) {
+        buf plain = {0};
+        if (f == 9) {
+            buf_printf(&plain, "#fpmlog1 BIG 1 2 - %u %08lx\n", ZA_MAX_FRAME + 199999,
+                       crc32(0L, (const unsigned char *)big, ZA_MAX_FRAME + 199999));
+            buf_add(&plain, big, ZA_MAX_FRAME + 199999);
+            buf_add(&plain, "\n", 1);
+            buf_printf(&want, "BIG - %u\n", ZA_MAX_FRAME + 199999);
+        }
+        for (int i = 0; i < 2000; i++) { /* 24 frames of 200 KB: over ZA_MAX_AHEAD */
+            char payload[120];
+            snprintf(payload, sizeof payload, "frame %d record %d: the same words again", f, i);
+            rec(&plain, "STATUS", "pool", payload);
+            buf_printf(&want, "STATUS pool %zu\n", strlen(payload));
+        }
+        zframe(&file, plain.p, plain.n);
+        buf_free(&plain);
+    }
+    assert_true(file.n > ZA_MAX_FRAME); /* the big frame is too large to decode ahead */
+    char *e = events_of(&file);
+    assert_string_equal(e, want.p);
+    free(e);
+    free(big);
+    buf_free(&want);
+    buf_free(&file);
+}
+
+/* Only a regular file is decoded ahead: a pipe is read by the reader alone. */
+static void test_a_pipe_is_not_decoded_ahead(void **state)
+{
+    (void)state;
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    fpmlog_reader *r = fpmlog_reader_fdopen(p[0]);
+    assert_int_equal(fpmlog_reader_ahead(r, 2), -1);
+    fpmlog_reader_free(r);
+    close(p[0]);
+    close(p[1]);
 }
 
 static void test_skippable_frame_is_skipped(void **state)
@@ -761,6 +814,8 @@ int main(void)
         cmocka_unit_test(test_kv_finds_repeated_keys),
         cmocka_unit_test(test_kv_put_writes_what_kv_u64_reads),
         cmocka_unit_test(test_writer_counts_the_frame_bytes),
+        cmocka_unit_test(test_frames_decoded_ahead_whatever_their_size),
+        cmocka_unit_test(test_a_pipe_is_not_decoded_ahead),
     };
     return cmocka_run_group_tests_name("fpmlog", tests, NULL, NULL);
 }

@@ -3,7 +3,10 @@
 #   replay   fpm-analyze --format json of a generated week-long log (20 pools
 #            x 40 workers at 30 s, zstd frames of 4 MiB) against zstd -dc of the
 #            same file: the ratio of wall times, best of BEST runs each
-#   memory   peak RSS replaying 1 day and 7 days (flat: it must not grow)
+#   decode   the reader alone, and with 2 threads decoding frames ahead,
+#            reading every record of that log, against zstd -dc
+#   memory   peak RSS replaying 1 day and 7 days (flat: it must not grow), and
+#            with --threads 6, past which no more threads are used
 #   record   fpm-record's CPU per 100 workers per round against a real
 #            php-fpm 8.2 with 255 workers (static pools of 200, 50 and 5),
 #            with and without 2,000 idle processes beside it
@@ -35,21 +38,28 @@ log1=$dir/week-1-f4m.fpmlog.zst log7=$dir/week-$DAYS-f4m.fpmlog.zst
 size7=$(stat -c %s "$log7")
 # best of BEST, the commands taking turns: a shared host's slow spell then
 # falls on each of them, not on whichever ran during it
-z="" a="" s="" m1=""
+z="" a="" s="" m1="" r0="" r2="" a6=""
 for i in $(seq "$BEST"); do
     z=$(better "$z" "$(run sh -c "zstd -dc '$log7' > /dev/null")")
     a=$(better "$a" "$(run "$top/bin/fpm-analyze" --format json "$log7")")
     s=$(better "$s" "$(run "$top/bin/fpm-analyze" --threads 1 --format json "$log7")")
     m1=$(better "$m1" "$(run "$top/bin/fpm-analyze" --format json "$log1")")
+    r0=$(better "$r0" "$(run "$top/bin/readlog" "$log7" 0)")
+    r2=$(better "$r2" "$(run "$top/bin/readlog" "$log7" 2)")
+    a6=$(better "$a6" "$(run "$top/bin/fpm-analyze" --threads 6 --format json "$log7")")
 done
 echo
 echo "machine: $cores CPUs, $(awk '/model name/ {sub(/.*: /, ""); print; exit}' /proc/cpuinfo)"
 printf 'replay, %d-day log (%s MB zstd):   zstd -dc %.2f s, fpm-analyze %.2f s (%d threads): %.2fx; serial %.2f s: %.2fx\n' \
     "$DAYS" "$(awk "BEGIN { printf \"%.0f\", $size7 / 1e6 }")" "${z% *}" "${a% *}" "$cores" \
     "$(awk "BEGIN { print ${a% *} / ${z% *} }")" "${s% *}" "$(awk "BEGIN { print ${s% *} / ${z% *} }")"
-printf 'peak RSS:                          1 day %.1f MiB, %d days %.1f MiB (%d threads); serial %.1f MiB\n' \
+printf 'decode, every record of that log:   reader alone %.2f s: %.2fx; 2 decoders ahead %.2f s: %.2fx of zstd -dc\n' \
+    "${r0% *}" "$(awk "BEGIN { print ${r0% *} / ${z% *} }")" \
+    "${r2% *}" "$(awk "BEGIN { print ${r2% *} / ${z% *} }")"
+printf 'replay on 6 threads:               %.2f s: %.2fx\n' "${a6% *}" "$(awk "BEGIN { print ${a6% *} / ${z% *} }")"
+printf 'peak RSS:                          1 day %.1f MiB, %d days %.1f MiB (%d threads); serial %.1f MiB; 6 threads %.1f MiB\n' \
     "$(awk "BEGIN { print ${m1#* } / 1024 }")" "$DAYS" "$(awk "BEGIN { print ${a#* } / 1024 }")" \
-    "$cores" "$(awk "BEGIN { print ${s#* } / 1024 }")"
+    "$cores" "$(awk "BEGIN { print ${s#* } / 1024 }")" "$(awk "BEGIN { print ${a6#* } / 1024 }")"
 
 # the recorder against a real php-fpm with 255 workers
 if [ "${RECORD:-1}" = 1 ] && command -v php-fpm8.2 >/dev/null 2>&1; then

@@ -85,6 +85,10 @@ bin/fpm-record --proc-root fixtures/world/proc --sys-root fixtures/world/sys -q 
 check "--frame-size 1k: a frame per round, and one for the stop" $?
 bin/fpm-analyze --format json "$dir/small.log" 2>/dev/null | grep -q '"rounds": 3'
 check "the analyzer reads the rounds across the frames" $?
+bin/fpm-analyze --threads 1 --format json "$dir/small.log" > "$dir/small.1" 2>&1
+bin/fpm-analyze --threads 5 --format json "$dir/small.log" > "$dir/small.5" 2>&1
+cmp -s "$dir/small.1" "$dir/small.5"
+check "and reads them alike with the frames decoded ahead (--threads 5)" $?
 
 # master's worker 301 is never written under this pool; without a status
 # page to tell them apart, no PIDS is written and that is said

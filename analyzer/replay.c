@@ -32,13 +32,14 @@ static int append(bytes *b, const void *src, size_t n, size_t *at)
     return 0;
 }
 
-/* Replaces the copy by n bytes at src (and a NUL after them). */
+/* Replaces the copy by n bytes at src (and a NUL after them): a pool's
+ * name, so its room starts small, not at a round blob's 64 KiB. */
 static int keep(bytes *b, const void *src, size_t n)
 {
-    size_t at;
-    b->len = 0;
-    if (append(b, src, n, &at) != 0)
+    if (grow(&b->p, &b->cap, n + 1, 1, 64))
         return -1;
+    memcpy(b->p, src, n);
+    b->p[n] = '\0';
     b->len = n;
     return 0;
 }

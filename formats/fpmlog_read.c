@@ -57,7 +57,8 @@ enum mode { M_FRAMEPOS, M_FRAME, M_AHEAD, M_PLAIN, M_SCAN, M_DONE };
 
 struct fpmlog_reader {
     fpmlog_source src;
-    int fd, own_fd;             /* for a reader of a file descriptor */
+    int fd, own_fd;             /* for a reader of a file descriptor ... */
+    uint64_t fd_base;           /* ... whose offset 0 is fd's offset fd_base */
 
     unsigned char *ib;          /* file input */
     size_t ib_len, ib_pos;
@@ -94,7 +95,16 @@ static ssize_t fd_read(void *arg, void *buf, size_t len)
 
 static int fd_seek(void *arg, uint64_t off)
 {
-    return lseek(((fpmlog_reader *)arg)->fd, (off_t)off, SEEK_SET) == (off_t)-1 ? -1 : 0;
+    fpmlog_reader *r = arg;
+    return lseek(r->fd, (off_t)(r->fd_base + off), SEEK_SET) == (off_t)-1 ? -1 : 0;
+}
+
+/* Where fd is now: the reader's offset 0 (standard input may be a file
+ * read partly before); 0 for a pipe. */
+static uint64_t fd_offset(int fd)
+{
+    off_t at = lseek(fd, 0, SEEK_CUR);
+    return at > 0 ? (uint64_t)at : 0;
 }
 
 fpmlog_reader *fpmlog_reader_fdopen(int fd)
@@ -103,6 +113,7 @@ fpmlog_reader *fpmlog_reader_fdopen(int fd)
     if (r) {
         r->src.arg = r;
         r->fd = fd;
+        r->fd_base = fd_offset(fd);
     }
     return r;
 }
@@ -149,6 +160,7 @@ void fpmlog_reader_reset(fpmlog_reader *r, int fd)
 {
     fpmlog_reader_reset_source(r, &(fpmlog_source){fd_read, fd_seek, r});
     r->fd = fd;
+    r->fd_base = fd_offset(fd);
 }
 
 void fpmlog_reader_reset_source(fpmlog_reader *r, const fpmlog_source *src)
@@ -193,7 +205,7 @@ int fpmlog_reader_ahead(fpmlog_reader *r, int decoders)
     struct stat st;
     if (r->ahead || r->src.read != fd_read || fstat(r->fd, &st) != 0 || !S_ISREG(st.st_mode))
         return -1;
-    r->ahead = zahead_new(r->fd, decoders);
+    r->ahead = zahead_new(r->fd, r->fd_base, decoders);
     return r->ahead ? 0 : -1;
 }
 

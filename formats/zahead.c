@@ -49,6 +49,7 @@ typedef struct {
  */
 struct zahead {
     int fd;
+    uint64_t base;         /* fd's offset of the reader's offset 0 */
     pthread_mutex_t mu;
     pthread_cond_t work;   /* decoders: a frame to scout, room, a restart, quit */
     pthread_cond_t ready;  /* reader: bytes, a frame's end, the scout's verdict, idle */
@@ -128,7 +129,7 @@ static int size_frame(zahead *z, decoder *d, uint64_t off, uint64_t *size)
             d->cbuf = nb;
             d->ccap = want;
         }
-        have += pread_all(z->fd, d->cbuf + have, want - have, off + have);
+        have += pread_all(z->fd, d->cbuf + have, want - have, z->base + off + have);
         if (have >= 4 && zf_is_skippable(d->cbuf)) {
             if (have < 8)
                 return 0;
@@ -289,7 +290,7 @@ static void *decoder_main(void *arg)
     return NULL;
 }
 
-zahead *zahead_new(int fd, int decoders)
+zahead *zahead_new(int fd, uint64_t base, int decoders)
 {
     if (decoders < 1)
         decoders = 1;
@@ -299,6 +300,7 @@ zahead *zahead_new(int fd, int decoders)
     if (!z)
         return NULL;
     z->fd = fd;
+    z->base = base;
     z->nslots = (unsigned)decoders + 1;
     pthread_mutex_init(&z->mu, NULL);
     pthread_cond_init(&z->work, NULL);

@@ -29,9 +29,9 @@
 typedef struct zahead zahead;
 
 /* Decoders (1 to ZA_MAX_DECODERS) reading fd, a regular file the caller
- * keeps open.  They wait for the first zahead_take.  NULL when the threads
- * or memory could not be had. */
-zahead *zahead_new(int fd, int decoders);
+ * keeps open, whose offset base is the caller's offset 0.  They wait for
+ * the first zahead_take.  NULL when the threads or memory could not be had. */
+zahead *zahead_new(int fd, uint64_t base, int decoders);
 
 /* The reader is at a zstd frame magic at file offset off.  1: the frame is
  * decoded ahead, *size its compressed size; take its bytes with zahead_read.

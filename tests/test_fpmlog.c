@@ -70,8 +70,9 @@ static char *read_events(int fd, int decoders)
 static char *events(int fd)
 {
     static int turn;
+    off_t start = lseek(fd, 0, SEEK_CUR);
     char *alone = read_events(fd, 0);
-    assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+    assert_int_equal(lseek(fd, start, SEEK_SET), start);
     char *ahead = read_events(fd, 1 + turn++ % 4);
     close(fd);
     assert_string_equal(ahead, alone);
@@ -402,6 +403,43 @@ static void test_frames_decoded_ahead_whatever_their_size(void **state)
     free(e);
     free(big);
     buf_free(&want);
+    buf_free(&file);
+}
+
+/* A log read from where its descriptor stands (standard input, a file read
+ * partly before): the reader's offsets start there, and so do its seeks
+ * (past a skippable frame longer than its buffer) and the decoders' reads. */
+static void test_a_log_is_read_from_where_its_fd_stands(void **state)
+{
+    (void)state;
+    buf r1 = {0}, r2 = {0}, file = {0}, log = {0};
+    rec(&r1, "HOST", "-", "hostname=a\n");
+    rec(&r2, "ROUND", "-", "seq=1\n");
+    zframe(&log, r1.p, r1.n);
+    unsigned char skip[8] = {0x50, 0x2A, 0x4D, 0x18, 0x00, 0x00, 0x04, 0x00}; /* 256 KiB */
+    buf_add(&log, skip, sizeof skip);
+    char *zeros = calloc(1, 256 << 10);
+    buf_add(&log, zeros, 256 << 10);
+    zframe(&log, r2.p, r2.n);
+    zframe(&log, r1.p, r1.n);
+    static const char tail[] = "\n\x01 not a record";
+    buf_add(&log, tail, sizeof tail - 1);
+    char *want = events_of(&log), expect[160];
+    snprintf(expect, sizeof expect, "HOST - 11\nROUND - 6\nHOST - 11\n! %zu no record header here, "
+             "bytes skipped up to the next record\n", log.n - (sizeof tail - 1));
+    assert_string_equal(want, expect);
+    buf_add(&file, zeros, 1000); /* what was read before */
+    buf_add(&file, log.p, log.n);
+    int fd = file_of(file.p, file.n);
+    assert_int_equal(lseek(fd, 1000, SEEK_SET), 1000);
+    char *e = events(fd);
+    assert_string_equal(e, want);
+    free(e);
+    free(want);
+    free(zeros);
+    buf_free(&r1);
+    buf_free(&r2);
+    buf_free(&log);
     buf_free(&file);
 }
 
@@ -816,6 +854,7 @@ int main(void)
         cmocka_unit_test(test_writer_counts_the_frame_bytes),
         cmocka_unit_test(test_frames_decoded_ahead_whatever_their_size),
         cmocka_unit_test(test_a_pipe_is_not_decoded_ahead),
+        cmocka_unit_test(test_a_log_is_read_from_where_its_fd_stands),
     };
     return cmocka_run_group_tests_name("fpmlog", tests, NULL, NULL);
 }

@@ -16,7 +16,7 @@
 typedef struct applier applier;
 
 /* An applier over pl with parsers parse threads (0 to 5: the ring holds
- * parsers + 3 rounds) and an apply thread, which parses the rounds no
+ * parsers + 2 rounds) and an apply thread, which parses the rounds no
  * parse thread took.  NULL when the threads or memory could not be had. */
 applier *applier_new(pipeline *pl, int parsers);
 

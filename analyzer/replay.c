@@ -523,14 +523,15 @@ static int file_end(FILE *err, const char *prog, const char *path, replay_stats 
 }
 
 /* How the replay's threads share the work, threads in all up to 6: the
- * reader, the apply thread (which parses what no parse thread took), from 3
- * threads on decoders of frames ahead (decoding is about a third of a
- * replay's work), and parse threads.  Past 2 decoders and 2 parse threads
- * the reader and the apply thread are the slowest: more would only hold
- * memory. */
+ * reader, the apply thread (which parses what no parse thread took), parse
+ * threads, and from 4 threads on decoders of frames ahead (decoding is
+ * about a third of a replay's work, parsing a half: on 3 threads a parse
+ * thread takes more off the others than a decoder would).  Past 2 decoders
+ * and 2 parse threads the reader and the apply thread are the slowest: more
+ * would only hold memory. */
 static void split_threads(int threads, int *decoders, int *parsers)
 {
-    *decoders = threads >= 5 ? 2 : threads >= 3 ? 1 : 0;
+    *decoders = threads >= 5 ? 2 : threads >= 4 ? 1 : 0;
     *parsers = threads - 2 - *decoders;
     if (*parsers > 2)
         *parsers = 2;

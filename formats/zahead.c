@@ -2,11 +2,9 @@
 #define _POSIX_C_SOURCE 200809L
 #include "zahead.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <zstd.h>
 
 #include "zframe.h"
@@ -88,31 +86,24 @@ static void put_chunk(zahead *z, chunk *c)
     z->chunks_out--;
 }
 
-static void drop_frame(zahead *z, frame *f)
+/* Every chunk of the frames ahead and the reader's back to spare, the
+ * ring emptied (the decoders are idle or gone). */
+static void drop_all(zahead *z)
 {
-    while (f->head) {
-        chunk *c = f->head;
-        f->head = c->next;
-        put_chunk(z, c);
+    for (unsigned i = 0; i < z->count; i++) {
+        frame *f = &z->ring[(z->first + i) % z->nslots];
+        while (f->head) {
+            chunk *c = f->head;
+            f->head = c->next;
+            put_chunk(z, c);
+        }
+        f->tail = NULL;
+        f->nchunks = 0;
     }
-    f->tail = NULL;
-    f->nchunks = 0;
-}
-
-/* pread of up to len bytes at off, across EINTR and short reads; the bytes
- * read (fewer at the end of the file or on an error). */
-static size_t pread_all(int fd, unsigned char *p, size_t len, uint64_t off)
-{
-    size_t got = 0;
-    while (got < len) {
-        ssize_t n = pread(fd, p + got, len - got, (off_t)(off + got));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        got += (size_t)n;
-    }
-    return got;
+    if (z->cur)
+        put_chunk(z, z->cur);
+    z->cur = NULL;
+    z->first = z->count = 0;
 }
 
 /* What is at off: 1 a zstd frame of *size bytes (in d->cbuf), 2 a
@@ -129,7 +120,7 @@ static int size_frame(zahead *z, decoder *d, uint64_t off, uint64_t *size)
             d->cbuf = nb;
             d->ccap = want;
         }
-        have += pread_all(z->fd, d->cbuf + have, want - have, z->base + off + have);
+        have += zf_pread_all(z->fd, d->cbuf + have, want - have, z->base + off + have);
         if (have >= 4 && zf_is_skippable(d->cbuf)) {
             if (have < 8)
                 return 0;
@@ -325,12 +316,7 @@ static void restart(zahead *z, uint64_t off)
     pthread_cond_broadcast(&z->work);
     while (z->busy)
         pthread_cond_wait(&z->ready, &z->mu);
-    for (unsigned i = 0; i < z->count; i++)
-        drop_frame(z, &z->ring[(z->first + i) % z->nslots]);
-    if (z->cur)
-        put_chunk(z, z->cur);
-    z->cur = NULL;
-    z->first = z->count = 0;
+    drop_all(z);
     z->next_off = off;
     z->stopped = 0;
     z->started = 1;
@@ -414,10 +400,7 @@ void zahead_free(zahead *z)
     pthread_mutex_unlock(&z->mu);
     for (int i = 0; i < z->ndec; i++)
         pthread_join(z->dec[i].tid, NULL);
-    for (unsigned i = 0; i < z->count; i++)
-        drop_frame(z, &z->ring[(z->first + i) % z->nslots]);
-    if (z->cur)
-        put_chunk(z, z->cur);
+    drop_all(z);
     while (z->spare) {
         chunk *c = z->spare;
         z->spare = c->next;

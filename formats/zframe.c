@@ -44,6 +44,20 @@ zf_block zf_block_header(const unsigned char *p)
     return b;
 }
 
+size_t zf_pread_all(int fd, void *buf, size_t len, uint64_t off)
+{
+    size_t got = 0;
+    while (got < len) {
+        ssize_t n = pread(fd, (char *)buf + got, len - got, (off_t)(off + got));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    return got;
+}
+
 int zf_write_all(int fd, const void *buf, size_t len)
 {
     const char *p = buf;

@@ -1,8 +1,8 @@
 /*
  * zframe: the bits of zstd's frame format (RFC 8878) that both programs
  * read by hand: the magics, a frame header's size, a block header, the
- * empty last block that closes a frame left open; and write_all, which every
- * writer of a log needs.  The reader finds frames with it, the recorder
+ * empty last block that closes a frame left open; and write_all and
+ * pread_all, which the writers of a log and its readers by offset need.  The reader finds frames with it, the recorder
  * repairs a log a killed recorder left open with it.  Nothing prints.
  *
  *   frame     := magic(28 B5 2F FD) header block* [checksum(4)]
@@ -43,5 +43,10 @@ extern const unsigned char ZF_EMPTY_LAST_BLOCK[3];
 
 /* Writes all of buf to fd, across short writes and EINTR.  0, or -1 (errno). */
 int zf_write_all(int fd, const void *buf, size_t len);
+
+/* Reads up to len bytes of fd at file offset off into buf, across short
+ * reads and EINTR: the bytes read, fewer at the end of the file or on an
+ * error. */
+size_t zf_pread_all(int fd, void *buf, size_t len, uint64_t off);
 
 #endif

@@ -26,16 +26,7 @@ struct logfile {
 
 static int full_pread(int fd, void *buf, size_t n, uint64_t off)
 {
-    size_t got = 0;
-    while (got < n) {
-        ssize_t r = pread(fd, (char *)buf + got, n - got, (off_t)(off + got));
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return -1;
-        got += (size_t)r;
-    }
-    return 0;
+    return zf_pread_all(fd, buf, n, off) == n ? 0 : -1;
 }
 
 int logfile_repair(int fd, char *repaired, size_t rlen, int *plain_tail)

@@ -126,6 +126,29 @@ typedef struct {
     plotter      *plots;
 } run;
 
+static int is_stdout(const char *path)
+{
+    return path && strcmp(path, "-") == 0;
+}
+
+/* Every output file named on the command line, checked before anything is
+ * opened for writing: none is an input or a log.  0, or 2 (said). */
+static int check_outputs(const config *cfg)
+{
+    char err[600], tmp[4096] = "";
+    if (cfg->output)
+        snprintf(tmp, sizeof tmp, "%s.tmp", cfg->output);
+    const char *paths[4] = {cfg->output, cfg->output ? tmp : NULL, cfg->csv_readings,
+                            cfg->csv_rounds};
+    for (int k = 0; k < 4; k++)
+        if (paths[k] && !is_stdout(paths[k]) &&
+            outfile_replaceable(paths[k], err, sizeof err) != 0) {
+            msg_warnx("%s: %s", paths[k], err);
+            return 2;
+        }
+    return 0;
+}
+
 /* The exports that watch the replay: CSV files and plots.  0, or 2 (said). */
 static int open_exports(const config *cfg, run *r)
 {
@@ -133,7 +156,9 @@ static int open_exports(const config *cfg, run *r)
     const char *paths[2] = {cfg->csv_readings, cfg->csv_rounds};
     FILE **files[2] = {&r->csv.readings, &r->csv.rounds};
     for (int k = 0; k < 2; k++) {
-        if (paths[k] && !(*files[k] = outfile_open(paths[k], err, sizeof err))) {
+        if (is_stdout(paths[k]))
+            *files[k] = stdout;
+        else if (paths[k] && !(*files[k] = outfile_open(paths[k], err, sizeof err))) {
             msg_warnx("%s: %s", paths[k], err);
             return 2;
         }
@@ -225,7 +250,7 @@ static int close_exports(const config *cfg, run *r, int rc)
 {
     for (int k = 0; k < 2; k++) {
         FILE *f = k ? r->csv.rounds : r->csv.readings;
-        if (f && fclose(f) != 0) {
+        if (f && (f == stdout ? fflush(f) : fclose(f)) != 0) {
             msg_warnx("%s: could not write: %s", k ? cfg->csv_rounds : cfg->csv_readings,
                       strerror(errno));
             rc = 2;
@@ -248,6 +273,16 @@ int main(int argc, char **argv)
     }
     if (cfg.command == CMD_TIMING) /* the clock checks only: no replay */
         return timing_logs(stdout, stderr, PROG, cfg.logs, cfg.nlogs, cfg.cutoff);
+    if (outfile_protect(cfg.logs, cfg.nlogs) != 0) {
+        msg_warnx("out of memory");
+        rd_prefixes_free(&cfg.own_uri);
+        return 2;
+    }
+    if (check_outputs(&cfg) != 0) {
+        outfile_unprotect();
+        rd_prefixes_free(&cfg.own_uri);
+        return 2;
+    }
     pl_options opt = {.own_uri = &cfg.own_uri,
                       .has_from = cfg.scenario.has_from, .from_ns = cfg.scenario.from_ns,
                       .has_until = cfg.scenario.has_until, .until_ns = cfg.scenario.until_ns};
@@ -270,6 +305,7 @@ int main(int argc, char **argv)
     if (plots_failed || r.st.unreadable)
         rc = 2; /* the figures stand on the rest: said, and the exit says so */
     rc = close_exports(&cfg, &r, rc);
+    outfile_unprotect();
     rd_prefixes_free(&cfg.own_uri);
     return rc;
 }

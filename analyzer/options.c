@@ -32,7 +32,7 @@ static void usage(FILE *out)
 "  -f, --format FMT          one of (text is the default):\n");
     report_format_help(out);
     fprintf(out,
-"  -o, --output FILE         write FILE.tmp, then rename it to FILE\n"
+"  -o, --output FILE         write FILE.tmp, then rename it to FILE (- standard output)\n"
 "      --csv-readings FILE   a CSV row per worker seen per round, with its verdict\n"
 "      --csv-rounds FILE     a CSV row per round and pool: host and pool CPU,\n"
 "                            steal, throttled, pressure and accounted shares,\n"
@@ -81,7 +81,10 @@ static void usage(FILE *out)
 "  -V, --version             print the version and exit\n"
 "\n"
 "Standard output is data; messages go to standard error.  Damaged records\n"
-"are reported with their byte offset and skipped.\n"
+"are reported with their byte offset and skipped.  No output (-o, --csv-*,\n"
+"--plot files) is ever written over an input or over a file that begins like\n"
+"a log: that is refused (2) before anything is written.  A --csv-* FILE of -\n"
+"is standard output, when -o sends the report elsewhere.\n"
 "Exit status: 0 ok, 1 a check failed, 2 usage or unreadable input.\n"
 "How to read every figure (the 50 ms floor, bucket floors, the 5 s to 5 min\n"
 "pairs, ...): man 7 fpm-cpu (in the source tree: man -l man/fpm-cpu.7).\n");
@@ -259,7 +262,7 @@ static int take_option(config *cfg, int c, char *optarg)
         if (!cfg->format)
             return bad_usage("--format must be %s, not \"%s\"", report_format_names(), optarg);
         break;
-    case 'o': cfg->output = optarg; break;
+    case 'o': cfg->output = strcmp(optarg, "-") == 0 ? NULL : optarg; break;
     case O_CSV_READINGS: cfg->csv_readings = optarg; break;
     case O_CSV_ROUNDS: cfg->csv_rounds = optarg; break;
     case O_PLOT: cfg->plot_dir = optarg; break;
@@ -346,6 +349,20 @@ static int take_command(config *cfg, int *argc, char ***argv)
     return 0;
 }
 
+/* At most one thing goes to standard output: the report, unless -o sends
+ * it elsewhere, or one CSV given as "-".  0, or 2 (said). */
+static int check_stdout(const config *cfg)
+{
+    int rd = cfg->csv_readings && strcmp(cfg->csv_readings, "-") == 0;
+    int rn = cfg->csv_rounds && strcmp(cfg->csv_rounds, "-") == 0;
+    if (rd && rn)
+        return bad_usage("--csv-readings - and --csv-rounds - cannot both go to standard output");
+    if ((rd || rn) && !cfg->output)
+        return bad_usage("%s -: standard output carries the report; send the report elsewhere "
+                         "with -o FILE", rd ? "--csv-readings" : "--csv-rounds");
+    return 0;
+}
+
 int options_parse(int argc, char **argv, config *cfg)
 {
     static const struct option longopts[] = {
@@ -419,6 +436,8 @@ int options_parse(int argc, char **argv, config *cfg)
         return bad_usage("check needs --baseline BASE.json");
     if (optind >= argc)
         return bad_usage("no LOG given");
+    if (check_stdout(cfg) != 0)
+        return 2;
     cfg->logs = argv + optind;
     cfg->nlogs = argc - optind;
     if (resolve_time(cfg, cfg->from, "--from", &cfg->scenario.has_from, &cfg->scenario.from_ns) ||

@@ -1,21 +1,32 @@
 /*
  * outfile: the analyzer writes only into files that are its own: a path
- * that does not exist yet, or a regular file.  A device, a FIFO, a socket,
- * a directory or a symbolic link is refused, so that a typo as root never
- * turns /dev/sda into a regular file or writes into a FIFO.  Nothing prints.
+ * that does not exist yet, or a regular file that is neither one of the
+ * run's inputs nor a log.  A device, a FIFO, a socket, a directory or a
+ * symbolic link is refused, so that a typo as root never turns /dev/sda
+ * into a regular file or writes into a FIFO; an input (the same path, or
+ * the same device and inode) or a file that begins like a log (a record, a
+ * zstd frame, a skippable frame) is refused, so that no output ever
+ * replaces a log.  Nothing prints.
  */
 #ifndef OUTFILE_H
 #define OUTFILE_H
 
 #include <stdio.h>
 
-/* Opens path for writing, created mode 0644 or truncated, only where it
- * does not exist or is a regular file (never through a symbolic link).
- * NULL with why in err ("is a device, not a regular file: refused"). */
-FILE *outfile_open(const char *path, char *err, size_t errlen);
+/* Remembers the run's inputs ("-" is standard input), which no output may
+ * be; called once, before any output is checked.  0, or -1 (ENOMEM). */
+int outfile_protect(char *const *inputs, int n);
+void outfile_unprotect(void);
 
-/* Whether path may be replaced by a rename: it does not exist, or is a
- * regular file.  0 yes; -1 with why in err. */
+/* Whether path may be written or replaced by a rename: it does not exist,
+ * or is a regular file that is no input and does not begin like a log.
+ * 0 yes; -1 with why in err ("is a device, not a regular file: refused",
+ * "is an input of this run: refusing to write over a log"). */
 int outfile_replaceable(const char *path, char *err, size_t errlen);
+
+/* Opens path for writing, created mode 0644 or truncated, only where
+ * outfile_replaceable allows it (never through a symbolic link).  NULL
+ * with why in err. */
+FILE *outfile_open(const char *path, char *err, size_t errlen);
 
 #endif

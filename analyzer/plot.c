@@ -380,8 +380,11 @@ int plot_finish(plotter *pt, const pipeline *pl, char *note, size_t notelen)
         if (bad && note[0])
             return -1;
         if (bad || write_script(pt, q) != 0) {
-            snprintf(note, notelen, "%s: could not write the plot files of %s: %s", pt->dir,
-                     q->base, strerror(errno));
+            if (pt->why[0]) /* an open that was refused says why */
+                snprintf(note, notelen, "%s", pt->why);
+            else
+                snprintf(note, notelen, "%s: could not write the plot files of %s: %s", pt->dir,
+                         q->base, strerror(errno));
             return -1;
         }
     }

@@ -3,7 +3,10 @@
 #include "zframe.h"
 
 #include <errno.h>
+#include <string.h>
 #include <unistd.h>
+
+#include "fpmlog.h"
 
 const unsigned char ZF_EMPTY_LAST_BLOCK[3] = {0x01, 0x00, 0x00};
 
@@ -71,4 +74,15 @@ int zf_write_all(int fd, const void *buf, size_t len)
         len -= (size_t)n;
     }
     return 0;
+}
+
+int zf_begins_like_log(int fd)
+{
+    unsigned char m[FPMLOG_MAGIC_LEN];
+    size_t n = zf_pread_all(fd, m, sizeof m, 0);
+    if (n == 0)
+        return 0;
+    if (n >= ZF_MAGIC_LEN && (zf_is_frame(m) || zf_is_skippable(m)))
+        return 1;
+    return memcmp(m, FPMLOG_MAGIC, n) == 0;
 }

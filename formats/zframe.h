@@ -49,4 +49,9 @@ int zf_write_all(int fd, const void *buf, size_t len);
  * error. */
 size_t zf_pread_all(int fd, void *buf, size_t len, uint64_t off);
 
+/* Whether fd's first bytes are those of a log: a zstd frame, a skippable
+ * frame or a record header (a plain log cut inside its first header still
+ * begins like one).  An empty file does not; nor one that cannot be read. */
+int zf_begins_like_log(int fd);
+
 #endif

@@ -117,20 +117,6 @@ static int pend_sink(void *arg, const void *buf, size_t len)
     return 0;
 }
 
-/* Whether the first bytes of a non-empty file are those of a log: a record
- * header, a zstd frame or a skippable frame. */
-static int looks_like_log(int fd, uint64_t size)
-{
-    unsigned char m[FPMLOG_MAGIC_LEN];
-    size_t n = size < sizeof m ? (size_t)size : sizeof m;
-    if (full_pread(fd, m, n, 0) != 0)
-        return 0;
-    if (n >= ZF_MAGIC_LEN && (zf_is_frame(m) || zf_is_skippable(m)))
-        return 1;
-    /* a plain log cut inside its first header still begins like one */
-    return memcmp(m, FPMLOG_MAGIC, n) == 0;
-}
-
 static const char *kind_of(mode_t m)
 {
     return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket"
@@ -158,7 +144,7 @@ static int open_own(const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "could not open: %s", strerror(errno));
     } else if (!S_ISREG(st.st_mode)) {
         snprintf(err, errlen, "is %s, not a log: refused", kind_of(st.st_mode));
-    } else if (st.st_size > 0 && !looks_like_log(fd, (uint64_t)st.st_size)) {
+    } else if (st.st_size > 0 && !zf_begins_like_log(fd)) {
         snprintf(err, errlen, "is not an fpmlog (it begins with neither a record nor a zstd "
                               "frame): refused, nothing written; give a new file or a log");
     } else {

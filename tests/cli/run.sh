@@ -3,6 +3,10 @@
 # arguments for bin/fpm-analyze, or bin/fpm-record when NAME starts with
 # "record-" (run from the top of the tree); NAME.out,
 # NAME.err and NAME.rc beside it are what it must print and exit with.
+# @TMP@ in the arguments is a fresh scratch folder (written back as @TMP@ in
+# what is compared); NAME.setup, when there, runs first (sh, W=that folder)
+# and NAME.after last: it must exit 0 (that nothing was written over, say);
+# NAME.stdin names the file standard input is read from (else /dev/null).
 # JSON output is also parsed back with python3's json module.
 #   tests/cli/run.sh            run every case
 #   tests/cli/run.sh --update   rewrite the expected files from what runs now
@@ -18,9 +22,14 @@ for args in tests/cli/cases/*.args; do
     name=${args%.args}
     base=$(basename "$name")
     case $base in record-*) bin=bin/fpm-record ;; *) bin=bin/fpm-analyze ;; esac
+    W=$tmp/w; rm -rf "$W"; mkdir "$W"; export W
+    [ -f "$name.setup" ] && sh "$name.setup"
     # shellcheck disable=SC2046 # word splitting of the argument line is wanted
-    LC_ALL=de_DE.UTF-8 timeout 60 $bin $(cat "$args") >"$tmp/out" 2>"$tmp/err"
+    in=/dev/null
+    [ -f "$name.stdin" ] && in=$(sed "s|@TMP@|$W|g" "$name.stdin")
+    LC_ALL=de_DE.UTF-8 timeout 60 $bin $(sed "s|@TMP@|$W|g" "$args") <"$in" >"$tmp/out" 2>"$tmp/err"
     echo $? >"$tmp/rc"
+    for k in out err; do sed -i "s|$W|@TMP@|g" "$tmp/$k"; done
     if [ $update -eq 1 ]; then
         cp "$tmp/out" "$name.out"; cp "$tmp/err" "$name.err"; cp "$tmp/rc" "$name.rc"
         continue
@@ -33,6 +42,9 @@ for args in tests/cli/cases/*.args; do
             ok=0
         fi
     done
+    if [ -f "$name.after" ] && ! sh "$name.after" >&2; then
+        echo "FAIL: $base: $name.after says no" >&2; ok=0
+    fi
     if grep -q -- '--format json' "$args" && [ "$(cat "$tmp/rc")" = 0 ]; then
         python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/out" ||
             { echo "FAIL: $base: not JSON" >&2; ok=0; }

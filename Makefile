@@ -91,6 +91,7 @@ integration: bin/fpm-analyze bin/fpm-record bin/tests/status_dump
 	@tests/integration/progress.sh
 	@tests/integration/record_fpm.sh
 	@tests/integration/record_crash.sh
+	@tests/integration/record_lock.sh
 	@tests/integration/record_enospc.sh
 	@tests/integration/record_hostile.sh
 	@tests/integration/record_steal.sh

@@ -1,5 +1,5 @@
 /* The recorder's log writer. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* F_OFD_SETLK */
 #include "logfile.h"
 
 #include <errno.h>
@@ -123,6 +123,35 @@ static const char *kind_of(mode_t m)
          : S_ISCHR(m) || S_ISBLK(m) ? "a device" : "not a regular file";
 }
 
+/* The log's lock: an open file description lock over the file (it holds
+ * for as long as this descriptor is open, whatever else the process opens
+ * and closes), and a classic record lock on one byte past it that a
+ * second recorder reads the first one's pid from. */
+#define LOCK_SPAN ((off_t)1 << 62)
+
+/* Takes the log's write lock: 0, or -1 with err. */
+static int lock_log(int fd, char *err, size_t errlen)
+{
+    struct flock whole = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0,
+                          .l_len = LOCK_SPAN};
+    struct flock tag = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = LOCK_SPAN,
+                        .l_len = 1};
+    if (fcntl(fd, F_OFD_SETLK, &whole) == 0) {
+        if (fcntl(fd, F_SETLK, &tag) != 0) { /* only names us to a second recorder */ }
+        return 0;
+    }
+    if (errno != EACCES && errno != EAGAIN) {
+        snprintf(err, errlen, "could not lock: %s", strerror(errno));
+        return -1;
+    }
+    if (fcntl(fd, F_GETLK, &tag) == 0 && tag.l_type != F_UNLCK && tag.l_pid > 0)
+        snprintf(err, errlen, "another fpm-record (pid %ld) is writing this log: refused, "
+                 "nothing written", (long)tag.l_pid);
+    else
+        snprintf(err, errlen, "another process holds this log's lock: refused, nothing written");
+    return -1;
+}
+
 /* Opens path for appending, only where it is ours: a new file, or a regular
  * file that is empty or begins like a log.  -1 with err otherwise. */
 static int open_own(const char *path, char *err, size_t errlen)
@@ -147,6 +176,10 @@ static int open_own(const char *path, char *err, size_t errlen)
     } else if (st.st_size > 0 && !zf_begins_like_log(fd)) {
         snprintf(err, errlen, "is not an fpmlog (it begins with neither a record nor a zstd "
                               "frame): refused, nothing written; give a new file or a log");
+    } else if (lock_log(fd, err, errlen) != 0) {
+        /* said */
+    } else if (st.st_size == 0 && (st.st_mode & 077) && fchmod(fd, 0600) != 0) {
+        snprintf(err, errlen, "could not make it mode 0600: %s", strerror(errno));
     } else {
         int fl = fcntl(fd, F_GETFL);
         if (fl != -1 && fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == 0)

@@ -15,7 +15,10 @@
 
 typedef struct logfile logfile;
 
-/* Opens path for appending: created mode 0600, never through a symlink.
+/* Opens path for appending: created mode 0600 (an empty file it adopts is
+ * made 0600), never through a symlink, and locked (an fcntl open file
+ * description lock, for as long as it is open): a log another recorder holds is refused, naming
+ * its pid, before anything is read or repaired.
  * Only a file that is ours is opened: a new one, or a regular file that is
  * empty or begins with a record or a zstd frame; anything else (a text
  * file, a directory, a device, a FIFO) is refused with not a byte written.  An

@@ -149,6 +149,8 @@ no output over an input|analyzer/outfile.c|s/\(inputs\[i\].path && strcmp\(input
 no output over an input's inode|analyzer/outfile.c|s/inputs\[i\].dev == st->st_dev/0/
 no output over a file that begins like a log|analyzer/outfile.c|s/    if \(log\) \{/    if (0) {/
 an output path checked before the replay|analyzer/main.c|s/    if \(check_outputs\(&cfg\) != 0\) \{/    if (0) {/
+the recorder locks its log|recorder/logfile.c|s/    \} else if \(lock_log\(fd, err, errlen\) != 0\) \{/    } else if (0) {/
+an adopted empty log is made 0600|recorder/logfile.c|s/st.st_size == 0 && \(st.st_mode & 077\) && fchmod/0 \&\& fchmod/
 LIST
 echo "mutations: $killed killed, $survived survived"
 [ "$survived" -eq 0 ]

@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <zstd.h>
 
 #include "fpmlog.h"
@@ -250,6 +251,61 @@ static void test_only_a_new_file_or_a_log_is_opened(void **state)
     logfile_close(lf);
 }
 
+/* A log another process has open is refused, naming it, and left as it is:
+ * not even the frame it has open is closed. */
+static void test_a_log_in_use_is_refused_naming_its_writer(void **state)
+{
+    (void)state;
+    char rep[256], err[256];
+    logfile *lf = logfile_open(path, 3, rep, sizeof rep, err, sizeof err);
+    assert_non_null(lf);
+    round_of(lf, 1); /* its frame stays open */
+    struct stat before, after; /* not opened: that would drop this process's record lock */
+    assert_int_equal(stat(path, &before), 0);
+    int out[2];
+    assert_int_equal(pipe(out), 0);
+    pid_t child = fork();
+    if (child == 0) { /* record locks are per process: the second writer is a child */
+        logfile *second = logfile_open(path, 3, rep, sizeof rep, err, sizeof err);
+        if (second)
+            snprintf(err, sizeof err, "opened");
+        ssize_t w = write(out[1], err, strlen(err) + 1);
+        _exit(w > 0 ? 0 : 1);
+    }
+    close(out[1]);
+    char said[256] = "";
+    ssize_t n = read(out[0], said, sizeof said - 1);
+    close(out[0]);
+    int status;
+    waitpid(child, &status, 0);
+    assert_true(n > 0);
+    char want[160];
+    snprintf(want, sizeof want, "another fpm-record (pid %ld) is writing this log: refused, "
+             "nothing written", (long)getpid());
+    assert_string_equal(said, want);
+    assert_int_equal(stat(path, &after), 0);
+    assert_int_equal(after.st_size, before.st_size); /* its open frame was not closed */
+    logfile_close(lf);
+    char *r = rounds_read();
+    assert_string_equal(r, "1");
+    free(r);
+}
+
+/* An empty file given as the log is made 0600: it will hold URIs. */
+static void test_an_adopted_empty_file_is_made_0600(void **state)
+{
+    (void)state;
+    char rep[256], err[256];
+    close(open(path, O_CREAT | O_WRONLY, 0644));
+    chmod(path, 0644);
+    logfile *lf = logfile_open(path, 3, rep, sizeof rep, err, sizeof err);
+    assert_non_null(lf);
+    logfile_close(lf);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0600);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -259,6 +315,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_created_0600_never_through_a_symlink, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_plain_log_stays_plain, setup, teardown),
         cmocka_unit_test_setup_teardown(test_only_a_new_file_or_a_log_is_opened, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_log_in_use_is_refused_naming_its_writer, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_an_adopted_empty_file_is_made_0600, setup, teardown),
     };
     return cmocka_run_group_tests_name("logfile", tests, NULL, NULL);
 }

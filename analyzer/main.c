@@ -61,27 +61,39 @@ static int has_pool(pl_host *const *hosts, size_t n, const char *name)
     return 0;
 }
 
-/* Names given on the command line that no pool has: hist --pool is an
- * error (2), --max-children a warning.  0 to go on. */
+/* fpm-analyze: OPTION: no pool is named "NAME"; the pools are: ... */
+static void say_no_such_pool(const char *option, const char *name, pl_host *const *hosts,
+                             size_t n)
+{
+    fprintf(stderr, PROG ": %s: no pool is named \"%s\"", option, name);
+    const char *sep = "; the pools are: ";
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < hosts[i]->npools; k++) {
+            char *pn = esc_display_name(hosts[i]->pools[k]->name, hosts[i]->pools[k]->name_len,
+                                        NULL);
+            fprintf(stderr, "%s%s", sep, pn ? pn : "?");
+            sep = ", ";
+            free(pn);
+        }
+    fputc('\n', stderr);
+}
+
+/* Names given on the command line that no pool has (hist --pool,
+ * --max-children): a typo must not pass for an answer.  0 to go on, or 2
+ * (said). */
 static int check_names(const config *cfg, pl_host *const *hosts, size_t n)
 {
+    char option[300];
     for (size_t i = 0; i < cfg->scenario.nmax_children; i++)
-        if (!has_pool(hosts, n, cfg->max_children[i].pool))
-            fprintf(stderr, PROG ": --max-children %s=%lld: no pool is named \"%s\"; it changes "
-                    "nothing\n", cfg->max_children[i].pool,
-                    (long long)cfg->max_children[i].max_children, cfg->max_children[i].pool);
+        if (!has_pool(hosts, n, cfg->max_children[i].pool)) {
+            snprintf(option, sizeof option, "--max-children %s=%lld", cfg->max_children[i].pool,
+                     (long long)cfg->max_children[i].max_children);
+            say_no_such_pool(option, cfg->max_children[i].pool, hosts, n);
+            return 2;
+        }
     if (cfg->pool && !has_pool(hosts, n, cfg->pool)) {
-        fprintf(stderr, PROG ": hist --pool %s: no pool is named \"%s\"", cfg->pool, cfg->pool);
-        const char *sep = "; the pools are: ";
-        for (size_t i = 0; i < n; i++)
-            for (size_t k = 0; k < hosts[i]->npools; k++) {
-                char *pn = esc_display_name(hosts[i]->pools[k]->name,
-                                               hosts[i]->pools[k]->name_len, NULL);
-                fprintf(stderr, "%s%s", sep, pn ? pn : "?");
-                sep = ", ";
-                free(pn);
-            }
-        fputc('\n', stderr);
+        snprintf(option, sizeof option, "hist --pool %s", cfg->pool);
+        say_no_such_pool(option, cfg->pool, hosts, n);
         return 2;
     }
     return 0;

@@ -147,9 +147,17 @@ int steal_command(int argc, char **argv)
                   "this machine has none");
         return 2;
     }
-    int cpus[1024], n = cpu >= 0 ? 1 : probe_cpus(cpus, 1024);
-    if (cpu >= 0)
+    int cpus[1024], n = probe_cpus(cpus, 1024);
+    if (cpu >= 0) { /* checked before a line is printed */
+        int k = 0;
+        while (k < n && cpus[k] != cpu)
+            k++;
+        if (k == n)
+            return msg_usage(PROG, "--cpu %ld: no such CPU, or not one this process may run on",
+                             cpu);
         cpus[0] = (int)cpu;
+        n = 1;
+    }
     if (n == 0) {
         msg_warnx("no CPU to probe");
         return 2;

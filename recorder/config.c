@@ -41,6 +41,8 @@ static void usage(FILE *out)
 "      --frame-size SIZE   end the zstd frame after the round that brings it to\n"
 "                          SIZE of records (1k to 1024M, default 4M), or an hour:\n"
 "                          a damaged frame costs at most that much of the log\n"
+"      --hostname NAME     the host's name in the log, instead of the kernel's\n"
+"                          (fleets whose short names repeat: give each its FQDN)\n"
 "  -n, --check-config      check the pools, read one status page each, and exit\n"
 "  -q, --quiet             no notes on standard error, only problems\n"
 "      --proc-root DIR     read /proc from DIR (tests)\n"
@@ -219,6 +221,14 @@ int config_parse_size(const char *s, uint64_t *bytes, uint64_t min, uint64_t max
     return 0;
 }
 
+/* A host name as DNS spells one (and underscores, which some fleets use). */
+static int hostname_ok(const char *s)
+{
+    size_t n = strlen(s);
+    return n >= 1 && n <= 253 &&
+           strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_") == n;
+}
+
 /* What the options say together: -1 to go on, else 2 (said). */
 static int check_args(rec_config *cfg)
 {
@@ -247,7 +257,7 @@ static void set_defaults(rec_config *cfg)
 
 int config_parse_args(int argc, char **argv, rec_config *cfg)
 {
-    enum { O_REDACT = 256, O_LEVEL, O_PROC, O_SYS, O_STEAL, O_FRAME };
+    enum { O_REDACT = 256, O_LEVEL, O_PROC, O_SYS, O_STEAL, O_FRAME, O_HOSTNAME };
     static const struct option longopts[] = {
         {"pool", required_argument, NULL, 'p'}, {"fpm-config", required_argument, NULL, 'c'},
         {"output", required_argument, NULL, 'o'}, {"interval", required_argument, NULL, 'i'},
@@ -258,6 +268,7 @@ int config_parse_args(int argc, char **argv, rec_config *cfg)
         {"sys-root", required_argument, NULL, O_SYS}, {"help", no_argument, NULL, 'h'},
         {"steal-probe", required_argument, NULL, O_STEAL},
         {"frame-size", required_argument, NULL, O_FRAME},
+        {"hostname", required_argument, NULL, O_HOSTNAME},
         {"version", no_argument, NULL, 'V'}, {NULL, 0, NULL, 0},
     };
     set_defaults(cfg);
@@ -309,6 +320,12 @@ int config_parse_args(int argc, char **argv, rec_config *cfg)
                 return bad_usage("--frame-size must be from 1k to 1024M (4M), not \"%s\"", optarg);
             break;
         case O_REDACT: cfg->redact = 1; break;
+        case O_HOSTNAME:
+            if (!hostname_ok(optarg))
+                return bad_usage("--hostname must be 1 to 253 letters, digits, dots, hyphens or "
+                                 "underscores, not \"%s\"", optarg);
+            cfg->hostname = optarg;
+            break;
         case O_STEAL:
             if (config_parse_duration(optarg, &cfg->steal_probe_ms) || cfg->steal_probe_ms < 10 ||
                 cfg->steal_probe_ms > 10000)

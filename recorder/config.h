@@ -30,6 +30,7 @@ typedef struct {
     long        rounds;
     int         redact, check, level, quiet;
     const char *proc_root, *sys_root;
+    const char *hostname;          /* --hostname: recorded instead of the kernel's, or NULL */
 } rec_config;
 
 /* "30s", "1m", "2h", "500ms", or bare seconds; 0 ok with *ms, -1 if not. */

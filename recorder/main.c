@@ -151,6 +151,8 @@ static void write_host_and_pools(recorder *r)
     char p[8192];
     rec_config *cfg = r->cfg;
     ps_host_facts(cfg->proc_root, cfg->sys_root, &r->host);
+    if (cfg->hostname)
+        snprintf(r->host.hostname, sizeof r->host.hostname, "%s", cfg->hostname);
     find_cgroup(r);
     uint64_t mono = clock_ns(CLOCK_MONOTONIC), real = clock_ns(CLOCK_REALTIME);
     int n = snprintf(p, sizeof p,

@@ -40,6 +40,18 @@ grep -q '^seq=2$' "$dir/plain"; check "ROUND seq" $?
 grep -q '^stop: 2 round(s) done$' "$dir/plain"; check "a NOTE at the stop" $?
 bin/fpm-analyze --format json "$dir/log" > "$dir/json" 2>"$dir/aerr"
 check "the analyzer reads it" $?
+
+# --hostname: two hosts whose short names repeat stay two hosts
+for h in web1.shop-a.example web1.shop-b.example; do
+    bin/fpm-record --proc-root fixtures/world/proc --sys-root fixtures/world/sys -q \
+        --pool www=unix:$dir/www.sock --interval 1s --rounds 1 --hostname $h -o "$dir/$h.log" 2>/dev/null
+done
+zstdcat "$dir/web1.shop-a.example.log" | grep -q '^hostname=web1.shop-a.example$'
+check "--hostname is the HOST record's hostname" $?
+bin/fpm-analyze --format json "$dir/web1.shop-a.example.log" "$dir/web1.shop-b.example.log" 2>/dev/null |
+    python3 -c 'import json,sys; print(sorted(h["hostname"] for h in json.load(sys.stdin)["hosts"]))' > "$dir/hn"
+[ "$(cat "$dir/hn")" = "['web1.shop-a.example', 'web1.shop-b.example']" ]
+check "two logs with their own --hostname are two hosts ($(cat "$dir/hn"))" $?
 grep -q '"host_millicores": 1500, "rounds": 2' "$dir/json"; check "analyzer: the quota is the host, 2 rounds" $?
 
 # logrotate with create + HUP: the log is renamed, SIGHUP reopens a new one;

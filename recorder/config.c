@@ -29,7 +29,8 @@ static void usage(FILE *out)
 "                          tcp:host:port; PATH defaults to /status\n"
 "  -c, --fpm-config FILE   find the pools in php-fpm's configuration\n"
 "  -o, --output LOG        the log to append to\n"
-"  -i, --interval D        time between rounds, from 1s (default 30s; 5s, 1m)\n"
+"  -i, --interval D        time between rounds, from 1s (default 5s, the shortest\n"
+"                          round pair the analyzer uses; 30s, 1m)\n"
 "  -t, --timeout D         connect and read timeout per pool (default 5s)\n"
 "  -r, --rounds N          stop after N rounds\n"
 "  -d, --duration D        stop after D\n"
@@ -247,7 +248,7 @@ static int check_args(rec_config *cfg)
 
 static void set_defaults(rec_config *cfg)
 {
-    cfg->interval_ms = 30000;
+    cfg->interval_ms = 5000; /* the shortest pair the analyzer uses */
     cfg->timeout_ms = 5000;
     cfg->level = 3;
     cfg->frame_bytes = FPMLOG_FRAME_BYTES;

@@ -6,6 +6,10 @@
 #   make fuzz       libFuzzer on every parser, FUZZ_SECONDS each (default 60)
 #   make torture    1,000 SIGKILLs of a recorder appending to one log
 #   make mutate     break each rule once; a test must fail each time
+#   make install    both programs, their man pages, the systemd unit, the logrotate
+#                   snippet and the unit's defaults file (PREFIX, DESTDIR, BINDIR,
+#                   MANDIR, SYSCONFDIR, UNITDIR); make uninstall removes them
+#   make deb        the Debian package, in build/deb/ (dpkg-buildpackage -us -uc -b)
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
@@ -15,6 +19,13 @@ LDLIBS  := -lzstd -ldeflate -ljansson -lcsv -lm -lpthread
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LOG     ?= fixtures/logs/realistic.fpmlog.zst
 
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+MANDIR     ?= $(PREFIX)/share/man
+# systemd and logrotate read /etc, whatever the prefix
+SYSCONFDIR ?= /etc
+UNITDIR    ?= $(SYSCONFDIR)/systemd/system
+
 FORMATS  := formats/fpmlog_read.c formats/fpmlog_write.c formats/fpmlog_kv.c formats/zahead.c formats/zframe.c formats/status.c formats/procfs.c formats/msg.c
 ANALYZER := analyzer/hist.c analyzer/fit.c analyzer/pidmap.c analyzer/namemap.c analyzer/outfile.c analyzer/readings.c \
             analyzer/pipeline.c analyzer/signals.c analyzer/truth.c analyzer/timing.c analyzer/replay.c analyzer/applier.c analyzer/report.c analyzer/whatif.c analyzer/escape.c analyzer/table.c analyzer/out_text.c analyzer/out_hist.c analyzer/out_json.c analyzer/out_metrics.c analyzer/timearg.c analyzer/options.c analyzer/check.c analyzer/csvout.c analyzer/plot.c
@@ -22,7 +33,7 @@ RECORDER := recorder/config.c recorder/workers.c recorder/fcgi.c recorder/fpmcon
 UNITS    := status procfs hist fit readings pipeline report replay timearg csvout fcgi fpmconf logfile procscan namemap table check plot truth timing probe workers fpmlog
 
 .PHONY: all run test unit unit-built unit-asan cli cli-cases fixtures fixtures-check integration deps deps-test bench clean \
-        fuzz fuzz-regress print-seeds-% torture mutate mutate-run
+        fuzz fuzz-regress print-seeds-% torture mutate mutate-run install uninstall deb package-test fleet-test
 all: bin/fpm-analyze bin/fpm-record
 
 deps:
@@ -44,16 +55,50 @@ SAN_LIB := $(LIB_SRC:%.c=build/san/%.o)
 
 bin/fpm-analyze: build/rel/analyzer/main.o $(REL_LIB)
 	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # the recorder links only what it runs: a small resident size
 bin/fpm-record: build/rel/recorder/main.o $(FORMATS:%.c=build/rel/%.o) $(RECORDER:%.c=build/rel/%.o)
 	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ -lzstd -ldeflate
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lzstd -ldeflate
+
+# ------------------------------------------------------------ installing
+MANPAGES := man/fpm-record.1 man/fpm-analyze.1 man/fpm-cpu.7
+install: bin/fpm-analyze bin/fpm-record
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7 \
+	    $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/logrotate.d $(DESTDIR)$(SYSCONFDIR)/default
+	install -m 755 bin/fpm-record bin/fpm-analyze $(DESTDIR)$(BINDIR)/
+	install -m 644 man/fpm-record.1 man/fpm-analyze.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 man/fpm-cpu.7 $(DESTDIR)$(MANDIR)/man7/
+	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+	    contrib/fpm-record.service.in > $(DESTDIR)$(UNITDIR)/fpm-record.service
+	chmod 644 $(DESTDIR)$(UNITDIR)/fpm-record.service
+	install -m 644 contrib/fpm-record.logrotate $(DESTDIR)$(SYSCONFDIR)/logrotate.d/fpm-record
+	@# the defaults file is the operator's once installed: never replaced
+	[ -e $(DESTDIR)$(SYSCONFDIR)/default/fpm-record ] || \
+	    install -m 644 contrib/fpm-record.default $(DESTDIR)$(SYSCONFDIR)/default/fpm-record
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/fpm-record $(DESTDIR)$(BINDIR)/fpm-analyze \
+	    $(DESTDIR)$(MANDIR)/man1/fpm-record.1 $(DESTDIR)$(MANDIR)/man1/fpm-analyze.1 \
+	    $(DESTDIR)$(MANDIR)/man7/fpm-cpu.7 $(DESTDIR)$(UNITDIR)/fpm-record.service \
+	    $(DESTDIR)$(SYSCONFDIR)/logrotate.d/fpm-record
+	@# the defaults file goes only when it is still as installed; logs stay
+	! cmp -s contrib/fpm-record.default $(DESTDIR)$(SYSCONFDIR)/default/fpm-record || \
+	    rm -f $(DESTDIR)$(SYSCONFDIR)/default/fpm-record
+
+# the package is built in a copy of the tree, so that dpkg-buildpackage's
+# files land in build/deb/ and the tree stays as it is
+deb:
+	@scripts/deps.sh deb
+	rm -rf build/deb && mkdir -p build/deb/fpm-cpu
+	git ls-files -z | xargs -0 cp --parents -t build/deb/fpm-cpu
+	cd build/deb/fpm-cpu && dpkg-buildpackage -us -uc -b >../build.log 2>&1 || { tail -30 ../build.log; exit 1; }
+	lintian --fail-on error build/deb/*.deb
+	@ls build/deb/*.deb
 
 bin/tests/%: build/rel/tests/%.o $(REL_LIB)
 	@mkdir -p bin/tests
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcmocka -lz
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka -lz
 bin/tests-san/%: build/san/tests/%.o $(SAN_LIB)
 	@mkdir -p bin/tests-san
 	$(CC) $(SAN) -o $@ $^ $(LDLIBS) -lcmocka -lz
@@ -95,6 +140,7 @@ integration: bin/fpm-analyze bin/fpm-record bin/tests/status_dump
 	@tests/integration/record_enospc.sh
 	@tests/integration/record_hostile.sh
 	@tests/integration/record_steal.sh
+	@tests/integration/package.sh
 
 # breaks each rule in a copy of the tree and checks that a test fails
 # (about 3 minutes; the last step of make test)
@@ -128,7 +174,7 @@ bench:
 clean:
 	rm -rf build bin
 
--include $(shell find build -name '*.d' 2>/dev/null)
+-include $(shell find build/rel build/san build/fz -name '*.d' 2>/dev/null)
 
 bin/tests/status_dump: build/rel/tests/status_dump.o $(REL_LIB)
 	@mkdir -p bin/tests

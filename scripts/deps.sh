@@ -1,13 +1,14 @@
 #!/bin/sh
 # Installs what fpm-cpu needs on Debian when it is missing.
-# usage: scripts/deps.sh build|test|bench|fuzz
+# usage: scripts/deps.sh build|test|bench|fuzz|deb
 # As root it runs apt-get; otherwise it prints the exact line to run and fails.
 set -u
 want="gcc make pkg-config libzstd-dev libdeflate-dev libcsv-dev libjansson-dev"
 case "${1:-build}" in
-test)  want="$want zlib1g-dev libcmocka-dev php8.2-fpm libfcgi-bin python3 zstd gnuplot-nox python3-prometheus-client prometheus" ;;
+test)  want="$want zlib1g-dev libcmocka-dev php8.2-fpm libfcgi-bin python3 zstd gnuplot-nox python3-prometheus-client prometheus adduser debhelper dpkg-dev lintian fakeroot postgresql" ;;
 bench) want="$want zstd time php8.2-fpm" ;;
 fuzz)  want="$want clang libclang-rt-14-dev" ;;
+deb)   want="$want debhelper dpkg-dev lintian fakeroot" ;;
 esac
 missing=""
 for p in $want; do

@@ -28,7 +28,7 @@ UNITDIR    ?= $(SYSCONFDIR)/systemd/system
 
 FORMATS  := formats/fpmlog_read.c formats/fpmlog_write.c formats/fpmlog_kv.c formats/zahead.c formats/zframe.c formats/status.c formats/procfs.c formats/msg.c
 ANALYZER := analyzer/hist.c analyzer/fit.c analyzer/pidmap.c analyzer/namemap.c analyzer/outfile.c analyzer/readings.c \
-            analyzer/pipeline.c analyzer/signals.c analyzer/truth.c analyzer/timing.c analyzer/replay.c analyzer/applier.c analyzer/report.c analyzer/whatif.c analyzer/escape.c analyzer/table.c analyzer/out_text.c analyzer/out_hist.c analyzer/out_json.c analyzer/out_metrics.c analyzer/timearg.c analyzer/options.c analyzer/check.c analyzer/csvout.c analyzer/plot.c
+            analyzer/pipeline.c analyzer/signals.c analyzer/truth.c analyzer/timing.c analyzer/replay.c analyzer/applier.c analyzer/report.c analyzer/whatif.c analyzer/escape.c analyzer/table.c analyzer/out_text.c analyzer/out_hist.c analyzer/out_json.c analyzer/out_csv.c analyzer/out_metrics.c analyzer/timearg.c analyzer/options.c analyzer/check.c analyzer/csvout.c analyzer/plot.c
 RECORDER := recorder/config.c recorder/workers.c recorder/fcgi.c recorder/fpmconf.c recorder/procscan.c recorder/logfile.c recorder/probe.c recorder/stealcmd.c
 UNITS    := status procfs hist fit readings pipeline report replay timearg csvout fcgi fpmconf logfile procscan namemap table check plot truth timing probe workers fpmlog
 

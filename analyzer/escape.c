@@ -110,17 +110,20 @@ const char *esc_hundredths(char *b, long long v)
     return b;
 }
 
-void esc_double(FILE *out, double d)
+const char *esc_double_text(char b[ESC_DOUBLE], double d)
 {
-    char b[40];
-    if (!isfinite(d)) {
-        fputs("null", out);
-        return;
-    }
+    if (!isfinite(d))
+        return "null";
     for (int prec = 15; prec <= 17; prec++) {
-        snprintf(b, sizeof b, "%.*g", prec, d);
+        snprintf(b, ESC_DOUBLE, "%.*g", prec, d);
         if (strtod(b, NULL) == d)
             break;
     }
-    fputs(b, out);
+    return b;
+}
+
+void esc_double(FILE *out, double d)
+{
+    char b[ESC_DOUBLE];
+    fputs(esc_double_text(b, d), out);
 }

@@ -23,6 +23,10 @@ void esc_om_label(FILE *out, const char *s, size_t n);
  * null when it is not finite. */
 void esc_double(FILE *out, double d);
 
+/* The same into b, returned ("null" when not finite). */
+#define ESC_DOUBLE 40
+const char *esc_double_text(char b[ESC_DOUBLE], double d);
+
 #define ESC_HUNDREDTHS 24
 
 /* A figure kept in hundredths (>= 0) as it is printed: 1234 is "12.34".

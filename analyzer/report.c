@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const rp_format rp_text, rp_json, rp_openmetrics, rp_prometheus;
+extern const rp_format rp_text, rp_json, rp_csv, rp_openmetrics, rp_prometheus;
 
-static const rp_format *const FORMATS[] = {&rp_text, &rp_json, &rp_openmetrics, &rp_prometheus};
+static const rp_format *const FORMATS[] = {&rp_text, &rp_json, &rp_csv, &rp_openmetrics, &rp_prometheus};
 #define NFORMATS (sizeof FORMATS / sizeof FORMATS[0])
 
 const rp_format *report_format(const char *name)

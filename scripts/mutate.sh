@@ -151,6 +151,8 @@ no output over a file that begins like a log|analyzer/outfile.c|s/    if \(log\)
 an output path checked before the replay|analyzer/main.c|s/    if \(check_outputs\(&cfg\) != 0\) \{/    if (0) {/
 the recorder locks its log|recorder/logfile.c|s/    \} else if \(lock_log\(fd, err, errlen\) != 0\) \{/    } else if (0) {/
 an adopted empty log is made 0600|recorder/logfile.c|s/st.st_size == 0 && \(st.st_mode & 077\) && fchmod/0 \&\& fchmod/
+csv: nested objects flattened as KEY_SUBKEY|analyzer/out_csv.c|s/prefix\[0\] \? "_" : ""/prefix[0] ? "." : ""/
+csv: the schema version in every row|analyzer/out_csv.c|s/#define CSV_SCHEMA 1/#define CSV_SCHEMA 2/
 LIST
 echo "mutations: $killed killed, $survived survived"
 [ "$survived" -eq 0 ]

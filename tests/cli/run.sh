@@ -49,6 +49,51 @@ for args in tests/cli/cases/*.args; do
         python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/out" ||
             { echo "FAIL: $base: not JSON" >&2; ok=0; }
     fi
+    if grep -q -- '--format csv' "$args" && [ "$(cat "$tmp/rc")" = 0 ]; then
+        # every figure of the JSON's host and pool objects, flattened, is a
+        # column, and each row holds the JSON's values
+        # shellcheck disable=SC2046
+        timeout 60 $bin $(sed -e "s|@TMP@|$W|g" -e 's/--format csv/--format json/' "$args") \
+            <"$in" >"$tmp/json" 2>/dev/null
+        python3 - "$tmp/out" "$tmp/json" <<'PY' || { echo "FAIL: $base: the CSV is not the JSON flattened" >&2; ok=0; }
+import csv, json, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+head, body = rows[0], rows[1:]
+def flat(o, pre=""):
+    out = {}
+    for k, v in o.items():
+        key = pre + "_" + k if pre else k
+        if isinstance(v, dict):
+            out.update(flat(v, key))
+        elif not isinstance(v, list):
+            out[key] = v
+    return out
+want = []
+for h in json.load(open(sys.argv[2]))["hosts"]:
+    hf = flat({k: v for k, v in h.items() if k != "pools"})
+    for p in h["pools"]:
+        pf = flat(p)
+        assert not set(pf) & set(hf), set(pf) & set(hf)
+        want.append({**hf, **pf})
+assert len(body) == len(want), (len(body), len(want))
+for r, w in zip(body, want):
+    assert len(r) == len(head)
+    got = dict(zip(head, r))
+    assert got.pop("schema") == "1"
+    # a null object (fit, steal_probe) stands for its columns
+    missing = {k for k in set(w) - set(got)
+               if w[k] is not None or not any(c.startswith(k + "_") for c in head)}
+    assert not missing, missing
+    for k, v in got.items():
+        x = w.get(k)  # a column under a null object (fit, steal_probe) is empty
+        if x is None:
+            assert v == "", (k, v)
+        elif isinstance(x, str):
+            assert v == x, (k, v, x)
+        else:
+            assert float(v) == float(x), (k, v, x)
+PY
+    fi
     if grep -q -- '--format openmetrics' "$args" && [ "$(cat "$tmp/rc")" = 0 ]; then
         # strict OpenMetrics 1.0: Debian's python3 with prometheus_client's parser
         /usr/bin/python3 -c '

@@ -141,6 +141,7 @@ integration: bin/fpm-analyze bin/fpm-record bin/tests/status_dump
 	@tests/integration/record_hostile.sh
 	@tests/integration/record_steal.sh
 	@tests/integration/package.sh
+	@tests/integration/fleet.sh
 
 # breaks each rule in a copy of the tree and checks that a test fails
 # (about 3 minutes; the last step of make test)

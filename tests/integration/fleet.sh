@@ -1,0 +1,71 @@
+#!/bin/sh
+# The fleet path: contrib/fleet/fpm-fleet analyzes three hosts' fixture logs
+# in parallel and loads them into a real PostgreSQL (initdb in a temporary
+# folder, a unix socket only, started and stopped here); the views of
+# contrib/fleet/fleet.sql give the rows the fixtures call for.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top" || exit 2
+. "$top/tests/integration/check.sh"
+pgbin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+[ -x "$pgbin/initdb" ] || { echo "FAIL: no PostgreSQL server (Debian: postgresql)" >&2; exit 1; }
+dir=$(mktemp -d /tmp/fpmcpu-fleet.XXXXXX)
+chmod 755 "$dir"
+as_pg() { "$@"; }
+if [ "$(id -u)" -eq 0 ]; then # the server will not run as root
+    chown postgres "$dir"
+    as_pg() { runuser -u postgres -- "$@"; }
+fi
+trap '[ -n "${KEEP:-}" ] || { as_pg "$pgbin/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null 2>&1; rm -rf "$dir"; }' EXIT INT TERM
+as_pg "$pgbin/initdb" -D "$dir/data" -A trust -U fpm -E UTF8 --locale=C --no-sync >"$dir/initdb.log" 2>&1 ||
+    { cat "$dir/initdb.log" >&2; exit 1; }
+as_pg mkdir "$dir/sock"
+as_pg "$pgbin/pg_ctl" -D "$dir/data" -l "$dir/pg.log" -w \
+    -o "-c listen_addresses='' -k $dir/sock -c fsync=off" start >/dev/null ||
+    { cat "$dir/pg.log" >&2; exit 1; }
+db="host=$dir/sock user=fpm dbname=postgres"
+
+# three hosts, one with a rotated log beside the current one, and a folder
+# that holds no log
+mkdir -p "$dir/logs/web1" "$dir/logs/web2" "$dir/logs/vps1" "$dir/logs/broken"
+cp fixtures/logs/realistic.fpmlog.zst "$dir/logs/web1/web1.fpmlog.zst"
+cp fixtures/logs/web2.fpmlog "$dir/logs/web2/web2.fpmlog.zst.1"
+cp fixtures/logs/vps.fpmlog "$dir/logs/vps1/vps1.fpmlog.zst"
+echo "not a log" > "$dir/logs/broken/notes.txt"
+FPM_ANALYZE=$top/bin/fpm-analyze contrib/fleet/fpm-fleet -j 2 -o "$dir/csv" -d "$db" "$dir/logs" \
+    >"$dir/out" 2>"$dir/err"
+rc=$?
+[ $rc -eq 1 ]; check "a host whose logs cannot be read makes the exit status 1 ($rc)" $?
+grep -q '^fpm-fleet: broken: fpm-analyze: .*notes.txt' "$dir/err"; check "and is said, by its folder" $?
+grep -q '^fpm-fleet: 4 host(s) analyzed in [0-9]* s, 2 at a time$' "$dir/err"; check "the hosts analyzed are counted" $?
+grep -q '^fpm-fleet: 7 row(s) of 3 host(s) loaded into fpm_pool$' "$dir/err"; check "the others' 7 pools are loaded" $?
+grep -q "loaded into" "$dir/err" || cat "$dir/err" >&2
+
+q() { psql -X -A -t -F '|' "$db" -c "$1" 2>&1; }
+got=$(q "SELECT * FROM fleet_past_ceiling")
+[ "$got" = "web1|shop|cpu-bound|40|10|5" ]; check "pools past their ceiling: web1 shop ($got)" $?
+got=$(q "SELECT * FROM fleet_short_of_cpu" | tr '\n' ' ')
+[ "$got" = "web1|4000|40160|10.04 vps1|2000|5800|2.90 web2|2000|4200|2.10 " ]
+check "hosts whose pools need more CPU than they have ($got)" $?
+got=$(q "SELECT hostname, pool FROM fleet_overhead_unmeasured" | tr '\n' ' ')
+want=$(for f in "$dir"/csv/*.csv; do python3 -c '
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1], newline="")):
+    if r["shape"] and not r["overhead"]:
+        print(r["hostname"] + "|" + r["pool"])' "$f"; done | sort | tr '\n' ' ')
+[ -n "$got" ] && [ "$got" = "$want" ]; check "pools whose overhead is not measured ($got)" $?
+echo "$got" | grep -q 'web1|api'; check "among them web1's api, never dominant" $?
+got=$(q "SELECT * FROM fleet_most_starved" | tr '\n' ' ')
+[ "$got" = "web1|3|240 vps1|2|40 " ]; check "hosts with the most starved rounds ($got)" $?
+got=$(q "SELECT count(*), count(DISTINCT hostname), min(schema), max(schema) FROM fpm_pool")
+[ "$got" = "7|3|1|1" ]; check "7 rows, 3 hosts, schema 1 ($got)" $?
+got=$(q "SELECT overhead IS NULL, fit_n IS NULL FROM fpm_pool WHERE hostname = 'web2' AND pool = 'api'")
+[ "$got" = "t|t" ]; check "an empty field loads as NULL ($got)" $?
+
+# loaded again: a host's rows replace its earlier ones
+rm -rf "$dir/logs/broken"
+FPM_ANALYZE=$top/bin/fpm-analyze contrib/fleet/fpm-fleet -d "$db" "$dir/logs" 2>"$dir/err2"
+check "a second load exits 0" $?
+got=$(q "SELECT count(*) FROM fpm_pool")
+[ "$got" = 7 ]; check "a second load replaces, not adds ($got rows)" $?
+summary "fleet"

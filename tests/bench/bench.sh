@@ -11,6 +11,9 @@
 #            php-fpm 8.2 with 255 workers (static pools of 200, 50 and 5),
 #            with and without 2,000 idle processes beside it
 #   size     the log's bytes against gzip -6 of the same records
+#   fleet    contrib/fleet/fpm-fleet on HOSTS host-weeks (3 pools x 10 workers
+#            at 5 s on 4 cores each) into a real PostgreSQL: host-weeks per
+#            core-hour
 # Not a test: nothing here fails on a slow or busy machine.  Logs are kept in
 # $BENCH_DIR (default /tmp/fpmcpu-bench) for the next run.
 set -u
@@ -100,3 +103,21 @@ if [ "${RECORD:-1}" = 1 ] && command -v php-fpm8.2 >/dev/null 2>&1; then
     printf 'log size:                           %d bytes for 21 rounds; gzip -6 of the same records %d bytes: %.2fx\n' \
         "$(stat -c %s "$f/plain.fpmlog")" "$gz" "$(awk "BEGIN { print $(stat -c %s "$f/plain.fpmlog") / $gz }")"
 fi
+
+# the fleet path: HOSTS hosts of a week each, analyzed and loaded
+HOSTS=${HOSTS:-8}
+week=$dir/host-week.fpmlog.zst
+[ -s "$week" ] || { echo "writing a host-week log to $week (once)..."; "$top/bin/genlog" 168 3 10 5 4 > "$week"; }
+. "$top/tests/integration/pg.sh"
+fl=$(mktemp -d /tmp/fpmcpu-bench-fleet.XXXXXX)
+if pg_start "$fl"; then
+    for i in $(seq "$HOSTS"); do mkdir -p "$fl/logs/host$i"; cp "$week" "$fl/logs/host$i/"; done
+    t=$(FPM_ANALYZE=$top/bin/fpm-analyze /usr/bin/time -f '%e %U %S' "$top/contrib/fleet/fpm-fleet" \
+        -d "$PGCONN" "$fl/logs" 2>&1 >/dev/null | tail -1)
+    wall=${t%% *} cpu=$(echo "$t" | awk '{print $2 + $3}')
+    printf 'fleet, %d host-weeks (%s MB zstd each) into PostgreSQL: %.1f s on %d cores, %.1f s of CPU: %.0f host-weeks per core-hour (%.0f by CPU time)\n' \
+        "$HOSTS" "$(awk "BEGIN { printf \"%.0f\", $(stat -c %s "$week") / 1e6 }")" "$wall" "$cores" "$cpu" \
+        "$(awk "BEGIN { print $HOSTS * 3600 / ($wall * $cores) }")" "$(awk "BEGIN { print $HOSTS * 3600 / $cpu }")"
+    pg_stop "$fl"
+fi
+rm -rf "$fl"

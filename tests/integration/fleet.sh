@@ -7,23 +7,11 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 2
 . "$top/tests/integration/check.sh"
-pgbin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
-[ -x "$pgbin/initdb" ] || { echo "FAIL: no PostgreSQL server (Debian: postgresql)" >&2; exit 1; }
+. "$top/tests/integration/pg.sh"
 dir=$(mktemp -d /tmp/fpmcpu-fleet.XXXXXX)
-chmod 755 "$dir"
-as_pg() { "$@"; }
-if [ "$(id -u)" -eq 0 ]; then # the server will not run as root
-    chown postgres "$dir"
-    as_pg() { runuser -u postgres -- "$@"; }
-fi
-trap '[ -n "${KEEP:-}" ] || { as_pg "$pgbin/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null 2>&1; rm -rf "$dir"; }' EXIT INT TERM
-as_pg "$pgbin/initdb" -D "$dir/data" -A trust -U fpm -E UTF8 --locale=C --no-sync >"$dir/initdb.log" 2>&1 ||
-    { cat "$dir/initdb.log" >&2; exit 1; }
-as_pg mkdir "$dir/sock"
-as_pg "$pgbin/pg_ctl" -D "$dir/data" -l "$dir/pg.log" -w \
-    -o "-c listen_addresses='' -k $dir/sock -c fsync=off" start >/dev/null ||
-    { cat "$dir/pg.log" >&2; exit 1; }
-db="host=$dir/sock user=fpm dbname=postgres"
+trap 'pg_stop "$dir"; rm -rf "$dir"' EXIT INT TERM
+pg_start "$dir" || exit 1
+db=$PGCONN
 
 # three hosts, one with a rotated log beside the current one, and a folder
 # that holds no log

@@ -145,11 +145,11 @@ log raw bytes in SOURCE are damage|formats/fpmlog_read.c|s/\(unsigned char\)f\[4
 9 the probe minus the run delay|analyzer/pipeline.c|s/gap > delay \? gap - delay : 0/gap > delay ? gap : 0/
 9 throttled seconds only from shares|analyzer/pipeline.c|s/if \(hp->has_value\[SIG_THROTTLED\] && hp->sig/if (hp->sig/
 9 check: a host's p90 rise past the tolerance|analyzer/check.c|s/if \(up > tol\) \{\n            char now\[ESC_HUNDREDTHS\];\n            fprintf\(out, "%s: %s p90/if (up > tol + 1) {\n            char now[ESC_HUNDREDTHS];\n            fprintf(out, "%s: %s p90/
-no output over an input|analyzer/outfile.c|s/\(inputs\[i\].path && strcmp\(inputs\[i\].path, path\) == 0\)/(0)/
+no output over an input|analyzer/outfile.c|s/strcmp\(inputs\[i\].path, path\) == 0/strcmp(inputs[i].path, path) == 256/
 no output over an input's inode|analyzer/outfile.c|s/inputs\[i\].dev == st->st_dev/0/
-no output over a file that begins like a log|analyzer/outfile.c|s/    if \(log\) \{/    if (0) {/
-an output path checked before the replay|analyzer/main.c|s/    if \(check_outputs\(&cfg\) != 0\) \{/    if (0) {/
-the recorder locks its log|recorder/logfile.c|s/    \} else if \(lock_log\(fd, err, errlen\) != 0\) \{/    } else if (0) {/
+no output over a file that begins like a log|analyzer/outfile.c|s/    if \(log\) \{/    if (log \&\& 0) {/
+an output path checked before the replay|analyzer/main.c|s/    rc = check_outputs\(&cfg\);/    rc = 0 * check_outputs(\&cfg);/
+the recorder locks its log|recorder/logfile.c|s/    \} else if \(lock_log\(fd, err, errlen\) != 0\) \{/    } else if (lock_log(fd, err, errlen) != 0 \&\& 0) {/
 an adopted empty log is made 0600|recorder/logfile.c|s/st.st_size == 0 && \(st.st_mode & 077\) && fchmod/0 \&\& fchmod/
 csv: nested objects flattened as KEY_SUBKEY|analyzer/out_csv.c|s/prefix\[0\] \? "_" : ""/prefix[0] ? "." : ""/
 csv: the schema version in every row|analyzer/out_csv.c|s/#define CSV_SCHEMA 1/#define CSV_SCHEMA 2/

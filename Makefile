@@ -14,7 +14,7 @@
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -Wall -Wextra -Werror
-CPPFLAGS += -Iformats -Ianalyzer -Irecorder -Itests -D_DEFAULT_SOURCE
+CPPFLAGS += -Icommon -Iformats -Ianalyzer -Irecorder -Itests -D_DEFAULT_SOURCE
 LDLIBS  := -lzstd -ldeflate -ljansson -lcsv -lm -lpthread
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LOG     ?= fixtures/logs/realistic.fpmlog.zst
@@ -26,11 +26,12 @@ MANDIR     ?= $(PREFIX)/share/man
 SYSCONFDIR ?= /etc
 UNITDIR    ?= $(SYSCONFDIR)/systemd/system
 
-FORMATS  := formats/fpmlog_read.c formats/fpmlog_write.c formats/fpmlog_kv.c formats/zahead.c formats/zframe.c formats/status.c formats/procfs.c formats/msg.c
+FORMATS  := formats/fpmlog_read.c formats/fpmlog_write.c formats/fpmlog_kv.c formats/zahead.c formats/zframe.c formats/status.c formats/procfs.c \
+            common/msg.c common/numarg.c
 ANALYZER := analyzer/hist.c analyzer/fit.c analyzer/pidmap.c analyzer/namemap.c analyzer/outfile.c analyzer/readings.c \
             analyzer/pipeline.c analyzer/signals.c analyzer/truth.c analyzer/timing.c analyzer/replay.c analyzer/applier.c analyzer/report.c analyzer/whatif.c analyzer/escape.c analyzer/table.c analyzer/out_text.c analyzer/out_hist.c analyzer/out_json.c analyzer/out_csv.c analyzer/out_metrics.c analyzer/timearg.c analyzer/options.c analyzer/check.c analyzer/csvout.c analyzer/plot.c
 RECORDER := recorder/config.c recorder/workers.c recorder/fcgi.c recorder/fpmconf.c recorder/procscan.c recorder/logfile.c recorder/probe.c recorder/stealcmd.c
-UNITS    := status procfs hist fit readings pipeline report replay timearg csvout fcgi fpmconf logfile procscan namemap table check plot truth timing probe workers fpmlog
+UNITS    := numarg status procfs hist fit readings pipeline report replay timearg csvout fcgi fpmconf logfile procscan namemap table check plot truth timing probe workers fpmlog
 
 .PHONY: all run test unit unit-built unit-asan cli cli-cases fixtures fixtures-check integration deps deps-test bench clean \
         fuzz fuzz-regress print-seeds-% torture mutate mutate-run install uninstall deb package-test fleet-test

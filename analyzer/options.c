@@ -11,6 +11,7 @@
 
 #include "fpmlog.h"
 #include "msg.h"
+#include "numarg.h"
 #include "timearg.h"
 #include "version.h"
 
@@ -91,18 +92,6 @@ static void usage(FILE *out)
 }
 
 #define bad_usage(...) msg_usage(PROG, __VA_ARGS__)
-
-/* A whole number in [lo, hi]; 0 ok, -1 not. */
-static int parse_count(const char *s, long long lo, long long hi, long long *out)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
 
 /* "2", "1.5", "1.25" into hundredths, 100..10000; 0 ok, -1 not. */
 static int parse_headroom(const char *s, int *out)
@@ -218,24 +207,12 @@ static int goes_with(int opt)
 /* Fills cfg from argv; returns -1 to go on, else the exit code. */
 /* One option of the command line into cfg: -1 to go on, else the exit
  * code (2, said). */
-/* A number from 0 to max (decimals allowed) into *v: 0, or -1. */
-static int parse_upto(const char *s, double max, double *v)
-{
-    char *end;
-    errno = 0;
-    double x = strtod(s, &end);
-    if (errno || end == s || *end || !(x >= 0 && x <= max))
-        return -1;
-    *v = x;
-    return 0;
-}
-
 /* --max-children POOL=N, kept for the scenario (POOL points into s). */
 static int take_max_children(config *cfg, char *s)
 {
     long long v;
     char *eq = strrchr(s, '=');
-    if (!eq || eq == s || parse_count(eq + 1, 1, 1000000, &v))
+    if (!eq || eq == s || num_whole(eq + 1, 1, 1000000, &v))
         return bad_usage("--max-children wants POOL=N with N in range 1..1000000, not "
                          "\"%s\"", s);
     if (cfg->scenario.nmax_children == 64)
@@ -267,13 +244,13 @@ static int take_option(config *cfg, int c, char *optarg)
     case O_CSV_ROUNDS: cfg->csv_rounds = optarg; break;
     case O_PLOT: cfg->plot_dir = optarg; break;
     case O_HOST_MC:
-        if (parse_count(optarg, 1, 100000000, &v))
+        if (num_whole(optarg, 1, 100000000, &v))
             return bad_usage("--host-millicores must be a whole number in range "
                              "1..100000000, not \"%s\"", optarg);
         set_host(cfg, (uint64_t)v);
         break;
     case O_CORES:
-        if (parse_count(optarg, 1, 100000, &v))
+        if (num_whole(optarg, 1, 100000, &v))
             return bad_usage("--cores must be a whole number in range 1..100000, "
                              "not \"%s\"", optarg);
         set_host(cfg, (uint64_t)v * 1000);
@@ -300,7 +277,7 @@ static int take_option(config *cfg, int c, char *optarg)
             return bad_usage("--cost must be typical or busy, not \"%s\"", optarg);
         break;
     case O_THREADS:
-        if (parse_count(optarg, 1, 256, &v))
+        if (num_whole(optarg, 1, 256, &v))
             return bad_usage("--threads must be a whole number from 1 to 256, not \"%s\"", optarg);
         cfg->threads = (int)v;
         break;
@@ -309,18 +286,18 @@ static int take_option(config *cfg, int c, char *optarg)
     case 'q': cfg->quiet = 1; break;
     case O_BASELINE: cfg->baseline = optarg; break;
     case O_TOL:
-        if (parse_count(optarg, 0, 60, &v))
+        if (num_whole(optarg, 0, 60, &v))
             return bad_usage("--tolerance-buckets must be in range 0..60, not \"%s\"", optarg);
         cfg->tolerance = (int)v;
         break;
     case O_RISE:
-        if (parse_upto(optarg, 1000, &cfg->max_rise))
+        if (num_real(optarg, 0, 1000, &cfg->max_rise))
             return bad_usage("--max-overhead-rise must be in range 0..1000 (percent), "
                              "not \"%s\"", optarg);
         break;
     case O_POOL: cfg->pool = optarg; break;
     case O_CUTOFF:
-        if (parse_upto(optarg, 100, &cfg->cutoff))
+        if (num_real(optarg, 0, 100, &cfg->cutoff))
             return bad_usage("--cutoff must be in range 0..100, not \"%s\"", optarg);
         break;
     default:
@@ -362,6 +339,8 @@ static int check_stdout(const config *cfg)
                          "with -o FILE", rd ? "--csv-readings" : "--csv-rounds");
     return 0;
 }
+
+static int check_args(config *cfg, int argc, char **argv);
 
 int options_parse(int argc, char **argv, config *cfg)
 {
@@ -432,7 +411,14 @@ int options_parse(int argc, char **argv, config *cfg)
             return bad_usage("unknown option \"%s\"", argv[optind - 1]);
         }
     }
-    if (cmd == CMD_CHECK && !cfg->baseline)
+    return check_args(cfg, argc, argv);
+}
+
+/* What the options say together, and the LOGs past them: -1 to go on, else
+ * 2 (said). */
+static int check_args(config *cfg, int argc, char **argv)
+{
+    if (cfg->command == CMD_CHECK && !cfg->baseline)
         return bad_usage("check needs --baseline BASE.json");
     if (optind >= argc)
         return bad_usage("no LOG given");

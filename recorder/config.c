@@ -10,6 +10,7 @@
 
 #include "fpmlog.h"
 #include "msg.h"
+#include "numarg.h"
 #include "probe.h"
 #include "version.h"
 
@@ -256,9 +257,58 @@ static void set_defaults(rec_config *cfg)
     cfg->sys_root = "/sys";
 }
 
+enum { O_REDACT = 256, O_LEVEL, O_PROC, O_SYS, O_STEAL, O_FRAME, O_HOSTNAME };
+
+/* An option that takes a number or a duration, into cfg: -1 to go on,
+ * else 2 (said). */
+static int take_number(rec_config *cfg, int c, const char *optarg)
+{
+    long long n;
+    switch (c) {
+    case 'i':
+        if (config_parse_duration(optarg, &cfg->interval_ms) || cfg->interval_ms < 1000)
+            return bad_usage("--interval must be a duration of at least 1s (5s, 1m), not \"%s\"",
+                             optarg);
+        break;
+    case 't':
+        if (config_parse_duration(optarg, &cfg->timeout_ms) || cfg->timeout_ms < 100 ||
+            cfg->timeout_ms > 600000)
+            return bad_usage("--timeout must be a duration from 100ms to 10m, not \"%s\"", optarg);
+        break;
+    case 'd':
+        if (config_parse_duration(optarg, &cfg->duration_ms) || cfg->duration_ms == 0)
+            return bad_usage("--duration must be a duration (90s, 10m, 1h), not \"%s\"", optarg);
+        break;
+    case 'r':
+        if (num_whole(optarg, 1, 1000000000, &n))
+            return bad_usage("--rounds must be a whole number in range 1..1000000000, not \"%s\"",
+                             optarg);
+        cfg->rounds = (long)n;
+        break;
+    case O_LEVEL:
+        if (num_whole(optarg, 0, 19, &n))
+            return bad_usage("--level must be in range 0..19, not \"%s\"", optarg);
+        cfg->level = (int)n;
+        break;
+    case O_FRAME:
+        if (config_parse_size(optarg, &cfg->frame_bytes, 1u << 10, 1024u << 20))
+            return bad_usage("--frame-size must be from 1k to 1024M (4M), not \"%s\"", optarg);
+        break;
+    case O_STEAL:
+        if (config_parse_duration(optarg, &cfg->steal_probe_ms) || cfg->steal_probe_ms < 10 ||
+            cfg->steal_probe_ms > 10000)
+            return bad_usage("--steal-probe must be a duration from 10ms to 10s (200ms), "
+                             "not \"%s\"", optarg);
+        if (!probe_supported())
+            return bad_usage("--steal-probe needs a cycle counter the probe can read "
+                             "(x86-64 or aarch64); this machine has none");
+        break;
+    }
+    return -1;
+}
+
 int config_parse_args(int argc, char **argv, rec_config *cfg)
 {
-    enum { O_REDACT = 256, O_LEVEL, O_PROC, O_SYS, O_STEAL, O_FRAME, O_HOSTNAME };
     static const struct option longopts[] = {
         {"pool", required_argument, NULL, 'p'}, {"fpm-config", required_argument, NULL, 'c'},
         {"output", required_argument, NULL, 'o'}, {"interval", required_argument, NULL, 'i'},
@@ -274,8 +324,7 @@ int config_parse_args(int argc, char **argv, rec_config *cfg)
     };
     set_defaults(cfg);
     opterr = 0;
-    int c;
-    char *end;
+    int c, rc;
     rec_pool p;
     while ((c = getopt_long(argc, argv, ":p:c:o:i:t:r:d:nqhV", longopts, NULL)) != -1) {
         switch (c) {
@@ -290,35 +339,9 @@ int config_parse_args(int argc, char **argv, rec_config *cfg)
             break;
         case 'c': cfg->fpm_config = optarg; break;
         case 'o': cfg->output = optarg; break;
-        case 'i':
-            if (config_parse_duration(optarg, &cfg->interval_ms) || cfg->interval_ms < 1000)
-                return bad_usage("--interval must be a duration of at least 1s (5s, 1m), not \"%s\"",
-                                 optarg);
-            break;
-        case 't':
-            if (config_parse_duration(optarg, &cfg->timeout_ms) || cfg->timeout_ms < 100 ||
-                cfg->timeout_ms > 600000)
-                return bad_usage("--timeout must be a duration from 100ms to 10m, not \"%s\"", optarg);
-            break;
-        case 'd':
-            if (config_parse_duration(optarg, &cfg->duration_ms) || cfg->duration_ms == 0)
-                return bad_usage("--duration must be a duration (90s, 10m, 1h), not \"%s\"", optarg);
-            break;
-        case 'r':
-            errno = 0;
-            cfg->rounds = strtol(optarg, &end, 10);
-            if (errno || *end || end == optarg || cfg->rounds < 1)
-                return bad_usage("--rounds must be a whole number from 1, not \"%s\"", optarg);
-            break;
-        case O_LEVEL:
-            errno = 0;
-            cfg->level = (int)strtol(optarg, &end, 10);
-            if (errno || *end || end == optarg || cfg->level < 0 || cfg->level > 19)
-                return bad_usage("--level must be in range 0..19, not \"%s\"", optarg);
-            break;
-        case O_FRAME:
-            if (config_parse_size(optarg, &cfg->frame_bytes, 1u << 10, 1024u << 20))
-                return bad_usage("--frame-size must be from 1k to 1024M (4M), not \"%s\"", optarg);
+        case 'i': case 't': case 'd': case 'r': case O_LEVEL: case O_FRAME: case O_STEAL:
+            if ((rc = take_number(cfg, c, optarg)) >= 0)
+                return rc;
             break;
         case O_REDACT: cfg->redact = 1; break;
         case O_HOSTNAME:
@@ -326,15 +349,6 @@ int config_parse_args(int argc, char **argv, rec_config *cfg)
                 return bad_usage("--hostname must be 1 to 253 letters, digits, dots, hyphens or "
                                  "underscores, not \"%s\"", optarg);
             cfg->hostname = optarg;
-            break;
-        case O_STEAL:
-            if (config_parse_duration(optarg, &cfg->steal_probe_ms) || cfg->steal_probe_ms < 10 ||
-                cfg->steal_probe_ms > 10000)
-                return bad_usage("--steal-probe must be a duration from 10ms to 10s (200ms), "
-                                 "not \"%s\"", optarg);
-            if (!probe_supported())
-                return bad_usage("--steal-probe needs a cycle counter the probe can read "
-                                 "(x86-64 or aarch64); this machine has none");
             break;
         case 'n': cfg->check = 1; break;
         case 'q': cfg->quiet = 1; break;

@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "numarg.h"
+
 #define MAX_DEPTH 8
 
 int fpmconf_endpoint(const char *listen, char *out, size_t outlen)
@@ -138,18 +140,31 @@ static int include(const char *from, const char *pattern, fpmconf *c, cursor *cu
     return 0;
 }
 
-static int load(const char *path, fpmconf *c, cursor *cur, int depth, char *err, size_t errlen)
+/* One KEY = VALUE of a pool's section; the keys the recorder needs. */
+static void pool_key(fpmconf_pool *p, const char *key, const char *v)
 {
-    char *section = cur->section;
-    if (depth > MAX_DEPTH) {
-        snprintf(err, errlen, "%s: includes nested more than %d deep", path, MAX_DEPTH);
-        return -1;
-    }
-    /* O_NONBLOCK: a FIFO must not hang the open; only a regular file is read */
+    char ep[4200];
+    long long n;
+    if (strcmp(key, "listen") == 0 && fpmconf_endpoint(v, ep, sizeof ep) == 0)
+        set(&p->endpoint, ep);
+    else if (strcmp(key, "pm.status_path") == 0)
+        set(&p->status_path, v);
+    else if (strcmp(key, "pm.status_listen") == 0 && fpmconf_endpoint(v, ep, sizeof ep) == 0)
+        set(&p->status_endpoint, ep);
+    else if (strcmp(key, "pm") == 0)
+        set(&p->pm, v);
+    else if (strcmp(key, "pm.max_children") == 0) /* not a number in range: unknown */
+        p->max_children = num_whole(v, 1, FPMCONF_MAX_CHILDREN, &n) == 0 ? (long)n : 0;
+}
+
+/* A configuration file opened for reading, only a regular one (a FIFO
+ * must not hang the open).  NULL with err. */
+static FILE *open_config(const char *path, char *err, size_t errlen)
+{
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return -1;
+        return NULL;
     }
     struct stat st;
     FILE *f = NULL;
@@ -157,10 +172,21 @@ static int load(const char *path, fpmconf *c, cursor *cur, int depth, char *err,
         snprintf(err, errlen, "%s: not a regular file (a configuration file is one)", path);
     else if (fcntl(fd, F_SETFL, 0) != 0 || !(f = fdopen(fd, "r")))
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
-    if (!f) {
+    if (!f)
         close(fd);
+    return f;
+}
+
+static int load(const char *path, fpmconf *c, cursor *cur, int depth, char *err, size_t errlen)
+{
+    char *section = cur->section;
+    if (depth > MAX_DEPTH) {
+        snprintf(err, errlen, "%s: includes nested more than %d deep", path, MAX_DEPTH);
         return -1;
     }
+    FILE *f = open_config(path, err, errlen);
+    if (!f)
+        return -1;
     char line[8192];
     int lineno = 0, rc = 0;
     while (fgets(line, sizeof line, f)) {
@@ -208,20 +234,12 @@ static int load(const char *path, fpmconf *c, cursor *cur, int depth, char *err,
                 set(&c->pid_file, v);
         } else {
             fpmconf_pool *p = pool_get(c, section);
-            char ep[4200];
             if (!p || (!p->where && !(p->where = strdup(cur->where)))) {
                 snprintf(err, errlen, "%s", strerror(ENOMEM));
                 rc = -1;
-            } else if (strcmp(key, "listen") == 0 && fpmconf_endpoint(v, ep, sizeof ep) == 0)
-                set(&p->endpoint, ep);
-            else if (strcmp(key, "pm.status_path") == 0)
-                set(&p->status_path, v);
-            else if (strcmp(key, "pm.status_listen") == 0 && fpmconf_endpoint(v, ep, sizeof ep) == 0)
-                set(&p->status_endpoint, ep);
-            else if (strcmp(key, "pm") == 0)
-                set(&p->pm, v);
-            else if (strcmp(key, "pm.max_children") == 0)
-                p->max_children = strtol(v, NULL, 10);
+            } else {
+                pool_key(p, key, v);
+            }
         }
         free(v);
         if (rc)

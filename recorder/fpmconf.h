@@ -8,13 +8,15 @@
 
 #include <stddef.h>
 
+#define FPMCONF_MAX_CHILDREN 1000000 /* past this the analyzer takes it as unknown */
+
 typedef struct {
     char *name;
     char *endpoint;        /* unix:/path or tcp:host:port; NULL without listen */
     char *status_path;     /* pm.status_path; NULL when the pool has none */
     char *status_endpoint; /* pm.status_listen as an endpoint, or NULL */
     char *pm;              /* static, dynamic, ondemand; NULL when not set */
-    long  max_children;    /* 0 when not set */
+    long  max_children;    /* 0 when not set or not 1..FPMCONF_MAX_CHILDREN */
     char *where;           /* "FILE:LINE" of its "[name]" section header */
 } fpmconf_pool;
 

@@ -9,6 +9,7 @@
 
 #include "config.h"
 #include "msg.h"
+#include "numarg.h"
 #include "probe.h"
 #include "procfs.h"
 #include "procscan.h"
@@ -112,8 +113,7 @@ int steal_command(int argc, char **argv)
         {"duration", required_argument, NULL, 'd'}, {"cpu", required_argument, NULL, 'c'},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     uint64_t ms = 1000;
-    long cpu = -1;
-    char *end;
+    long long cpu = -1;
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":d:c:h", longopts, NULL)) != -1) {
@@ -123,10 +123,9 @@ int steal_command(int argc, char **argv)
                 return msg_usage(PROG, "--duration must be from 10ms to 10m, not \"%s\"", optarg);
             break;
         case 'c':
-            errno = 0;
-            cpu = strtol(optarg, &end, 10);
-            if (errno || *end || end == optarg || cpu < 0 || cpu > 1023)
-                return msg_usage(PROG, "--cpu must be a CPU number, not \"%s\"", optarg);
+            if (num_whole(optarg, 0, 1023, &cpu))
+                return msg_usage(PROG, "--cpu must be a CPU number in range 0..1023, not \"%s\"",
+                                 optarg);
             break;
         case 'h':
             printf("Usage: " PROG " steal [--duration D] [--cpu N]\n"
@@ -153,7 +152,7 @@ int steal_command(int argc, char **argv)
         while (k < n && cpus[k] != cpu)
             k++;
         if (k == n)
-            return msg_usage(PROG, "--cpu %ld: no such CPU, or not one this process may run on",
+            return msg_usage(PROG, "--cpu %lld: no such CPU, or not one this process may run on",
                              cpu);
         cpus[0] = (int)cpu;
         n = 1;

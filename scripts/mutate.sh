@@ -153,6 +153,8 @@ the recorder locks its log|recorder/logfile.c|s/    \} else if \(lock_log\(fd, e
 an adopted empty log is made 0600|recorder/logfile.c|s/st.st_size == 0 && \(st.st_mode & 077\) && fchmod/0 \&\& fchmod/
 csv: nested objects flattened as KEY_SUBKEY|analyzer/out_csv.c|s/prefix\[0\] \? "_" : ""/prefix[0] ? "." : ""/
 csv: the schema version in every row|analyzer/out_csv.c|s/#define CSV_SCHEMA 1/#define CSV_SCHEMA 2/
+numbers from outside in their range|common/numarg.c|s/ \|\| x < lo \|\| x > hi\)\n        return -1;\n    \*v = x;\n    return 0;\n\}\n\nint num_real/ || x < lo || x > hi + hi)\n        return -1;\n    *v = x;\n    return 0;\n}\n\nint num_real/
+numbers from outside: no sign or space strtoll would take|common/numarg.c|s/    if \(!\(\(\*s >= '0' && \*s <= '9'\) \|\| \(\*s == '-' && lo < 0\)\)\)\n        return -1;/    if (!*s)\n        return -1;/
 LIST
 echo "mutations: $killed killed, $survived survived"
 [ "$survived" -eq 0 ]

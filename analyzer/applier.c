@@ -41,6 +41,7 @@ struct applier {
     pthread_cond_t  room, work, ready;
     pthread_t      *threads;
     int             nthreads, closing, nomem;
+    int             has_host;    /* a HOST the pipeline takes was handed over */
 };
 
 /* ------------------------------------------------------------- copying */
@@ -278,19 +279,27 @@ static int record(applier *a, int kind, const char *name, size_t nl, const unsig
     return 0;
 }
 
+/* What the pipeline will answer is answered now, by its own rules: a HOST
+ * without a hostname is ignored, and so are POOLs and rounds before the
+ * first HOST it takes. */
 int applier_host(applier *a, const unsigned char *payload, size_t len)
 {
+    if (!pipeline_host_named(payload, len))
+        return -1;
+    a->has_host = 1;
     return record(a, K_HOST, "", 0, payload, len);
 }
 
 int applier_pool(applier *a, const char *name, size_t name_len, const unsigned char *payload,
                  size_t len)
 {
-    return record(a, K_POOL, name, name_len, payload, len);
+    return a->has_host ? record(a, K_POOL, name, name_len, payload, len) : -1;
 }
 
 int applier_round(applier *a, const pl_round *r, unsigned char **blob, size_t *blob_cap)
 {
+    if (!a->has_host)
+        return -1;
     slot *s = take_slot(a);
     if (!s)
         return -2;

@@ -23,7 +23,9 @@ applier *applier_new(pipeline *pl, int parsers);
 /* Copies of a HOST, a POOL, a complete round, queued (waiting for room).
  * A round's payloads are not copied: they must all lie in *blob (malloc'd,
  * *blob_cap bytes, or NULL), which the applier takes, leaving another in
- * its place.  0, or -2 when the pipeline ran out of memory (now or before). */
+ * its place.  0, or -2 when the pipeline ran out of memory (now or before);
+ * -1 where the pipeline would answer -1, answered now: a HOST without a
+ * hostname, a POOL or round before any HOST (nothing queued). */
 int applier_host(applier *a, const unsigned char *payload, size_t len);
 int applier_pool(applier *a, const char *name, size_t name_len, const unsigned char *payload,
                  size_t len);

@@ -36,17 +36,17 @@ static void say_dropped_pairs(pl_host *const *hosts, size_t n)
         if (!dropped)
             continue;
         char *hn = esc_display_name(h->hostname, h->hostname_len, NULL);
-        fprintf(stderr, PROG ": %s: %llu of %llu round pairs gave no host figures (host CPU, "
-                "overhead, starved rounds):", hn ? hn : "?", (unsigned long long)dropped,
-                (unsigned long long)(dropped + h->pairs_usable));
+        msg_start("%s: %llu of %llu round pairs gave no host figures (host CPU, overhead, "
+                  "starved rounds):", hn ? hn : "?", (unsigned long long)dropped,
+                  (unsigned long long)(dropped + h->pairs_usable));
         const char *sep = " ";
         for (int k = 0; k < PL_NDROP; k++)
             if (h->pairs_dropped[k]) {
-                fprintf(stderr, "%s%llu %s", sep, (unsigned long long)h->pairs_dropped[k],
-                        pl_drop_name((pl_drop)k));
+                msg_more("%s%llu %s", sep, (unsigned long long)h->pairs_dropped[k],
+                         pl_drop_name((pl_drop)k));
                 sep = ", ";
             }
-        fputc('\n', stderr);
+        msg_end();
         free(hn);
     }
 }
@@ -65,17 +65,17 @@ static int has_pool(pl_host *const *hosts, size_t n, const char *name)
 static void say_no_such_pool(const char *option, const char *name, pl_host *const *hosts,
                              size_t n)
 {
-    fprintf(stderr, PROG ": %s: no pool is named \"%s\"", option, name);
+    msg_start("%s: no pool is named \"%s\"", option, name);
     const char *sep = "; the pools are: ";
     for (size_t i = 0; i < n; i++)
         for (size_t k = 0; k < hosts[i]->npools; k++) {
             char *pn = esc_display_name(hosts[i]->pools[k]->name, hosts[i]->pools[k]->name_len,
                                         NULL);
-            fprintf(stderr, "%s%s", sep, pn ? pn : "?");
+            msg_more("%s%s", sep, pn ? pn : "?");
             sep = ", ";
             free(pn);
         }
-    fputc('\n', stderr);
+    msg_end();
 }
 
 /* Names given on the command line that no pool has (hist --pool,
@@ -118,22 +118,21 @@ static int check_window(const config *cfg, pl_host *const *hosts, size_t n)
     char a[40], b[40], x[40], y[40];
     timearg_format(sc->from_ns - sc->from_ns % 1000000000ull, a);
     timearg_format(sc->until_ns - sc->until_ns % 1000000000ull, b);
-    fprintf(stderr, PROG ": no round in the window %s to %s", sc->has_from ? a : "the start",
+    msg_start("no round in the window %s to %s", sc->has_from ? a : "the start",
             sc->has_until ? b : "the end");
     if (first) {
         timearg_format(first - first % 1000000000ull, x);
         timearg_format(last - last % 1000000000ull, y);
-        fprintf(stderr, "; the logs span %s to %s (HH:MM is on the first log's first day, UTC)",
-                x, y);
+        msg_more("; the logs span %s to %s (HH:MM is on the first log's first day, UTC)", x, y);
     }
-    fputc('\n', stderr);
+    msg_end();
     return 2;
 }
 
 /* What a run holds besides its options. */
 typedef struct {
     pipeline     *pl;
-    replay_stats  st;
+    replay       *rp;
     csvout        csv;
     plotter      *plots;
 } run;
@@ -188,13 +187,17 @@ static int open_exports(const config *cfg, run *r)
  * memory ran out. */
 static int replay_all(const config *cfg, run *r)
 {
-    r->st.threads = cfg->threads;
-    for (int i = 0; i < cfg->nlogs; i++)
-        if (replay_file(r->pl, cfg->logs[i], PROG, stderr, !cfg->quiet && isatty(2), &r->st) == -2)
-            return 2;
-    if (replay_drain(&r->st, PROG, stderr) != 0)
+    if (!(r->rp = replay_new(r->pl, cfg->threads))) {
+        msg_warnx("out of memory");
         return 2;
-    return r->st.unreadable == (uint64_t)cfg->nlogs ? 2 : 0; /* nothing read: nothing to print */
+    }
+    for (int i = 0; i < cfg->nlogs; i++)
+        if (replay_file(r->rp, cfg->logs[i], !cfg->quiet && isatty(2)) == -2)
+            return 2;
+    if (replay_drain(r->rp) != 0)
+        return 2;
+    /* nothing read: nothing to print */
+    return replay_counts_of(r->rp).unreadable == (uint64_t)cfg->nlogs ? 2 : 0;
 }
 
 /* What the replay means for the figures, said before them.  0, or 2. */
@@ -228,7 +231,7 @@ static int write_output(const config *cfg, run *r)
     }
     int rc = 0, bad;
     if (cfg->command == CMD_TIMING) { /* a log it cannot read is said: 2, the rest printed */
-        rc = timing_logs(out, stderr, PROG, cfg->logs, cfg->nlogs, cfg->cutoff);
+        rc = timing_logs(out, cfg->logs, cfg->nlogs, cfg->cutoff);
         bad = 0;
     } else if (cfg->command == CMD_CHECK) {
         int worse = check_against(out, r->pl, &cfg->scenario, cfg->baseline, cfg->tolerance,
@@ -276,7 +279,7 @@ static int close_exports(const config *cfg, run *r, int rc)
         }
     }
     plot_free(r->plots);
-    replay_stats_free(&r->st);
+    replay_free(r->rp);
     pipeline_free(r->pl);
     return rc;
 }
@@ -322,7 +325,7 @@ int main(int argc, char **argv)
     }
     if (rc == 0)
         rc = write_output(&cfg, &r);
-    if (plots_failed || r.st.unreadable)
+    if (plots_failed || (r.rp && replay_counts_of(r.rp).unreadable))
         rc = 2; /* the figures stand on the rest: said, and the exit says so */
     rc = close_exports(&cfg, &r, rc);
     outfile_unprotect();

@@ -12,6 +12,20 @@
 #include "namemap.h"
 #include "records.h"
 #include "escape.h"
+#include "msg.h"
+
+struct replay {
+    pipeline *pl;
+    uint64_t  records, rounds, damaged, dropped_rounds, hostless_rounds, unreadable, copies;
+    double    progress_start, progress_shown; /* the progress line's clock, over files */
+    uint64_t  progress_bytes;   /* bytes of the files replayed before this one */
+    uint64_t  files;            /* files replayed so far */
+    uint64_t  seq;              /* the last ROUND's seq in this recorder run ... */
+    int       has_seq;          /* ... since its HOST record */
+    struct replay_seen *seen;   /* which rounds each file held, per host */
+    int       threads;          /* above 1: rounds parsed and applied on threads */
+    struct applier *apply;      /* those threads */
+};
 
 /* A copy of a payload; the memory is kept from round to round. */
 typedef struct {
@@ -166,8 +180,7 @@ static int gather(pending *p, rec_kind k, const fpmlog_record *rec)
     return append(&p->blob, rec->payload, rec->len, &pp->status.at);
 }
 
-static int finish_round(pipeline *pl, pending *p, const fpmlog_record *rec,
-                        replay_stats *st)
+static int finish_round(replay *st, pending *p, const fpmlog_record *rec)
 {
     pl_round r = {0};
     r.real = rec->real;
@@ -196,8 +209,8 @@ static int finish_round(pipeline *pl, pending *p, const fpmlog_record *rec,
     r.pools = p->rp;
     r.npools = p->n;
     /* with threads the applier takes the blob, and gives one back for the next round */
-    int rc = !st->apply ? pipeline_round(pl, &r) : !st->has_host ? -1
-           : applier_round(st->apply, &r, &p->blob.p, &p->blob.cap);
+    int rc = st->apply ? applier_round(st->apply, &r, &p->blob.p, &p->blob.cap)
+                       : pipeline_round(st->pl, &r);
     pend_drop(p);
     if (rc == -2)
         return -1;
@@ -232,31 +245,48 @@ static void seen_clear_host(struct replay_seen *s)
     s->host = s->boot = NULL;
 }
 
-int replay_drain(replay_stats *st, const char *prog, FILE *err)
+int replay_drain(replay *st)
 {
     if (st->apply && applier_drain(st->apply) != 0) {
-        fprintf(err, "%s: out of memory\n", prog);
+        msg_warnx("out of memory");
         return -2;
     }
     return 0;
 }
 
-void replay_stats_free(replay_stats *st)
+replay *replay_new(pipeline *pl, int threads)
 {
-    applier_free(st->apply);
-    st->apply = NULL;
-    struct replay_seen *s = st->seen;
-    if (!s)
-        return;
-    for (size_t i = 0; i < s->n; i++) {
-        free(s->span[i].host);
-        free(s->span[i].boot);
-        free(s->span[i].path);
+    replay *st = calloc(1, sizeof *st);
+    if (st) {
+        st->pl = pl;
+        st->threads = threads;
     }
-    free(s->span);
-    seen_clear_host(s);
-    free(s);
-    st->seen = NULL;
+    return st;
+}
+
+replay_counts replay_counts_of(const replay *st)
+{
+    return (replay_counts){st->records, st->rounds, st->damaged, st->dropped_rounds,
+                           st->hostless_rounds, st->unreadable, st->copies};
+}
+
+void replay_free(replay *st)
+{
+    if (!st)
+        return;
+    applier_free(st->apply);
+    struct replay_seen *s = st->seen;
+    if (s) {
+        for (size_t i = 0; i < s->n; i++) {
+            free(s->span[i].host);
+            free(s->span[i].boot);
+            free(s->span[i].path);
+        }
+        free(s->span);
+        seen_clear_host(s);
+        free(s);
+    }
+    free(st);
 }
 
 static char *kv_dup(const fpmlog_record *rec, const char *key)
@@ -272,7 +302,7 @@ static char *kv_dup(const fpmlog_record *rec, const char *key)
 }
 
 /* A HOST record: the host in force for the rounds that follow.  0, -1 ENOMEM. */
-static int seen_host(replay_stats *st, const fpmlog_record *rec)
+static int seen_host(replay *st, const fpmlog_record *rec)
 {
     if (!st->seen && !(st->seen = calloc(1, sizeof *st->seen)))
         return -1;
@@ -287,8 +317,7 @@ static int seen_host(replay_stats *st, const fpmlog_record *rec)
 /* A complete round of the host in force: warns when it lies inside what an
  * earlier file held (given twice) or before it (out of order), and widens
  * this file's span.  0, -1 ENOMEM. */
-static int seen_round(replay_stats *st, const char *path, const fpmlog_record *rec,
-                      uint64_t mono, FILE *err, const char *prog)
+static int seen_round(replay *st, const char *path, const fpmlog_record *rec, uint64_t mono)
 {
     struct replay_seen *s = st->seen;
     if (!s || !s->host)
@@ -312,13 +341,11 @@ static int seen_round(replay_stats *st, const char *path, const fpmlog_record *r
     if ((twice || back) && !s->warned) {
         char *hn = esc_display_name(s->host, strlen(s->host), NULL);
         if (twice)
-            fprintf(err, "%s: %s: its rounds of %s repeat rounds already read from %s: the "
-                    "same log given twice? (they are counted again)\n", prog, path, hn,
-                    twice->path);
+            msg_warnx("%s: its rounds of %s repeat rounds already read from %s: the same log "
+                      "given twice? (they are counted again)", path, hn, twice->path);
         else
-            fprintf(err, "%s: %s: its rounds of %s go back in time after %s: logs given out "
-                    "of order? (give them oldest first, such as LOG.1 LOG)\n", prog, path, hn,
-                    back->path);
+            msg_warnx("%s: its rounds of %s go back in time after %s: logs given out of order? "
+                      "(give them oldest first, such as LOG.1 LOG)", path, hn, back->path);
         free(hn);
         s->warned = 1;
     }
@@ -345,23 +372,17 @@ static int seen_round(replay_stats *st, const char *path, const fpmlog_record *r
     return 0;
 }
 
-static void say_pos(FILE *err, const char *prog, const char *path, const fpmlog_pos *pos,
-                    const char *what, const char *tail)
+static void say_pos(const char *path, const fpmlog_pos *pos, const char *what, const char *tail)
 {
-    if (pos->compressed)
-        fprintf(err, "%s: %s: offset %llu: in the zstd frame there, decoded byte %llu: %s%s\n",
-                prog, path, (unsigned long long)pos->offset,
-                (unsigned long long)pos->in_frame, what, tail);
-    else
-        fprintf(err, "%s: %s: offset %llu: %s%s\n", prog, path,
-                (unsigned long long)pos->offset, what, tail);
+    char b[400];
+    snprintf(b, sizeof b, "%s%s", what, tail);
+    msg_damage(path, pos->offset, pos->compressed, pos->in_frame, b);
 }
 
 /* Whether a ROUND repeats an earlier one of the same recorder run: its seq
  * not above the last (fpmlog.md: a corrupted match can copy records, CRCs
  * and all).  A ROUND without a readable seq is not checked. */
-static int round_is_copy(const fpmlog_record *rec, const char *path, const char *prog,
-                         FILE *err, replay_stats *st)
+static int round_is_copy(const fpmlog_record *rec, const char *path, replay *st)
 {
     uint64_t seq;
     if (fpmlog_kv_u64(rec->payload, rec->len, ROUND_SEQ, &seq) != 0)
@@ -371,7 +392,7 @@ static int round_is_copy(const fpmlog_record *rec, const char *path, const char 
         snprintf(what, sizeof what, "ROUND seq=%llu is not above the seq=%llu before it: a copy "
                  "of earlier records, the round is dropped", (unsigned long long)seq,
                  (unsigned long long)st->seq);
-        say_pos(err, prog, path, &rec->pos, what, "");
+        say_pos(path, &rec->pos, what, "");
         st->copies++;
         return 1;
     }
@@ -382,20 +403,19 @@ static int round_is_copy(const fpmlog_record *rec, const char *path, const char 
 
 /* One record, by its kind: HOST and POOL take effect, a round's records
  * are gathered, ROUND applies the round.  0, or -1 ENOMEM. */
-static int take_record(pipeline *pl, pending *p, const fpmlog_record *rec, const char *path,
-                       const char *prog, FILE *err, replay_stats *st)
+static int take_record(replay *st, pending *p, const fpmlog_record *rec, const char *path)
 {
     rec_kind k = rec_kind_of(rec->type);
     switch (k.type) {
     case REC_ROUND: {
-        if (round_is_copy(rec, path, prog, err, st)) {
+        if (round_is_copy(rec, path, st)) {
             pend_drop(p);
             return 0;
         }
         uint64_t before = st->rounds;
-        int e = finish_round(pl, p, rec, st);
+        int e = finish_round(st, p, rec);
         if (!e && st->rounds > before)
-            e = seen_round(st, path, rec, rec->mono, err, prog);
+            e = seen_round(st, path, rec, rec->mono);
         return e;
     }
     case REC_HOST: {
@@ -404,25 +424,19 @@ static int take_record(pipeline *pl, pending *p, const fpmlog_record *rec, const
             pend_drop(p); /* a new recorder: the old one died mid-round */
         }
         st->has_seq = 0; /* a new recorder run counts from 1 */
-        int hr;
-        if (st->apply) /* the pipeline takes it later: whether it will is known now */
-            hr = !pipeline_host_named(rec->payload, rec->len) ? -1
-               : applier_host(st->apply, rec->payload, rec->len);
-        else
-            hr = pipeline_host(pl, rec->payload, rec->len);
-        st->has_host |= hr == 0;
+        int hr = st->apply ? applier_host(st->apply, rec->payload, rec->len)
+                           : pipeline_host(st->pl, rec->payload, rec->len);
         if (hr == -1)
-            say_pos(err, prog, path, &rec->pos, "HOST record without hostname, ignored", "");
+            say_pos(path, &rec->pos, "HOST record without hostname, ignored", "");
         return hr == -2 || (hr == 0 && seen_host(st, rec) != 0) ? -1 : 0;
     }
     case REC_POOL:
         if (!rec->has_source)
             return 0;
-        if (st->apply) /* the pipeline ignores a POOL before any HOST */
-            return st->has_host && applier_pool(st->apply, rec->source, rec->source_len,
-                                                rec->payload, rec->len) == -2 ? -1 : 0;
-        return pipeline_pool(pl, rec->source, rec->source_len, rec->payload, rec->len) == -2
-             ? -1 : 0;
+        return (st->apply ? applier_pool(st->apply, rec->source, rec->source_len, rec->payload,
+                                         rec->len)
+                          : pipeline_pool(st->pl, rec->source, rec->source_len, rec->payload,
+                                          rec->len)) == -2 ? -1 : 0;
     default:
         return k.role == REC_IN_ROUND ? gather(p, k, rec) : 0;
     }
@@ -433,11 +447,10 @@ static int take_record(pipeline *pl, pending *p, const fpmlog_record *rec, const
  * the file is a log at all. */
 #define EARLY 8
 
-static void flush_early(FILE *err, const char *prog, const char *path, fpmlog_damage *early,
-                        size_t *n)
+static void flush_early(const char *path, fpmlog_damage *early, size_t *n)
 {
     for (size_t i = 0; i < *n; i++)
-        say_pos(err, prog, path, &early[i].pos, early[i].what, "");
+        say_pos(path, &early[i].pos, early[i].what, "");
     *n = 0;
 }
 
@@ -449,16 +462,15 @@ static double now_s(void)
 }
 
 /* "prog: LOG: 45.2 of 120.0 MB (38%), 89.1 MB/s, 12000 rounds" */
-static void show_progress(FILE *err, const char *prog, const char *path, uint64_t done,
-                          uint64_t total, double rate, uint64_t rounds)
+static void show_progress(const char *path, uint64_t done, uint64_t total, double rate,
+                          uint64_t rounds)
 {
-    fprintf(err, "\r%s: %s: %.1f", prog, path, (double)done / 1e6);
+    char of[64] = " MB";
     if (total)
-        fprintf(err, " of %.1f MB (%.0f%%)", (double)total / 1e6, 100.0 * (double)done / (double)total);
-    else
-        fputs(" MB", err);
-    fprintf(err, ", %.1f MB/s, %llu rounds\033[K", rate / 1e6, (unsigned long long)rounds);
-    fflush(err);
+        snprintf(of, sizeof of, " of %.1f MB (%.0f%%)", (double)total / 1e6,
+                 100.0 * (double)done / (double)total);
+    msg_progress("%s: %.1f%s, %.1f MB/s, %llu rounds", path, (double)done / 1e6, of, rate / 1e6,
+                 (unsigned long long)rounds);
 }
 
 /* What a file that is not a log is, from its first bytes; NULL when they
@@ -498,24 +510,23 @@ typedef struct {
 
 /* What a file's end says: a round left open, hostless rounds, the damage,
  * or that it was no log at all (-1).  Returns rc. */
-static int file_end(FILE *err, const char *prog, const char *path, replay_stats *st,
-                    const file_marks *m, int rc, int in_round)
+static int file_end(const char *path, replay *st, const file_marks *m, int rc, int in_round)
 {
     if (in_round && rc == 0) {
         st->dropped_rounds++;
-        fprintf(err, "%s: %s: the file ends inside a round (no ROUND record): that round is "
-                     "dropped\n", prog, path);
+        msg_warnx("%s: the file ends inside a round (no ROUND record): that round is dropped",
+                  path);
     }
     if (st->hostless_rounds > m->hostless)
-        fprintf(err, "%s: %s: %llu round(s) before any HOST record belong to no host: ignored\n",
-                prog, path, (unsigned long long)(st->hostless_rounds - m->hostless));
+        msg_warnx("%s: %llu round(s) before any HOST record belong to no host: ignored", path,
+                  (unsigned long long)(st->hostless_rounds - m->hostless));
     if (st->records == m->records)
         st->damaged = m->damaged; /* not a log: its bytes are no damage */
     if (st->damaged > m->damaged)
-        fprintf(err, "%s: %s: %llu damaged record(s) skipped; every complete round around them "
-                     "was used\n", prog, path, (unsigned long long)(st->damaged - m->damaged));
+        msg_warnx("%s: %llu damaged record(s) skipped; every complete round around them was used",
+                  path, (unsigned long long)(st->damaged - m->damaged));
     if (rc == 0 && st->records == m->records) {
-        fprintf(err, "%s: %s: no fpmlog record in it: not a log\n", prog, path);
+        msg_warnx("%s: no fpmlog record in it: not a log", path);
         st->unreadable++;
         rc = -1;
     }
@@ -541,8 +552,7 @@ static void split_threads(int threads, int *decoders, int *parsers)
  * started yet; NULL when the file is no log or cannot be opened (said and
  * counted unreadable).  Frames are decoded ahead when there are threads for
  * it and the log is a regular file. */
-static fpmlog_reader *open_log(pipeline *pl, const char *path, const char *prog, FILE *err,
-                               replay_stats *st)
+static fpmlog_reader *open_log(replay *st, const char *path)
 {
     char why[256];
     int decoders, parsers;
@@ -550,11 +560,11 @@ static fpmlog_reader *open_log(pipeline *pl, const char *path, const char *prog,
     const char *kind = not_a_log(path);
     fpmlog_reader *r = kind ? NULL : fpmlog_reader_open(path, why, sizeof why);
     if (kind)
-        fprintf(err, "%s: %s: %s\n", prog, path, kind);
+        msg_warnx("%s: %s", path, kind);
     else if (!r)
-        fprintf(err, "%s: %s: could not open: %s\n", prog, path, why);
-    else if (st->threads > 1 && !st->apply && !(st->apply = applier_new(pl, parsers))) {
-        fprintf(err, "%s: %s: could not start the replay threads\n", prog, path);
+        msg_warnx("%s: could not open: %s", path, why);
+    else if (st->threads > 1 && !st->apply && !(st->apply = applier_new(st->pl, parsers))) {
+        msg_warnx("%s: could not start the replay threads", path);
         fpmlog_reader_free(r);
         r = NULL;
     } else if (decoders) {
@@ -567,23 +577,21 @@ static fpmlog_reader *open_log(pipeline *pl, const char *path, const char *prog,
 
 /* The progress line, every 256 records when a quarter second has gone by
  * since the last; 1 when it was shown (and is to be wiped). */
-static int tick_progress(FILE *err, const char *prog, const char *path, fpmlog_reader *r,
-                         uint64_t total, replay_stats *st)
+static int tick_progress(const char *path, fpmlog_reader *r, uint64_t total, replay *st)
 {
     if ((st->records & 255) != 0 || now_s() - st->progress_shown < 0.25)
         return 0;
     st->progress_shown = now_s();
     uint64_t done = fpmlog_reader_tell(r);
     double secs = st->progress_shown - st->progress_start;
-    show_progress(err, prog, path, done, total,
+    show_progress(path, done, total,
                   secs > 0 ? (double)(st->progress_bytes + done) / secs : 0, st->rounds);
     return 1;
 }
 
-int replay_file(pipeline *pl, const char *path, const char *prog, FILE *err, int progress,
-                replay_stats *st)
+int replay_file(replay *st, const char *path, int progress)
 {
-    fpmlog_reader *r = open_log(pl, path, prog, err, st);
+    fpmlog_reader *r = open_log(st, path);
     if (!r)
         return -1;
     pending p = {0};
@@ -600,11 +608,11 @@ int replay_file(pipeline *pl, const char *path, const char *prog, FILE *err, int
     int rc = 0, ret;
     while ((ret = fpmlog_reader_next(r, &rec, &dmg)) != 0) {
         if (progress_on_screen) {
-            fputs("\r\033[K", err);
+            msg_progress_clear();
             progress_on_screen = 0;
         }
         if (ret == -2) {
-            say_pos(err, prog, path, &dmg.pos, dmg.what, "");
+            say_pos(path, &dmg.pos, dmg.what, "");
             st->unreadable++;
             rc = -1;
             break;
@@ -615,9 +623,9 @@ int replay_file(pipeline *pl, const char *path, const char *prog, FILE *err, int
                 early[nearly++] = dmg; /* said once the file shows it is a log */
                 continue;
             }
-            flush_early(err, prog, path, early, &nearly);
+            flush_early(path, early, &nearly);
             int lose = dmg.breaks_round && p.any;
-            say_pos(err, prog, path, &dmg.pos, dmg.what,
+            say_pos(path, &dmg.pos, dmg.what,
                     lose ? "; the round it was in is dropped" : "");
             if (lose) {
                 st->dropped_rounds++;
@@ -626,19 +634,19 @@ int replay_file(pipeline *pl, const char *path, const char *prog, FILE *err, int
             continue;
         }
         st->records++;
-        flush_early(err, prog, path, early, &nearly);
+        flush_early(path, early, &nearly);
         if (progress)
-            progress_on_screen = tick_progress(err, prog, path, r, total, st);
-        int e = take_record(pl, &p, &rec, path, prog, err, st);
+            progress_on_screen = tick_progress(path, r, total, st);
+        int e = take_record(st, &p, &rec, path);
         if (e) {
-            fprintf(err, "%s: %s: out of memory\n", prog, path);
+            msg_warnx("%s: out of memory", path);
             rc = -2;
             break;
         }
     }
     if (progress_on_screen)
-        fputs("\r\033[K", err);
-    rc = file_end(err, prog, path, st, &m, rc, p.any);
+        msg_progress_clear();
+    rc = file_end(path, st, &m, rc, p.any);
     st->progress_bytes += fpmlog_reader_tell(r);
     st->files++;
     if (st->seen)

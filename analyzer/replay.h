@@ -1,47 +1,44 @@
 /*
  * replay: reads logs with the fpmlog reader, forms rounds as fpmlog.md says
- * and feeds them to the pipeline.  Damage is reported on the given stream
- * as "PROG: LOG: offset N: what" and skipped.
+ * and feeds them to the pipeline, itself or through the applier's threads.
+ * Damage is said through msg.h as "PROG: LOG: offset N: what" and skipped.
+ * Its state (threads, the files' spans, the recorder run's seq) is its own.
  */
 #ifndef REPLAY_H
 #define REPLAY_H
 
 #include <stdint.h>
-#include <stdio.h>
 
 #include "pipeline.h"
 
+typedef struct replay replay;
+
+/* What a replay counted, over every file so far. */
 typedef struct {
     uint64_t records, rounds, damaged, dropped_rounds, hostless_rounds;
     uint64_t unreadable;       /* files that could not be opened or read */
-    double   progress_start, progress_shown; /* the progress line's clock, over files */
-    uint64_t progress_bytes;   /* bytes of the files replayed before this one */
-    uint64_t files;            /* files replayed so far */
     uint64_t copies;           /* rounds dropped as copies (seq not above the last) */
-    uint64_t seq;              /* the last ROUND's seq in this recorder run ... */
-    int      has_seq;          /* ... since its HOST record */
-    struct replay_seen *seen;  /* which rounds each file held, per host (private) */
-    int      threads;          /* set before the first file: above 1, rounds are parsed
-                                * and applied on threads of their own */
-    int      has_host;         /* a HOST with a hostname was given */
-    struct applier *apply;     /* those threads (private) */
-} replay_stats;
+} replay_counts;
 
-/* Frees what the replays kept in st (not st itself); stops the threads. */
-void replay_stats_free(replay_stats *st);
+/* A replay into pl; above 1 thread, rounds are parsed and applied on
+ * threads of their own (started with the first file).  NULL ENOMEM. */
+replay *replay_new(pipeline *pl, int threads);
+
+/* Replays one file (state carries over between calls).  A file whose
+ * rounds of a host go back in time after the files before it is warned
+ * about (given out of order, or given twice), once per file and host; with
+ * progress, a line on a terminal says how far it is, at most four times a
+ * second, and is wiped at the end.  Returns 0, -1 when the file could not
+ * be opened or read to its end (counted unreadable), -2 ENOMEM. */
+int replay_file(replay *r, const char *path, int progress);
 
 /* Waits until every round read is applied to the pipeline (with threads);
- * 0, or -2 when it ran out of memory (said on err). */
-int replay_drain(replay_stats *st, const char *prog, FILE *err);
+ * 0, or -2 when it ran out of memory (said). */
+int replay_drain(replay *r);
 
-/* Replays one file into pl (state carries over between calls).  Messages
- * go to err prefixed with prog; a file whose rounds of a host go back in
- * time after the files before it is warned about (given out of order, or
- * given twice), once per file and host; with progress, a line on err (a terminal)
- * says how far it is, at most four times a second, and is wiped at the end.
- * Returns 0, -1 when the file could not be opened or read to its end
- * (stats->unreadable counts it), -2 ENOMEM. */
-int replay_file(pipeline *pl, const char *path, const char *prog, FILE *err, int progress,
-                replay_stats *stats);
+replay_counts replay_counts_of(const replay *r);
+
+/* Stops the threads and frees; NULL is fine. */
+void replay_free(replay *r);
 
 #endif

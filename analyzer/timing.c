@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "msg.h"
 #include "escape.h"
 #include "fpmlog.h"
 #include "records.h"
@@ -111,13 +112,12 @@ void timing_print(FILE *out, const timing_rec *t, double cutoff)
 
 /* One log's TIMING records, each headed by the HOST in force.  *found
  * counts them; 0, or -1 when the log could not be read. */
-static int timing_log(FILE *out, FILE *err, const char *prog, const char *path, double cutoff,
-                      int *found)
+static int timing_log(FILE *out, const char *path, double cutoff, int *found)
 {
     char why[256];
     fpmlog_reader *r = fpmlog_reader_open(path, why, sizeof why);
     if (!r) {
-        fprintf(err, "%s: %s: could not open: %s\n", prog, path, why);
+        msg_warnx("%s: could not open: %s", path, why);
         return -1;
     }
     char host[256] = "(no HOST record yet)";
@@ -127,8 +127,7 @@ static int timing_log(FILE *out, FILE *err, const char *prog, const char *path, 
     timing_rec *t = malloc(sizeof *t);
     while (t && (ret = fpmlog_reader_next(r, &rec, &dmg)) != 0) {
         if (ret < 0) {
-            fprintf(err, "%s: %s: offset %llu: %s\n", prog, path,
-                    (unsigned long long)dmg.pos.offset, dmg.what);
+            msg_damage(path, dmg.pos.offset, dmg.pos.compressed, dmg.pos.in_frame, dmg.what);
             if (ret == -2) {
                 rc = -1;
                 break;
@@ -166,13 +165,13 @@ static int timing_log(FILE *out, FILE *err, const char *prog, const char *path, 
     return rc;
 }
 
-int timing_logs(FILE *out, FILE *err, const char *prog, char **logs, int nlogs, double cutoff)
+int timing_logs(FILE *out, char **logs, int nlogs, double cutoff)
 {
     int found = 0, bad = 0;
     for (int i = 0; i < nlogs; i++)
-        bad |= timing_log(out, err, prog, logs[i], cutoff, &found) != 0;
+        bad |= timing_log(out, logs[i], cutoff, &found) != 0;
     if (!found && !bad)
-        fprintf(err, "%s: no TIMING record in the log%s (fpm-record writes one at each start)\n",
-                prog, nlogs == 1 ? "" : "s");
+        msg_warnx("no TIMING record in the log%s (fpm-record writes one at each start)",
+                  nlogs == 1 ? "" : "s");
     return bad || !found ? 2 : 0;
 }

@@ -31,8 +31,8 @@ int timing_parse(const unsigned char *payload, size_t len, timing_rec *t);
 void timing_print(FILE *out, const timing_rec *t, double cutoff);
 
 /* Prints every TIMING record of the logs, headed by its host and start;
- * damage is said on err.  Returns 0, or 2 when a log could not be read or
+ * damage is said (msg.h).  Returns 0, or 2 when a log could not be read or
  * none had one (said). */
-int timing_logs(FILE *out, FILE *err, const char *prog, char **logs, int nlogs, double cutoff);
+int timing_logs(FILE *out, char **logs, int nlogs, double cutoff);
 
 #endif

@@ -1,12 +1,12 @@
-/* Messages on standard error. */
+/* Messages on standard error: every one of both programs. */
 #include "msg.h"
 
 #include <errno.h>
 #include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 static const char *prog = "fpm-cpu";
+static FILE *stream;
 
 void msg_init(const char *name)
 {
@@ -18,13 +18,23 @@ const char *msg_prog(void)
     return prog;
 }
 
+void msg_stream(FILE *f)
+{
+    stream = f;
+}
+
+static FILE *out(void)
+{
+    return stream ? stream : stderr;
+}
+
 static void say(const char *fmt, va_list ap, const char *tail)
 {
-    fprintf(stderr, "%s: ", prog);
-    vfprintf(stderr, fmt, ap);
+    fprintf(out(), "%s: ", prog);
+    vfprintf(out(), fmt, ap);
     if (tail)
-        fprintf(stderr, ": %s", tail);
-    fputc('\n', stderr);
+        fprintf(out(), ": %s", tail);
+    fputc('\n', out());
 }
 
 void msg_warnx(const char *fmt, ...)
@@ -44,13 +54,61 @@ void msg_warn(const char *fmt, ...)
     va_end(ap);
 }
 
+void msg_start(const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(out(), "%s: ", prog);
+    va_start(ap, fmt);
+    vfprintf(out(), fmt, ap);
+    va_end(ap);
+}
+
+void msg_more(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(out(), fmt, ap);
+    va_end(ap);
+}
+
+void msg_end(void)
+{
+    fputc('\n', out());
+}
+
+void msg_damage(const char *log, uint64_t offset, int in_frame, uint64_t decoded,
+                const char *what)
+{
+    if (in_frame)
+        fprintf(out(), "%s: %s: offset %llu: in the zstd frame there, decoded byte %llu: %s\n",
+                prog, log, (unsigned long long)offset, (unsigned long long)decoded, what);
+    else
+        fprintf(out(), "%s: %s: offset %llu: %s\n", prog, log, (unsigned long long)offset, what);
+}
+
+void msg_progress(const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(out(), "\r%s: ", prog);
+    va_start(ap, fmt);
+    vfprintf(out(), fmt, ap);
+    va_end(ap);
+    fputs("\033[K", out());
+    fflush(out());
+}
+
+void msg_progress_clear(void)
+{
+    fputs("\r\033[K", out());
+}
+
 int msg_usage(const char *name, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "%s: ", name);
+    fprintf(out(), "%s: ", name);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vfprintf(out(), fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\nTry \"%s --help\" for more information.\n", name);
+    fprintf(out(), "\nTry \"%s --help\" for more information.\n", name);
     return 2;
 }

@@ -7,6 +7,7 @@
 #include <csv.h>
 
 #include "csvout.h"
+#include "msg.h"
 #include "replay.h"
 #include "testlib.h"
 
@@ -73,10 +74,12 @@ static pipeline *csv_of(const char *log, table_t *r, table_t *o)
     csvout c = {open_memstream(&rt, &rl), open_memstream(&ot, &ol)};
     pipeline *pl = pipeline_new(NULL);
     csvout_attach(&c, pl);
-    replay_stats st = {0};
     FILE *err = open_memstream(&said, &sl);
-    assert_int_equal(replay_file(pl, log, "t", err, 0, &st), 0);
-    replay_stats_free(&st);
+    msg_stream(err);
+    replay *rp = replay_new(pl, 1);
+    assert_int_equal(replay_file(rp, log, 0), 0);
+    replay_free(rp);
+    msg_stream(NULL);
     fclose(err);
     fclose(c.readings);
     fclose(c.rounds);

@@ -8,6 +8,7 @@
 #include <zlib.h>
 
 #include "pipeline_harness.h"
+#include "msg.h"
 #include "replay.h"
 #include "report.h"
 
@@ -63,19 +64,24 @@ static char *path_of(const buf *b, int k)
 }
 
 /* Replays the files; returns the pipeline and what was said. */
-static pipeline *replay(const buf *files, int n, replay_stats *st, char **said)
+static pipeline *replay_bufs(const buf *files, int n, replay_counts *st, char **said)
 {
     pipeline *pl = pipeline_new(NULL);
     size_t len;
     FILE *err = open_memstream(said, &len);
-    memset(st, 0, sizeof *st);
+    msg_init("t");
+    msg_stream(err);
+    replay *r = replay_new(pl, 1);
+    assert_non_null(r);
     for (int i = 0; i < n; i++) {
         char *p = path_of(&files[i], i);
-        replay_file(pl, p, "t", err, 0, st);
+        replay_file(r, p, 0);
         unlink(p);
         free(p);
     }
-    replay_stats_free(st);
+    *st = replay_counts_of(r);
+    replay_free(r);
+    msg_stream(NULL);
     fclose(err);
     return pl;
 }
@@ -88,9 +94,9 @@ static void test_a_round_counts_once_its_round_record_is_read(void **state)
     round_rec(&b, 0, 1, "70.00");
     round_rec(&b, 30, 2, "70.00");
     b.n -= strlen("#fpmlog1 ROUND 30000000000 1800000030000000000 - 7 00000000\nseq=31\n\n");
-    replay_stats st;
+    replay_counts st;
     char *said;
-    pipeline *pl = replay(&b, 1, &st, &said);
+    pipeline *pl = replay_bufs(&b, 1, &st, &said);
     assert_int_equal(st.rounds, 1);
     assert_int_equal(st.dropped_rounds, 1);
     assert_int_equal(th_find(pl, "web1", "a")->h.total, 1);
@@ -113,9 +119,9 @@ static void test_host_record_drops_the_round_in_flight(void **state)
     rec(&b, "STATUS", 30 * NS, "b", page.p);
     host_rec(&b, "x");
     round_rec(&b, 60, 3, "70.00");
-    replay_stats st;
+    replay_counts st;
     char *said;
-    pipeline *pl = replay(&b, 1, &st, &said);
+    pipeline *pl = replay_bufs(&b, 1, &st, &said);
     assert_int_equal(st.rounds, 2);
     assert_int_equal(st.dropped_rounds, 1);
     pl_pool *p = th_find(pl, "web1", "a");
@@ -140,9 +146,9 @@ static void test_damaged_round_record_merges_two_rounds_later_record_stands(void
     char *r = strstr(b.p + cut, "#fpmlog1 ROUND");
     r[9] = 'r';
     round_rec(&b, 60, 3, "80.00");
-    replay_stats st;
+    replay_counts st;
     char *said;
-    pipeline *pl = replay(&b, 1, &st, &said);
+    pipeline *pl = replay_bufs(&b, 1, &st, &said);
     assert_int_equal(st.rounds, 2);
     assert_int_equal(st.damaged, 1);
     pl_pool *p = th_find(pl, "web1", "a");
@@ -177,9 +183,9 @@ static void test_seq_copies_are_dropped(void **state)
     rec(&b, "ROUND", 95 * NS, "-", "seq=x\n"); /* not readable: not checked */
     host_rec(&b, "x");               /* a new run: seq from 1 again */
     round_rec(&b, 0, 5, "70.00");
-    replay_stats st;
+    replay_counts st;
     char *said;
-    pipeline *pl = replay(&b, 1, &st, &said);
+    pipeline *pl = replay_bufs(&b, 1, &st, &said);
     assert_int_equal(st.rounds, 6);
     assert_int_equal(st.copies, 1);
     assert_int_equal(th_find(pl, "web1", "a")->filtered[RD_REPEAT], 0);
@@ -197,9 +203,9 @@ static void test_state_carries_over_from_file_to_file(void **state)
     host_rec(&f[0], "x");
     round_rec(&f[0], 0, 1, "70.00");
     round_rec(&f[1], 30, 1, "70.00"); /* rotated file: no HOST, same counter */
-    replay_stats st;
+    replay_counts st;
     char *said;
-    pipeline *pl = replay(f, 2, &st, &said);
+    pipeline *pl = replay_bufs(f, 2, &st, &said);
     pl_pool *p = th_find(pl, "web1", "a");
     assert_int_equal(p->filtered[RD_REPEAT], 1);
     assert_true(p->f.n == 1);
@@ -219,9 +225,9 @@ static void test_a_torn_tail_does_not_eat_into_the_next_file(void **state)
     round_rec(&f[0], 30, 2, "70.00");
     f[0].n -= 30; /* torn inside the last ROUND record */
     round_rec(&f[1], 60, 3, "70.00");
-    replay_stats st;
+    replay_counts st;
     char *said;
-    pipeline *pl = replay(f, 2, &st, &said);
+    pipeline *pl = replay_bufs(f, 2, &st, &said);
     assert_int_equal(st.rounds, 2);
     assert_int_equal(st.damaged, 1);
     assert_int_equal(th_find(pl, "web1", "a")->h.total, 2);
@@ -240,9 +246,9 @@ static void test_rounds_before_any_host_record_are_reported_and_ignored(void **s
     round_rec(&b, 30, 2, "70.00");
     host_rec(&b, "x");
     round_rec(&b, 60, 3, "70.00");
-    replay_stats st;
+    replay_counts st;
     char *said;
-    pipeline *pl = replay(&b, 1, &st, &said);
+    pipeline *pl = replay_bufs(&b, 1, &st, &said);
     assert_int_equal(st.hostless_rounds, 2);
     assert_int_equal(th_find_host(pl, "web1")->rounds, 1);
     assert_non_null(strstr(said, "2 round(s) before any HOST record belong to no host"));
@@ -255,13 +261,17 @@ static void test_unreadable_file_is_counted_and_said(void **state)
 {
     (void)state;
     pipeline *pl = pipeline_new(NULL);
-    replay_stats st = {0};
     char *said;
     size_t len;
     FILE *err = open_memstream(&said, &len);
-    assert_int_equal(replay_file(pl, "/nonexistent/x.fpmlog", "t", err, 0, &st), -1);
+    msg_init("t");
+    msg_stream(err);
+    replay *r = replay_new(pl, 1);
+    assert_int_equal(replay_file(r, "/nonexistent/x.fpmlog", 0), -1);
+    assert_int_equal(replay_counts_of(r).unreadable, 1);
+    replay_free(r);
+    msg_stream(NULL);
     fclose(err);
-    assert_int_equal(st.unreadable, 1);
     assert_string_equal(said, "t: /nonexistent/x.fpmlog: could not open: No such file or directory\n");
     free(said);
     pipeline_free(pl);
@@ -277,9 +287,9 @@ static void test_a_log_given_twice_is_said(void **state)
         round_rec(&b[k], 0, 1, "70.00");
         round_rec(&b[k], 30, 2, "70.00");
     }
-    replay_stats st;
+    replay_counts st;
     char *said;
-    pipeline *pl = replay(b, 2, &st, &said);
+    pipeline *pl = replay_bufs(b, 2, &st, &said);
     assert_int_equal(st.rounds, 4);
     assert_non_null(strstr(said, "t: /tmp/fpmcpu-replay-1-"));
     assert_non_null(strstr(said, ".fpmlog: its rounds of web1 repeat rounds already read from "
@@ -303,9 +313,9 @@ static void test_logs_out_of_order_are_said(void **state)
     host_rec(&b[1], "x");
     round_rec(&b[1], 0, 1, "70.00");
     round_rec(&b[1], 30, 2, "70.00");
-    replay_stats st;
+    replay_counts st;
     char *said;
-    pipeline *pl = replay(b, 2, &st, &said);
+    pipeline *pl = replay_bufs(b, 2, &st, &said);
     assert_non_null(strstr(said, "t: /tmp/fpmcpu-replay-1-"));
     assert_non_null(strstr(said, ".fpmlog: its rounds of web1 go back in time after "
                                  "/tmp/fpmcpu-replay-0-"));
@@ -317,7 +327,7 @@ static void test_logs_out_of_order_are_said(void **state)
     buf tmp = b[0];
     b[0] = b[1];
     b[1] = tmp;
-    pl = replay(b, 2, &st, &said);
+    pl = replay_bufs(b, 2, &st, &said);
     assert_string_equal(said, "");
     free(said);
     pipeline_free(pl);
@@ -331,12 +341,14 @@ static char *replayed_json(const char *const *logs, int n, int threads, char **s
     pipeline *pl = pipeline_new(NULL);
     size_t len, jl;
     FILE *err = open_memstream(said, &len);
-    replay_stats st = {0};
-    st.threads = threads;
+    msg_init("t");
+    msg_stream(err);
+    replay *r = replay_new(pl, threads);
     for (int i = 0; i < n; i++)
-        replay_file(pl, logs[i], "t", err, 0, &st);
-    assert_int_equal(replay_drain(&st, "t", err), 0);
-    replay_stats_free(&st);
+        replay_file(r, logs[i], 0);
+    assert_int_equal(replay_drain(r), 0);
+    replay_free(r);
+    msg_stream(NULL);
     fclose(err);
     char *j = NULL;
     FILE *f = open_memstream(&j, &jl);

@@ -7,16 +7,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "check.h"
-#include "csvout.h"
-#include "escape.h"
+#include "out_check.h"
+#include "out_rows.h"
+#include "out_escape.h"
 #include "outfile.h"
-#include "plot.h"
+#include "out_plot.h"
 #include "fpmlog.h"
 #include "pipeline.h"
 #include "readings.h"
 #include "replay.h"
-#include "timing.h"
+#include "out_timing.h"
 #include "report.h"
 #include "timearg.h"
 #include "msg.h"

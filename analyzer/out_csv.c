@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
+#include "out_escape.h"
 #include "readings.h"
 #include "signals.h"
 

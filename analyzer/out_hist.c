@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
-#include "table.h"
+#include "out_escape.h"
+#include "out_table.h"
 
 static void bucket_range(char *b, size_t n, int i)
 {

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
+#include "out_escape.h"
 #include "timearg.h"
-#include "truth.h"
+#include "signals.h"
 
 static void json_i64(FILE *out, int has, int64_t v)
 {

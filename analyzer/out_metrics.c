@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
-#include "truth.h"
+#include "out_escape.h"
+#include "signals.h"
 
 static void om_labels(FILE *out, const pl_host *h, const pl_pool *p, const char *extra)
 {

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
-#include "table.h"
+#include "out_escape.h"
+#include "out_table.h"
 #include "timearg.h"
-#include "truth.h"
+#include "signals.h"
 
 static void cores_text(char *b, size_t n, uint64_t mc)
 {

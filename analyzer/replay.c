@@ -11,7 +11,7 @@
 #include "grow.h"
 #include "namemap.h"
 #include "records.h"
-#include "escape.h"
+#include "out_escape.h"
 #include "msg.h"
 
 struct replay {

@@ -19,7 +19,10 @@ t=$work
 # the unit test of a file: test_fpmlog for formats/fpmlog_read.c, ...
 first_test() {
     b=$(basename "$1" .c)
-    case $b in whatif | out_*) b=report ;; signals) b=truth ;; zahead) b=fpmlog ;; esac
+    case $b in
+    whatif | out_text | out_json | out_csv | out_metrics | out_hist) b=report ;;
+    out_*) b=${b#out_} ;; zahead) b=fpmlog ;;
+    esac
     for n in "$b" "${b%%_*}"; do
         if [ -x "$t/bin/tests/test_$n" ]; then echo "bin/tests/test_$n"; return; fi
     done
@@ -127,7 +130,7 @@ log ahead: a broken frame is damage|formats/fpmlog_read.c|s/    \} else \{\n    
 5 dropped pairs counted by why|analyzer/pipeline.c|s/            h->pairs_dropped\[drop\]\+\+;/            h->pairs_usable++;/
 numbers that do not fit are invalid|formats/procfs.c|s/            if \(x > \(UINT64_MAX - d\) \/ 10\)\n                return -1;[^\n]*\n//
 POOL max_children range-checked|analyzer/pipeline.c|s/mc <= PL_MAX_CHILDREN \?/1 ?/
-gnuplot strings double a single quote|analyzer/plot.c|s/            out\[o\+\+\] = '\\'';\n            out\[o\+\+\] = '\\'';/            out[o++] = '\\'';/
+gnuplot strings double a single quote|analyzer/out_plot.c|s/            out\[o\+\+\] = '\\'';\n            out\[o\+\+\] = '\\'';/            out[o++] = '\\'';/
 1 seq copies are dropped|analyzer/replay.c|s/if \(st->has_seq && seq <= st->seq\)/if (0 \&\& st->has_seq \&\& seq <= st->seq)/
 1 a new run counts seq from 1|analyzer/replay.c|s/        st->has_seq = 0; \/\* a new recorder run counts from 1 \*\///
 log raw bytes in SOURCE are damage|formats/fpmlog_read.c|s/\(unsigned char\)f\[4\]\[i\] <= 0x20 \|\| f\[4\]\[i\] == 0x7F/(unsigned char)f[4][i] < 0x20/
@@ -144,7 +147,7 @@ log raw bytes in SOURCE are damage|formats/fpmlog_read.c|s/\(unsigned char\)f\[4
 9 unanswered needs an error|analyzer/pipeline.c|s/        if \(w->errored\) \{/        if (1) {/
 9 the probe minus the run delay|analyzer/pipeline.c|s/gap > delay \? gap - delay : 0/gap > delay ? gap : 0/
 9 throttled seconds only from shares|analyzer/pipeline.c|s/if \(hp->has_value\[SIG_THROTTLED\] && hp->sig/if (hp->sig/
-9 check: a host's p90 rise past the tolerance|analyzer/check.c|s/if \(up > tol\) \{\n            char now\[ESC_HUNDREDTHS\];\n            fprintf\(out, "%s: %s p90/if (up > tol + 1) {\n            char now[ESC_HUNDREDTHS];\n            fprintf(out, "%s: %s p90/
+9 check: a host's p90 rise past the tolerance|analyzer/out_check.c|s/if \(up > tol\) \{\n            char now\[ESC_HUNDREDTHS\];\n            fprintf\(out, "%s: %s p90/if (up > tol + 1) {\n            char now[ESC_HUNDREDTHS];\n            fprintf(out, "%s: %s p90/
 no output over an input|analyzer/outfile.c|s/strcmp\(inputs\[i\].path, path\) == 0/strcmp(inputs[i].path, path) == 256/
 no output over an input's inode|analyzer/outfile.c|s/inputs\[i\].dev == st->st_dev/0/
 no output over a file that begins like a log|analyzer/outfile.c|s/    if \(log\) \{/    if (log \&\& 0) {/

@@ -6,7 +6,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "plot.h"
+#include "out_plot.h"
 
 /* A name is one single-quoted gnuplot string: a quote inside is doubled
  * (gnuplot's only escape there), control bytes become '?'. */

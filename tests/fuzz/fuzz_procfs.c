@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "procfs.h"
-#include "timing.h"
+#include "out_timing.h"
 
 static void each(void *arg, int64_t pid, uint64_t ticks)
 {

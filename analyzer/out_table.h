@@ -5,8 +5,8 @@
  * No cap on columns, cells or line length.  An allocation failure is
  * remembered and reported by tbl_print.
  */
-#ifndef TABLE_H
-#define TABLE_H
+#ifndef OUT_TABLE_H
+#define OUT_TABLE_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* Text tables, columns lined up. */
-#include "table.h"
+#include "out_table.h"
 
 #include <stdarg.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
 #include <cmocka.h>
 #include <csv.h>
 
-#include "csvout.h"
+#include "out_rows.h"
 #include "msg.h"
 #include "replay.h"
 #include "testlib.h"

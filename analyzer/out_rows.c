@@ -1,11 +1,11 @@
 /* CSV of readings and of rounds. */
-#include "csvout.h"
+#include "out_rows.h"
 
 #include <csv.h>
 #include <stdarg.h>
 #include <string.h>
 
-#include "escape.h"
+#include "out_escape.h"
 #include "timearg.h"
 
 static void field(FILE *f, int first, const char *s, size_t n)

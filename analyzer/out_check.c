@@ -1,13 +1,13 @@
 /* fpm-analyze check: what got worse than the baseline. */
-#include "check.h"
+#include "out_check.h"
 
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <string.h>
 
-#include "escape.h"
-#include "truth.h"
+#include "out_escape.h"
+#include "signals.h"
 
 static int shape_rank(const char *s)
 {

@@ -1,6 +1,6 @@
 /* gnuplot plots of each pool. */
 #define _POSIX_C_SOURCE 200809L
-#include "plot.h"
+#include "out_plot.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -3,8 +3,8 @@
  * they are printed: a JSON string, a label value, a terminal.  Invalid UTF-8
  * becomes U+FFFD everywhere.  Nothing here allocates but esc_display_name.
  */
-#ifndef ESCAPE_H
-#define ESCAPE_H
+#ifndef OUT_ESCAPE_H
+#define OUT_ESCAPE_H
 
 #include <stddef.h>
 #include <stdio.h>

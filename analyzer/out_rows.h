@@ -3,8 +3,8 @@
  * line ends, a header on the first line, ISO 8601 UTC times, the C locale's
  * decimal point).  It hooks into the pipeline; nothing else writes CSV.
  */
-#ifndef CSVOUT_H
-#define CSVOUT_H
+#ifndef OUT_ROWS_H
+#define OUT_ROWS_H
 
 #include <stdio.h>
 

@@ -5,8 +5,8 @@
  * clock reads, then the exact differences up to a cutoff, always followed by
  * the largest.
  */
-#ifndef TIMING_H
-#define TIMING_H
+#ifndef OUT_TIMING_H
+#define OUT_TIMING_H
 
 #include <stddef.h>
 #include <stdint.h>

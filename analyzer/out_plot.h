@@ -9,8 +9,8 @@
  * inside single-quoted strings with quotes doubled and control bytes
  * replaced, and titles are noenhanced.
  */
-#ifndef PLOT_H
-#define PLOT_H
+#ifndef OUT_PLOT_H
+#define OUT_PLOT_H
 
 #include <stddef.h>
 

@@ -1,11 +1,11 @@
 /* fpm-analyze timing: the TIMING records, as pg_test_timing prints. */
-#include "timing.h"
+#include "out_timing.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "msg.h"
-#include "escape.h"
+#include "out_escape.h"
 #include "fpmlog.h"
 #include "records.h"
 #include "timearg.h"

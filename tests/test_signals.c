@@ -8,7 +8,7 @@
 
 #include "pipeline_harness.h"
 #include "procfs.h"
-#include "truth.h"
+#include "signals.h"
 
 static const tworker IDLE_A[] = {{100, "Idle", 5, 90000, "/a", "70.00"}};
 

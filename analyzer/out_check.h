@@ -6,8 +6,8 @@
  * few readings or is gone; a host whose steal, throttled or pressure p90
  * (section 9) rose by more than tol buckets.
  */
-#ifndef CHECK_H
-#define CHECK_H
+#ifndef OUT_CHECK_H
+#define OUT_CHECK_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* Escaping names for JSON, metrics labels and terminals. */
-#include "escape.h"
+#include "out_escape.h"
 
 #include <math.h>
 #include <stdint.h>

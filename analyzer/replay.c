@@ -11,7 +11,7 @@
 #include "grow.h"
 #include "namemap.h"
 #include "records.h"
-#include "out_escape.h"
+#include "seen.h"
 #include "msg.h"
 
 struct replay {
@@ -22,7 +22,7 @@ struct replay {
     uint64_t  files;            /* files replayed so far */
     uint64_t  seq;              /* the last ROUND's seq in this recorder run ... */
     int       has_seq;          /* ... since its HOST record */
-    struct replay_seen *seen;   /* which rounds each file held, per host */
+    seen     *seen;             /* which rounds each file held, per host */
     int       threads;          /* above 1: rounds parsed and applied on threads */
     struct applier *apply;      /* those threads */
 };
@@ -221,30 +221,6 @@ static int finish_round(replay *st, pending *p, const fpmlog_record *rec)
     return 0;
 }
 
-/* ------------------------------------------- files out of order or twice */
-
-/* Where a file's rounds of one host and boot lie on that boot's clock. */
-typedef struct {
-    char    *host, *boot;
-    uint64_t file;             /* its index among the files */
-    char    *path;
-    uint64_t mono_min, mono_max, real_max;
-} seen_span;
-
-struct replay_seen {
-    seen_span *span;
-    size_t     n, cap;
-    char      *host, *boot;    /* the host in force in the file being read */
-    int        warned;         /* this file was warned about for this host */
-};
-
-static void seen_clear_host(struct replay_seen *s)
-{
-    free(s->host);
-    free(s->boot);
-    s->host = s->boot = NULL;
-}
-
 int replay_drain(replay *st)
 {
     if (st->apply && applier_drain(st->apply) != 0) {
@@ -257,6 +233,10 @@ int replay_drain(replay *st)
 replay *replay_new(pipeline *pl, int threads)
 {
     replay *st = calloc(1, sizeof *st);
+    if (st && !(st->seen = seen_new())) {
+        free(st);
+        return NULL;
+    }
     if (st) {
         st->pl = pl;
         st->threads = threads;
@@ -275,101 +255,17 @@ void replay_free(replay *st)
     if (!st)
         return;
     applier_free(st->apply);
-    struct replay_seen *s = st->seen;
-    if (s) {
-        for (size_t i = 0; i < s->n; i++) {
-            free(s->span[i].host);
-            free(s->span[i].boot);
-            free(s->span[i].path);
-        }
-        free(s->span);
-        seen_clear_host(s);
-        free(s);
-    }
+    seen_free(st->seen);
     free(st);
 }
 
-static char *kv_dup(const fpmlog_record *rec, const char *key)
-{
-    size_t n;
-    const char *v = fpmlog_kv(rec->payload, rec->len, key, 0, &n);
-    char *d = malloc(n + 1);
-    if (d) {
-        memcpy(d, v ? v : "", v ? n : 0);
-        d[v ? n : 0] = '\0';
-    }
-    return d;
-}
-
 /* A HOST record: the host in force for the rounds that follow.  0, -1 ENOMEM. */
-static int seen_host(replay *st, const fpmlog_record *rec)
+static int seen_host_of(replay *st, const fpmlog_record *rec)
 {
-    if (!st->seen && !(st->seen = calloc(1, sizeof *st->seen)))
-        return -1;
-    struct replay_seen *s = st->seen;
-    seen_clear_host(s);
-    s->warned = 0;
-    s->host = kv_dup(rec, "hostname");
-    s->boot = kv_dup(rec, "boot_id");
-    return s->host && s->boot ? 0 : -1;
-}
-
-/* A complete round of the host in force: warns when it lies inside what an
- * earlier file held (given twice) or before it (out of order), and widens
- * this file's span.  0, -1 ENOMEM. */
-static int seen_round(replay *st, const char *path, const fpmlog_record *rec, uint64_t mono)
-{
-    struct replay_seen *s = st->seen;
-    if (!s || !s->host)
-        return 0;
-    seen_span *mine = NULL, *back = NULL, *twice = NULL;
-    for (size_t i = 0; i < s->n; i++) {
-        seen_span *x = &s->span[i];
-        if (strcmp(x->host, s->host) != 0)
-            continue;
-        int same_boot = strcmp(x->boot, s->boot) == 0;
-        if (x->file == st->files) {
-            if (same_boot)
-                mine = x;
-            continue;
-        }
-        if (same_boot && mono >= x->mono_min && mono <= x->mono_max)
-            twice = x;
-        else if (same_boot ? mono < x->mono_max : rec->real < x->real_max)
-            back = x;
-    }
-    if ((twice || back) && !s->warned) {
-        char *hn = esc_display_name(s->host, strlen(s->host), NULL);
-        if (twice)
-            msg_warnx("%s: its rounds of %s repeat rounds already read from %s: the same log "
-                      "given twice? (they are counted again)", path, hn, twice->path);
-        else
-            msg_warnx("%s: its rounds of %s go back in time after %s: logs given out of order? "
-                      "(give them oldest first, such as LOG.1 LOG)", path, hn, back->path);
-        free(hn);
-        s->warned = 1;
-    }
-    if (!mine) {
-        if (grow(&s->span, &s->cap, s->n + 1, sizeof *s->span, 8))
-            return -1;
-        mine = &s->span[s->n];
-        *mine = (seen_span){strdup(s->host), strdup(s->boot), st->files, strdup(path),
-                            mono, mono, rec->real};
-        if (!mine->host || !mine->boot || !mine->path) {
-            free(mine->host);
-            free(mine->boot);
-            free(mine->path);
-            return -1;
-        }
-        s->n++;
-    }
-    if (mono < mine->mono_min)
-        mine->mono_min = mono;
-    if (mono > mine->mono_max)
-        mine->mono_max = mono;
-    if (rec->real > mine->real_max)
-        mine->real_max = rec->real;
-    return 0;
+    size_t hn, bn;
+    const char *h = fpmlog_kv(rec->payload, rec->len, "hostname", 0, &hn);
+    const char *b = fpmlog_kv(rec->payload, rec->len, "boot_id", 0, &bn);
+    return seen_host(st->seen, h, hn, b, bn);
 }
 
 static void say_pos(const char *path, const fpmlog_pos *pos, const char *what, const char *tail)
@@ -415,7 +311,7 @@ static int take_record(replay *st, pending *p, const fpmlog_record *rec, const c
         uint64_t before = st->rounds;
         int e = finish_round(st, p, rec);
         if (!e && st->rounds > before)
-            e = seen_round(st, path, rec, rec->mono);
+            e = seen_round(st->seen, st->files, path, rec->mono, rec->real);
         return e;
     }
     case REC_HOST: {
@@ -428,7 +324,7 @@ static int take_record(replay *st, pending *p, const fpmlog_record *rec, const c
                            : pipeline_host(st->pl, rec->payload, rec->len);
         if (hr == -1)
             say_pos(path, &rec->pos, "HOST record without hostname, ignored", "");
-        return hr == -2 || (hr == 0 && seen_host(st, rec) != 0) ? -1 : 0;
+        return hr == -2 || (hr == 0 && seen_host_of(st, rec) != 0) ? -1 : 0;
     }
     case REC_POOL:
         if (!rec->has_source)
@@ -649,8 +545,7 @@ int replay_file(replay *st, const char *path, int progress)
     rc = file_end(path, st, &m, rc, p.any);
     st->progress_bytes += fpmlog_reader_tell(r);
     st->files++;
-    if (st->seen)
-        st->seen->warned = 0;
+    seen_file_end(st->seen);
     pend_free(&p);
     fpmlog_reader_free(r);
     return rc;

@@ -8,18 +8,8 @@
 #include "fpmlog.h"
 #include "grow.h"
 #include "procfs.h"
+#include "pairs.h"
 #include "records.h"
-
-/* The round before, as a pair with the next one needs it. */
-typedef struct pl_prev {
-    int            has, has_stat;
-    uint64_t       mono;
-    sig_counter    sig[SIG_N];  /* each signal's counter ... */
-    int            sig_ok[SIG_N]; /* ... where the round had one */
-    pl_pool      **seen;        /* pools that appeared in it, by name ... */
-    unsigned char *had_pids;    /* ... and which had PIDS */
-    size_t         nseen, cap;
-} prev_round;
 
 /* One pool of the round being applied. */
 typedef struct {
@@ -49,14 +39,6 @@ struct pipeline {
     round_pool    *work;        /* the round's pools, by name; kept from round to round */
     size_t         work_cap;
 };
-
-const char *pl_drop_name(pl_drop d)
-{
-    static const char *const names[PL_NDROP] = {
-        "under 5 s apart", "over 5 min apart", "a counter or the clock went back",
-        "a round without STAT", "host CPU measured two ways"};
-    return d < PL_NDROP ? names[d] : "?";
-}
 
 static int name_cmp(const char *a, size_t al, const char *b, size_t bl)
 {
@@ -391,25 +373,6 @@ static uint64_t pool_ticks(pipeline *pl, pl_pool *p, const pl_pool_round *in_rec
     return sum;
 }
 
-/* Whether this round and the one before make a usable pair (section 5):
- * -1 when they do, else why not (a pl_drop; PL_NDROP with no round before). */
-static int pair_drop(const prev_round *pr, const pl_round *r, int busy_ok, const sig_counter *busy)
-{
-    if (!pr->has)
-        return PL_NDROP;
-    if (!pr->has_stat || !r->has_stat || !busy_ok || !pr->sig_ok[SIG_BUSY])
-        return PL_DROP_NO_STAT;
-    if (pr->sig[SIG_BUSY].unit != busy->unit)
-        return PL_DROP_MEASURE;
-    if (busy->v < pr->sig[SIG_BUSY].v || r->stat_mono < pr->mono)
-        return PL_DROP_BACK;
-    if (r->stat_mono - pr->mono < PL_MIN_INTERVAL_NS)
-        return PL_DROP_SHORT;
-    if (r->stat_mono - pr->mono > PL_MAX_INTERVAL_NS)
-        return PL_DROP_LONG;
-    return -1;
-}
-
 /* Section 2: each pool's page of the round, judged worker by worker; a pool
  * that could not be read counts an error round.  0, or -2 ENOMEM. */
 static int round_readings(pipeline *pl, pl_host *h, const pl_round *r, int in, size_t n)
@@ -441,58 +404,6 @@ static int round_readings(pipeline *pl, pl_host *h, const pl_round *r, int in, s
         w->queued = pg->has_listen_queue && pg->listen_queue > 0;
     }
     return 0;
-}
-
-/* Section 5: the host's side of this round and the one before, and
- * section 9's signals over the same pair. */
-typedef struct {
-    int         usable, saturated;
-    double      interval, ratio;               /* ratio -1 unknown */
-    sig_counter sig[SIG_N];                    /* this round's counters ... */
-    int         sig_ok[SIG_N];                 /* ... where it had them */
-    double      value[SIG_N];                  /* the pair's values ... */
-    int         has_value[SIG_N];              /* ... where it gave them */
-    uint64_t    grew[SIG_N];                   /* ... and how much each v grew */
-} host_pair;
-
-/* This round's counters, and whether it pairs with the one before. */
-static host_pair round_host_pair(pl_host *h, const pl_round *r, int in)
-{
-    host_pair hp = {0};
-    hp.ratio = -1;
-    for (int k = 0; k < SIG_N; k++)
-        hp.sig_ok[k] = PL_SIGNALS[k].counter(h, r, &hp.sig[k]) == 0;
-    prev_round *pr = h->prev;
-    int drop = pair_drop(pr, r, hp.sig_ok[SIG_BUSY], &hp.sig[SIG_BUSY]);
-    hp.usable = drop < 0;
-    if (in && pr->has) {
-        if (hp.usable)
-            h->pairs_usable++;
-        else
-            h->pairs_dropped[drop]++;
-    }
-    if (hp.usable)
-        hp.interval = (double)(r->stat_mono - pr->mono) / 1e9;
-    return hp;
-}
-
-/* Each signal's value over a usable pair, and the busy ratio. */
-static void round_values(pl_host *h, host_pair *hp, const sig_pair *sp)
-{
-    const prev_round *pr = h->prev;
-    for (int k = 0; k < SIG_N; k++) {
-        const sig_counter *a = &pr->sig[k], *b = &hp->sig[k];
-        if (!hp->sig_ok[k] || !pr->sig_ok[k] || a->unit != b->unit || b->v < a->v)
-            continue;
-        hp->grew[k] = b->v - a->v;
-        hp->has_value[k] = PL_SIGNALS[k].value(h, a, b, sp, &hp->value[k]) == 0;
-    }
-    if (h->host_millicores > 0) {
-        hp->ratio = hp->value[SIG_BUSY] / ((double)h->host_millicores / 1000.0);
-        if (hp->ratio > 1)
-            hp->ratio = 1;
-        hp->saturated = hp->ratio >= PL_SATURATED;
-    }
 }
 
 /* Section 5: each pool's ticks from its PIDS (its tick map is replaced every
@@ -551,29 +462,12 @@ static void round_fit_points(pipeline *pl, const host_pair *hp, size_t n)
     }
 }
 
-typedef unsigned __int128 u128;
-
-/* Section 9: whether the host, measured by STAT, was full only because of
- * the steal: (busy - steal) / clk_tck / interval / (host millicores / 1000)
- * below 0.95, exactly. */
-static int full_by_steal(const pl_host *h, const pl_round *r, const host_pair *hp)
-{
-    const sig_counter *was = &h->prev->sig[SIG_STEAL], *now = &hp->sig[SIG_STEAL];
-    if (hp->sig[SIG_BUSY].unit != 0 || !hp->has_value[SIG_STEAL] || now->x < was->x)
-        return 0;
-    uint64_t busy = now->x - was->x, steal = hp->grew[SIG_STEAL];
-    uint64_t own = busy > steal ? busy - steal : 0;
-    u128 interval_ns = r->stat_mono - h->prev->mono;
-    return (u128)own * 100000000000000u <
-           (u128)95 * h->clk_tck * interval_ns * h->host_millicores;
-}
-
 /* Section 6: requests queued while the CPU was full; section 9: whether the
  * steal made it full, and pages not answered while it was. */
 static void round_starved(pipeline *pl, const pl_host *h, const pl_round *r, const host_pair *hp,
                           size_t n)
 {
-    int by_steal = full_by_steal(h, r, hp);
+    int by_steal = pair_full_by_steal(h, r, hp);
     for (size_t i = 0; i < n; i++) {
         round_pool *w = &pl->work[i];
         if (w->queued) {
@@ -602,66 +496,6 @@ static void round_throttled(pipeline *pl, const host_pair *hp, size_t n)
         }
 }
 
-void pl_shares_pct(const pl_shares *s, int64_t out[4])
-{
-    static const uint64_t q[4] = {10, 50, 90, 100};
-    for (int k = 0; k < 4; k++) {
-        out[k] = -1;
-        if (!s->n || !s->count)
-            continue;
-        uint64_t rank = s->n / 100 * q[k] + (s->n % 100 * q[k] + 99) / 100; /* ceil(q n) */
-        if (rank == 0)
-            rank = 1;
-        uint64_t seen = 0;
-        for (int64_t v = 0; v <= SIG_SHARE_MAX; v++)
-            if ((seen += s->count[v]) >= rank) {
-                out[k] = v;
-                break;
-            }
-    }
-}
-
-/* Section 9: each share the pair gave, and the throttled time.  0, -2 ENOMEM. */
-static int round_shares(pl_host *h, const host_pair *hp)
-{
-    for (int k = SIG_FIRST_SHARE; k < SIG_N; k++) {
-        if (!hp->has_value[k])
-            continue;
-        pl_shares *s = &h->shares[k];
-        if (!s->count && !(s->count = calloc(SIG_SHARE_MAX + 1, sizeof *s->count)))
-            return -2;
-        s->count[(uint32_t)hp->value[k]]++;
-        s->n++;
-    }
-    if (hp->has_value[SIG_THROTTLED] && hp->sig[SIG_THROTTLED].x >= h->prev->sig[SIG_THROTTLED].x) {
-        uint64_t d = hp->sig[SIG_THROTTLED].x - h->prev->sig[SIG_THROTTLED].x;
-        h->throttled_usec = d > UINT64_MAX - h->throttled_usec ? UINT64_MAX : h->throttled_usec + d;
-    }
-    return 0;
-}
-
-static uint64_t add_sat(uint64_t a, uint64_t b)
-{
-    return b > UINT64_MAX - a ? UINT64_MAX : a + b;
-}
-
-/* Section 9: the steal probe's record of the round. */
-static void round_probe(pl_host *h, const pl_round *r)
-{
-    if (!r->has_steal)
-        return;
-    const unsigned char *b = r->steal;
-    size_t n = r->steal_len;
-    uint64_t dur = kv_u64(b, n, "duration_ns", 0), gap = kv_u64(b, n, "gap_total_ns", UINT64_MAX);
-    if (dur == 0 || gap == UINT64_MAX)
-        return;
-    uint64_t delay = kv_u64(b, n, "run_delay_ns", 0);
-    h->probe.probes++;
-    h->probe.duration_ns = add_sat(h->probe.duration_ns, dur);
-    h->probe.gap_ns = add_sat(h->probe.gap_ns, gap);
-    h->probe.net_ns = add_sat(h->probe.net_ns, gap > delay ? gap - delay : 0);
-}
-
 /* What each pool of the round gave, to the round hooks (CSV, plots). */
 static void round_hooks(pipeline *pl, const pl_host *h, const pl_round *r, const host_pair *hp,
                         size_t n)
@@ -678,21 +512,6 @@ static void round_hooks(pipeline *pl, const pl_host *h, const pl_round *r, const
         }
         for (size_t k = 0; k < pl->nround_fn; k++)
             pl->round_fn[k](pl->round_arg[k], h, w->pool, r, &pair);
-    }
-}
-
-/* Section 1 and 9: the rounds counted and the span they cover. */
-static void round_count(pl_host *h, const pl_round *r, int in)
-{
-    if (!h->span_first || r->real < h->span_first)
-        h->span_first = r->real;
-    if (r->real > h->span_last)
-        h->span_last = r->real;
-    if (in) {
-        h->rounds++;
-        if (!h->first_real)
-            h->first_real = r->real;
-        h->last_real = r->real;
     }
 }
 
@@ -743,13 +562,13 @@ int pipeline_round(pipeline *pl, const pl_round *r)
 
     if (round_readings(pl, h, r, in, n) != 0)
         return -2;
-    host_pair hp = round_host_pair(h, r, in);
+    host_pair hp = pair_of(h, r, in);
     sig_pair sp = {0};
     sp.pids_complete = pids_complete(pl, h, n);
     sp.pool_ticks = round_pool_ticks(pl, n);
     if (hp.usable) {
         sp.interval_ns = r->stat_mono - h->prev->mono;
-        round_values(h, &hp, &sp);
+        pair_values(h, &hp, &sp);
         round_pool_cores(pl, h, &hp, n);
     }
     if (hp.usable && in && !hp.saturated && sp.pids_complete)
@@ -758,13 +577,13 @@ int pipeline_round(pipeline *pl, const pl_round *r)
         round_starved(pl, h, r, &hp, n);
     if (hp.usable && in) {
         round_throttled(pl, &hp, n);
-        if (round_shares(h, &hp) != 0)
+        if (pair_shares(h, &hp) != 0)
             return -2;
     }
     if (in) {
-        round_probe(h, r);
+        pair_probe(h, r);
         round_hooks(pl, h, r, &hp, n);
     }
-    round_count(h, r, in);
+    pair_count(h, r, in);
     return round_remember(pl, h, r, &hp, n);
 }

@@ -21,7 +21,7 @@ first_test() {
     b=$(basename "$1" .c)
     case $b in
     whatif | out_text | out_json | out_csv | out_metrics | out_hist) b=report ;;
-    out_*) b=${b#out_} ;; zahead) b=fpmlog ;;
+    out_*) b=${b#out_} ;; zahead) b=fpmlog ;; pairs) b=pipeline ;; seen) b=replay ;;
     esac
     for n in "$b" "${b%%_*}"; do
         if [ -x "$t/bin/tests/test_$n" ]; then echo "bin/tests/test_$n"; return; fi
@@ -79,10 +79,10 @@ done <<'LIST'
 4 php millicores = typical x 10|analyzer/whatif.c|s/\(int64_t\)v.typical_pct \* 10/(int64_t)v.typical_pct * 9/
 5 interval at least 5 s|analyzer/pipeline.h|s/PL_MIN_INTERVAL_NS  5000000000ull/PL_MIN_INTERVAL_NS  4000000000ull/
 5 interval at most 5 min|analyzer/pipeline.h|s/300000000000ull/360000000000ull/
-5 host counter must not go back|analyzer/pipeline.c|s/if \(busy->v < pr->sig\[SIG_BUSY\].v \|\|/if ((busy->v < pr->sig[SIG_BUSY].v \&\& !busy_ok) ||/
+5 host counter must not go back|analyzer/pairs.c|s/if \(busy->v < pr->sig\[SIG_BUSY\].v \|\|/if ((busy->v < pr->sig[SIG_BUSY].v \&\& !busy_ok) ||/
 5 busy excludes idle and iowait|formats/procfs.c|s/busy_fields\[6\] = \{0, 1, 2, 5, 6, 7\}/busy_fields[6] = {0, 1, 2, 4, 6, 7}/
 5 quota host uses usage_usec|analyzer/signals.c|s/if \(h->quota_millicores > 0 && r->has_cpu_stat &&/if (h->quota_millicores > 0 \&\& 0 \&\& r->has_cpu_stat \&\&/
-5 quota pair needs the same measure|analyzer/pipeline.c|s/if \(pr->sig\[SIG_BUSY\].unit != busy->unit\)/if (pr->sig[SIG_BUSY].unit != busy->unit \&\& !busy_ok)/
+5 quota pair needs the same measure|analyzer/pairs.c|s/if \(pr->sig\[SIG_BUSY\].unit != busy->unit\)/if (pr->sig[SIG_BUSY].unit != busy->unit \&\& !busy_ok)/
 5 a new pid counts its whole counter|analyzer/pipeline.c|s/\? \(uint64_t\)\(now - before\) : \(uint64_t\)now;/? (uint64_t)(now - before) : 0;/
 5 fields 14 to 17|formats/procfs.c|s/for \(int f = 3; f <= 13; f\+\+\)/for (int f = 3; f <= 12; f++)/
 5 every pool needs PIDS in both rounds|analyzer/pipeline.c|s/if \(pr->seen\[i\] != pl->work\[i\].pool \|\| !pr->had_pids\[i\] \|\| !pl->work\[i\].in->has_pids\)/if (pr->seen[i] != pl->work[i].pool)/
@@ -127,26 +127,26 @@ log ahead: a broken frame is damage|formats/fpmlog_read.c|s/    \} else \{\n    
 10 --cost busy uses busy millicores|analyzer/whatif.c|s/cost_of == WI_COST_BUSY && v.has_busy \?/cost_of == WI_COST_BUSY \&\& !v.has_busy ?/
 10 the WHY at 1.5x|analyzer/out_text.c|s/2 \* v->busy_millicores >= 3 \* v->php_millicores/v->busy_millicores >= 2 * v->php_millicores/
 9 error rounds counted|analyzer/pipeline.c|s/    p->error_rounds\+\+;//
-5 dropped pairs counted by why|analyzer/pipeline.c|s/            h->pairs_dropped\[drop\]\+\+;/            h->pairs_usable++;/
+5 dropped pairs counted by why|analyzer/pairs.c|s/            h->pairs_dropped\[drop\]\+\+;/            h->pairs_usable++;/
 numbers that do not fit are invalid|formats/procfs.c|s/            if \(x > \(UINT64_MAX - d\) \/ 10\)\n                return -1;[^\n]*\n//
 POOL max_children range-checked|analyzer/pipeline.c|s/mc <= PL_MAX_CHILDREN \?/1 ?/
 gnuplot strings double a single quote|analyzer/out_plot.c|s/            out\[o\+\+\] = '\\'';\n            out\[o\+\+\] = '\\'';/            out[o++] = '\\'';/
 1 seq copies are dropped|analyzer/replay.c|s/if \(st->has_seq && seq <= st->seq\)/if (0 \&\& st->has_seq \&\& seq <= st->seq)/
 1 a new run counts seq from 1|analyzer/replay.c|s/        st->has_seq = 0; \/\* a new recorder run counts from 1 \*\///
 log raw bytes in SOURCE are damage|formats/fpmlog_read.c|s/\(unsigned char\)f\[4\]\[i\] <= 0x20 \|\| f\[4\]\[i\] == 0x7F/(unsigned char)f[4][i] < 0x20/
-9 percentile by nearest rank|analyzer/pipeline.c|s/\(s->n % 100 \* q\[k\] \+ 99\) \/ 100/(s->n % 100 * q[k]) \/ 100/
+9 percentile by nearest rank|analyzer/pairs.c|s/\(s->n % 100 \* q\[k\] \+ 99\) \/ 100/(s->n % 100 * q[k]) \/ 100/
 9 share capped at 100%|analyzer/signals.c|s/if \(num >= den\)\n        return SIG_SHARE_MAX;/if (num > den * 2)\n        return SIG_SHARE_MAX;/
 9 share half away from zero|analyzer/signals.c|s/\+ den\) \/ \(2 \* den\)/) \/ (2 * den)/
 9 the 10-period floor|analyzer/signals.c|s/THROTTLE_MIN_PERIODS 10/THROTTLE_MIN_PERIODS 9/
 9 steal needs 8 numbers|formats/procfs.c|s/cpu_line_of\(buf, len, name, f\) < 8/cpu_line_of(buf, len, name, f) < 7/
 9 the quota host's pressure source|analyzer/signals.c|s/int quota = h->quota_millicores > 0;/int quota = h->quota_millicores > 0 \&\& 0;/
 9 php_accounted needs PIDS in both rounds|analyzer/signals.c|s/if \(!p->pids_complete \|\| b->v <= a->v\)/if (b->v <= a->v)/
-9 starved-by-steal on STAT hosts only|analyzer/pipeline.c|s/if \(hp->sig\[SIG_BUSY\].unit != 0 \|\| /if (/
-9 starved-by-steal below 0.95|analyzer/pipeline.c|s/return \(u128\)own \* 100000000000000u <\n/return (u128)own * 100000000000000u <=\n/
+9 starved-by-steal on STAT hosts only|analyzer/pairs.c|s/if \(hp->sig\[SIG_BUSY\].unit != 0 \|\| /if (/
+9 starved-by-steal below 0.95|analyzer/pairs.c|s/return \(u128\)own \* 100000000000000u <\n/return (u128)own * 100000000000000u <=\n/
 9 throttled rounds need throttling|analyzer/pipeline.c|s/ \|\| hp->grew\[SIG_THROTTLED\] == 0\)/)/
 9 unanswered needs an error|analyzer/pipeline.c|s/        if \(w->errored\) \{/        if (1) {/
-9 the probe minus the run delay|analyzer/pipeline.c|s/gap > delay \? gap - delay : 0/gap > delay ? gap : 0/
-9 throttled seconds only from shares|analyzer/pipeline.c|s/if \(hp->has_value\[SIG_THROTTLED\] && hp->sig/if (hp->sig/
+9 the probe minus the run delay|analyzer/pairs.c|s/gap > delay \? gap - delay : 0/gap > delay ? gap : 0/
+9 throttled seconds only from shares|analyzer/pairs.c|s/if \(hp->has_value\[SIG_THROTTLED\] && hp->sig/if (hp->sig/
 9 check: a host's p90 rise past the tolerance|analyzer/out_check.c|s/if \(up > tol\) \{\n            char now\[ESC_HUNDREDTHS\];\n            fprintf\(out, "%s: %s p90/if (up > tol + 1) {\n            char now[ESC_HUNDREDTHS];\n            fprintf(out, "%s: %s p90/
 no output over an input|analyzer/outfile.c|s/strcmp\(inputs\[i\].path, path\) == 0/strcmp(inputs[i].path, path) == 256/
 no output over an input's inode|analyzer/outfile.c|s/inputs\[i\].dev == st->st_dev/0/

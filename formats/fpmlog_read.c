@@ -1,4 +1,5 @@
-/* The fpmlog reader: tolerant when reading (fpmlog.h draws the layout). */
+/* The fpmlog reader: tolerant when reading (fpmlog.h draws the layout):
+ * its life, and records and damage taken out of the decoded stream. */
 #define _POSIX_C_SOURCE 200809L
 #include "fpmlog.h"
 
@@ -13,80 +14,9 @@
 #include <libdeflate.h>
 #include <zstd.h>
 
+#include "fpmlog_reader.h"
 #include "zahead.h"
 #include "zframe.h"
-
-#define IB_SIZE   (128 * 1024)
-#define RB_SPARE  (128 * 1024)
-#define MAX_SEGS  4096
-
-
-
-/* ---------------------------------------------------------------- reader */
-
-/* Where the decoded stream's bytes came from, from stream offset start on. */
-typedef struct {
-    uint64_t start;
-    uint64_t file_off;
-    int      compressed;
-} segment;
-
-/*
- * The reader's modes: what the bytes at the input position are.
- *
- *   FRAMEPOS --zstd magic, the frame decoded ahead------> AHEAD
- *            --zstd magic------------------------------> FRAME
- *            --skippable magic: skipped-----------------> FRAMEPOS
- *            --anything else----------------------------> PLAIN
- *            --end of the file--------------------------> DONE
- *   AHEAD    --the frame ends---------------------------> FRAMEPOS
- *            --broken-----------------------------------> SCAN, from its start + 1
- *   FRAME    --the frame ends---------------------------> FRAMEPOS
- *            --broken, or cut short by the file's end---> SCAN, from its start + 1
- *   SCAN     --a frame or skippable magic---------------> FRAMEPOS
- *            --end of the file--------------------------> DONE
- *   PLAIN    --a zstd magic in damage (frame_in_garbage)-> FRAMEPOS
- *            --end of the file--------------------------> DONE
- *
- * feed() moves the input forward in the current mode and appends decoded
- * bytes to rb; parse_one() takes records (or damage) out of rb.  A stream
- * (decoded bytes that continue one another) ends at a broken or cut-short
- * frame and at the end of the file: what is left of it then is dropped.
- */
-enum mode { M_FRAMEPOS, M_FRAME, M_AHEAD, M_PLAIN, M_SCAN, M_DONE };
-
-struct fpmlog_reader {
-    fpmlog_source src;
-    int fd, own_fd;             /* for a reader of a file descriptor ... */
-    uint64_t fd_base;           /* ... whose offset 0 is fd's offset fd_base */
-
-    unsigned char *ib;          /* file input */
-    size_t ib_len, ib_pos;
-    uint64_t ib_off;            /* file offset of ib[0] */
-    int eof;
-
-    enum mode mode;
-    uint64_t frame_start;
-    ZSTD_DCtx *dctx;
-    size_t zhint;               /* input zstd asks for next: one block */
-    zahead *ahead;              /* frames decoded ahead on threads, or NULL */
-    uint64_t ahead_size;        /* the compressed size of the frame in AHEAD */
-
-    unsigned char *rb;          /* decoded stream not yet consumed */
-    size_t rb_len, rb_pos, rb_cap;
-    uint64_t rb_soff;           /* stream offset of rb[0] */
-
-    segment segs[MAX_SEGS];
-    size_t nsegs;
-
-    int stream_ended;           /* no more bytes for this stream */
-    int skipping, at_line_start;
-    int pending_break;          /* a frame broke: report after the rest */
-    int scan_after_cut;         /* a frame was cut short: is there another? */
-    fpmlog_damage break_dmg;
-
-    char *hdr;                  /* type + decoded source of the last record */
-};
 
 static ssize_t fd_read(void *arg, void *buf, size_t len)
 {
@@ -214,63 +144,8 @@ uint64_t fpmlog_reader_tell(const fpmlog_reader *r)
     return r->ib_off + r->ib_pos;
 }
 
-/* Reads more of the file into ib, keeping the unconsumed bytes.  Returns the
- * number of new bytes, 0 at end of file, -1 on error. */
-static ssize_t fill_input(fpmlog_reader *r)
-{
-    if (r->ib_pos > 0) {
-        memmove(r->ib, r->ib + r->ib_pos, r->ib_len - r->ib_pos);
-        r->ib_off += r->ib_pos;
-        r->ib_len -= r->ib_pos;
-        r->ib_pos = 0;
-    }
-    if (r->ib_len == IB_SIZE)
-        return 1; /* full already: caller consumes first */
-    ssize_t n;
-    do
-        n = r->src.read(r->src.arg, r->ib + r->ib_len, IB_SIZE - r->ib_len);
-    while (n < 0 && errno == EINTR);
-    if (n > 0)
-        r->ib_len += (size_t)n;
-    else if (n == 0)
-        r->eof = 1;
-    return n;
-}
 
-/* Moves the input to file offset off.  Within the buffer that is free; past
- * it, the source seeks; a pipe that cannot go back goes on from where it is. */
-static void seek_input(fpmlog_reader *r, uint64_t off)
-{
-    if (off >= r->ib_off && off <= r->ib_off + r->ib_len) {
-        r->ib_pos = (size_t)(off - r->ib_off);
-        return;
-    }
-    if (!r->src.seek || r->src.seek(r->src.arg, off) != 0)
-        return;
-    r->ib_off = off;
-    r->ib_len = r->ib_pos = 0;
-    r->eof = 0;
-}
 
-static void add_segment(fpmlog_reader *r, uint64_t file_off, int compressed)
-{
-    uint64_t start = r->rb_soff + r->rb_len;
-    /* drop segments whose successor starts at or before the oldest byte kept */
-    size_t drop = 0;
-    while (drop + 1 < r->nsegs && r->segs[drop + 1].start <= r->rb_soff + r->rb_pos)
-        drop++;
-    if (drop) {
-        memmove(r->segs, r->segs + drop, (r->nsegs - drop) * sizeof(segment));
-        r->nsegs -= drop;
-    }
-    if (r->nsegs && r->segs[r->nsegs - 1].start == start)
-        r->nsegs--; /* the previous segment gave no bytes */
-    if (r->nsegs == MAX_SEGS) { /* absurdly many tiny frames: merge the oldest */
-        memmove(r->segs, r->segs + 1, (MAX_SEGS - 1) * sizeof(segment));
-        r->nsegs--;
-    }
-    r->segs[r->nsegs++] = (segment){start, file_off, compressed};
-}
 
 static fpmlog_pos stream_pos(const fpmlog_reader *r, uint64_t soff)
 {
@@ -292,7 +167,7 @@ static fpmlog_pos stream_pos(const fpmlog_reader *r, uint64_t soff)
 }
 
 /* Makes room for at least RB_SPARE more decoded bytes. */
-static int rb_reserve(fpmlog_reader *r)
+int fl_rb_reserve(fpmlog_reader *r)
 {
     if (r->rb_pos > 0) {
         memmove(r->rb, r->rb + r->rb_pos, r->rb_len - r->rb_pos);
@@ -311,10 +186,7 @@ static int rb_reserve(fpmlog_reader *r)
     return 0;
 }
 
-static void set_damage(fpmlog_damage *d, fpmlog_pos pos, int breaks, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static void set_damage(fpmlog_damage *d, fpmlog_pos pos, int breaks, const char *fmt, ...)
+void fl_set_damage(fpmlog_damage *d, fpmlog_pos pos, int breaks, const char *fmt, ...)
 {
     va_list ap;
     d->pos = pos;
@@ -421,7 +293,7 @@ static int frame_in_garbage(fpmlog_reader *r, const unsigned char *p, size_t ava
     size_t end = nl ? (size_t)(nl - p) : avail;
     for (size_t i = 0; i + 4 <= end; i++) {
         if (zf_is_frame(p + i)) {
-            seek_input(r, pos.offset + i);
+            fl_seek_input(r, pos.offset + i);
             r->rb_len = r->rb_pos; /* what follows is read again as frames */
             r->mode = M_FRAMEPOS;
             r->skipping = 0;
@@ -473,7 +345,7 @@ static int damaged(fpmlog_reader *r, fpmlog_damage *dmg, uint64_t soff, size_t s
     r->rb_pos += skip;
     r->skipping = 1;
     r->at_line_start = line_start;
-    set_damage(dmg, stream_pos(r, soff), breaks, "%s", what);
+    fl_set_damage(dmg, stream_pos(r, soff), breaks, "%s", what);
     return -1;
 }
 
@@ -542,177 +414,12 @@ static int parse_one(fpmlog_reader *r, fpmlog_record *rec, fpmlog_damage *dmg)
     return take_record(r, rec, dmg, more);
 }
 
-/* FRAMEPOS: what starts here, a frame, a skippable frame or plain records. */
-static int feed_framepos(fpmlog_reader *r)
-{
-    while (r->ib_len - r->ib_pos < 8 && !r->eof)
-        if (fill_input(r) < 0)
-            return -1;
-    size_t avail = r->ib_len - r->ib_pos;
-    unsigned char *p = r->ib + r->ib_pos;
-    if (avail == 0) {
-        r->mode = M_DONE;
-        r->stream_ended = 1;
-    } else if (avail >= 4 && zf_is_frame(p)) {
-        r->frame_start = r->ib_off + r->ib_pos;
-        add_segment(r, r->frame_start, 1);
-        if (r->ahead && zahead_take(r->ahead, r->frame_start, &r->ahead_size)) {
-            r->mode = M_AHEAD;
-            return 0;
-        }
-        ZSTD_DCtx_reset(r->dctx, ZSTD_reset_session_only);
-        r->zhint = 5; /* the smallest frame header */
-        r->mode = M_FRAME;
-    } else if (avail >= 8 && zf_is_skippable(p)) {
-        seek_input(r, r->ib_off + r->ib_pos + zf_skippable_size(p));
-    } else {
-        add_segment(r, r->ib_off + r->ib_pos, 0);
-        r->mode = M_PLAIN;
-    }
-    return 0;
-}
 
-/* PLAIN: the bytes as they are, to the end of the file. */
-static int feed_plain(fpmlog_reader *r)
-{
-    if (r->ib_pos == r->ib_len && fill_input(r) < 0)
-        return -1;
-    size_t n = r->ib_len - r->ib_pos;
-    if (n == 0 && r->eof) {
-        r->mode = M_DONE;
-        r->stream_ended = 1;
-        return 0;
-    }
-    size_t room = r->rb_cap - r->rb_len;
-    if (n > room)
-        n = room;
-    memcpy(r->rb + r->rb_len, r->ib + r->ib_pos, n);
-    r->rb_len += n;
-    r->ib_pos += n;
-    return 0;
-}
 
-/* The frame at frame_start is broken: what it gave stays, damage is
- * reported after it, and the next frame is looked for from its start + 1. */
-static void frame_broke(fpmlog_reader *r, const char *why)
-{
-    set_damage(&r->break_dmg, (fpmlog_pos){r->frame_start, 1, 0}, 1,
-               "broken zstd frame (%s), skipped to the next frame", why);
-    r->pending_break = 1;
-    r->stream_ended = 1;
-    seek_input(r, r->frame_start + 1);
-    r->mode = M_SCAN;
-}
 
-/* AHEAD: the frame's bytes, as a decoder thread decoded them. */
-static int feed_ahead(fpmlog_reader *r)
-{
-    const char *why;
-    ssize_t n = zahead_read(r->ahead, r->rb + r->rb_len, r->rb_cap - r->rb_len, &why);
-    if (n > 0) {
-        r->rb_len += (size_t)n;
-    } else if (n == 0) {
-        seek_input(r, r->frame_start + r->ahead_size);
-        r->mode = M_FRAMEPOS;
-    } else {
-        frame_broke(r, why);
-    }
-    return 0;
-}
 
-/* FRAME: one block of the frame decoded. */
-static int feed_frame(fpmlog_reader *r)
-{
-    if (r->ib_pos == r->ib_len) {
-        if (fill_input(r) < 0)
-            return -1;
-        if (r->ib_pos == r->ib_len) {
-            /* end of file inside the frame: a live or crashed recorder's
-             * open frame, or one whose torn block swallowed the frames
-             * after it; look for another frame from its start */
-            r->stream_ended = 1;
-            r->scan_after_cut = 1;
-            seek_input(r, r->frame_start + 1);
-            r->mode = M_SCAN;
-            return 0;
-        }
-    }
-    /* one block per call: a call that fails gives back none of the
-     * output it made, so a torn block must not take good ones with it.
-     * zstd's hint is the next block plus the header after it (3 bytes):
-     * give the block alone, then the header alone. */
-    size_t give = r->ib_len - r->ib_pos;
-    size_t want = r->zhint > 3 ? r->zhint - 3 : r->zhint;
-    if (give > want)
-        give = want;
-    ZSTD_inBuffer in = {r->ib, r->ib_pos + give, r->ib_pos};
-    ZSTD_outBuffer out = {r->rb + r->rb_len, r->rb_cap - r->rb_len, 0};
-    size_t ret = ZSTD_decompressStream(r->dctx, &out, &in);
-    r->rb_len += out.pos;
-    r->ib_pos = in.pos;
-    if (ZSTD_isError(ret)) {
-        frame_broke(r, ZSTD_getErrorName(ret));
-    } else if (ret == 0) {
-        r->mode = M_FRAMEPOS;
-    } else {
-        r->zhint = ret;
-    }
-    return 0;
-}
 
-/* SCAN: forward to the next frame or skippable magic. */
-static int feed_scan(fpmlog_reader *r)
-{
-    for (;;) {
-        size_t avail = r->ib_len - r->ib_pos;
-        unsigned char *p = r->ib + r->ib_pos;
-        for (size_t i = 0; i + 4 <= avail; i++) {
-            if (zf_is_frame(p + i) || zf_is_skippable(p + i)) {
-                r->ib_pos += i;
-                r->mode = M_FRAMEPOS;
-                if (r->scan_after_cut) {
-                    set_damage(&r->break_dmg, (fpmlog_pos){r->frame_start, 1, 0}, 1,
-                               "zstd frame cut short (never closed), skipped to the "
-                               "next frame at offset %llu",
-                               (unsigned long long)(r->ib_off + r->ib_pos));
-                    r->pending_break = 1;
-                    r->stream_ended = 1;
-                    r->scan_after_cut = 0;
-                }
-                return 0;
-            }
-        }
-        if (r->eof) {
-            r->ib_pos = r->ib_len;
-            r->mode = M_DONE;
-            r->scan_after_cut = 0;
-            r->stream_ended = 1;
-            return 0;
-        }
-        if (avail > 3)
-            r->ib_pos += avail - 3;
-        if (fill_input(r) < 0)
-            return -1;
-    }
-}
 
-/* Reads and decodes more of the file in the current mode.  0 ok, -1 read
- * error (errno). */
-static int feed(fpmlog_reader *r)
-{
-    if (rb_reserve(r) != 0)
-        return -1;
-    switch (r->mode) {
-    case M_FRAMEPOS: return feed_framepos(r);
-    case M_PLAIN: return feed_plain(r);
-    case M_FRAME: return feed_frame(r);
-    case M_AHEAD: return feed_ahead(r);
-    case M_SCAN: return feed_scan(r);
-    case M_DONE: break;
-    }
-    r->stream_ended = 1;
-    return 0;
-}
 
 int fpmlog_reader_next(fpmlog_reader *r, fpmlog_record *rec, fpmlog_damage *dmg)
 {
@@ -735,8 +442,8 @@ int fpmlog_reader_next(fpmlog_reader *r, fpmlog_record *rec, fpmlog_damage *dmg)
             if (r->mode == M_DONE)
                 return 0;
         }
-        if (feed(r) != 0) {
-            set_damage(dmg, (fpmlog_pos){fpmlog_reader_tell(r), 0, 0}, 1,
+        if (fl_feed(r) != 0) {
+            fl_set_damage(dmg, (fpmlog_pos){fpmlog_reader_tell(r), 0, 0}, 1,
                        "read error: %s", strerror(errno));
             return -2;
         }

@@ -21,7 +21,7 @@ first_test() {
     b=$(basename "$1" .c)
     case $b in
     whatif | out_text | out_json | out_csv | out_metrics | out_hist) b=report ;;
-    out_*) b=${b#out_} ;; zahead) b=fpmlog ;; pairs) b=pipeline ;; seen) b=replay ;;
+    out_*) b=${b#out_} ;; zahead) b=fpmlog ;; pairs) b=pipeline ;; seen) b=replay ;; fpmlog_feed) b=fpmlog ;;
     esac
     for n in "$b" "${b%%_*}"; do
         if [ -x "$t/bin/tests/test_$n" ]; then echo "bin/tests/test_$n"; return; fi
@@ -111,12 +111,12 @@ done <<'LIST'
 7b window start|analyzer/pipeline.c|s/r->real >= pl->opt.from_ns/r->real > pl->opt.from_ns/
 log CRC check|formats/fpmlog_read.c|s/\) != crc\)/) != crc \&\& 0)/
 log resync at the line after a bad header|formats/fpmlog_read.c|s/damaged\(r, dmg, soff, hlen, 1, 0, "bad record header/damaged(r, dmg, soff, hlen, 0, 0, "bad record header/
-log skippable frames|formats/fpmlog_read.c|s/\} else if \(avail >= 8 && zf_is_skippable\(p\)\) \{/} else if (0) {/
-log rescan after a cut-short frame|formats/fpmlog_read.c|s/r->scan_after_cut = 1;\n            seek_input\(r, r->frame_start \+ 1\);\n            r->mode = M_SCAN;/r->mode = M_DONE;/
-log one block per zstd call|formats/fpmlog_read.c|s/if \(give > want\)/if (0)/
+log skippable frames|formats/fpmlog_feed.c|s/\} else if \(avail >= 8 && zf_is_skippable\(p\)\) \{/} else if (0) {/
+log rescan after a cut-short frame|formats/fpmlog_feed.c|s/r->scan_after_cut = 1;\n            fl_seek_input\(r, r->frame_start \+ 1\);\n            r->mode = M_SCAN;/r->mode = M_DONE;/
+log one block per zstd call|formats/fpmlog_feed.c|s/if \(give > want\)/if (0)/
 log ahead: one block per zstd call, as the reader alone|formats/zahead.c|s/if \(give > want\)\n            give = want;/(void)want;/
-log ahead: on from the frame's end|formats/fpmlog_read.c|s/seek_input\(r, r->frame_start \+ r->ahead_size\);/seek_input(r, r->frame_start + r->ahead_size + 1);/
-log ahead: a broken frame is damage|formats/fpmlog_read.c|s/    \} else \{\n        frame_broke\(r, why\);/    } else {\n        seek_input(r, r->frame_start + r->ahead_size);\n        r->mode = M_FRAMEPOS;/
+log ahead: on from the frame's end|formats/fpmlog_feed.c|s/seek_input\(r, r->frame_start \+ r->ahead_size\);/seek_input(r, r->frame_start + r->ahead_size + 1);/
+log ahead: a broken frame is damage|formats/fpmlog_feed.c|s/    \} else \{\n        frame_broke\(r, why\);/    } else {\n        fl_seek_input(r, r->frame_start + r->ahead_size);\n        r->mode = M_FRAMEPOS;/
 10 W adds whole milliseconds|analyzer/hist.c|s/\(uint64_t\)duration_us \/ 1000;/(uint64_t)duration_us \/ 100;/
 10 share capped at 1,000,000|analyzer/hist.h|s/HIST_BUSY_MAX_SHARE 1000000 /HIST_BUSY_MAX_SHARE 2000000 /
 10 duration capped at 10^9 ms|analyzer/hist.h|s/HIST_BUSY_MAX_MS    1000000000/HIST_BUSY_MAX_MS    2000000000/

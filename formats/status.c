@@ -253,6 +253,42 @@ static int grow_workers(status_page *pg)
     return grow(&pg->workers, &pg->cap, pg->nworkers + 1, sizeof *pg->workers, 64);
 }
 
+/* A number's text at c, for key k: it runs to the `,` before the next key
+ * or to the `}` (a comma-locale php-fpm writes "last request cpu":67,57),
+ * white space trimmed; c past it. */
+static void number_value(cursor *c, int k, status_worker *w)
+{
+    size_t s = c->i;
+    while (c->i < c->n && c->b[c->i] != '}' && c->b[c->i] != ']') {
+        if (c->b[c->i] == ',') {
+            size_t q = c->i + 1;
+            while (q < c->n && (c->b[q] == ' ' || c->b[q] == '\n' || c->b[q] == '\t' ||
+                                c->b[q] == '\r'))
+                q++;
+            if (q >= c->n || c->b[q] == '"')
+                break;
+        }
+        c->i++;
+    }
+    size_t e = c->i;
+    while (e > s && (c->b[e - 1] == ' ' || c->b[e - 1] == '\n' || c->b[e - 1] == '\t' ||
+                     c->b[e - 1] == '\r'))
+        e--;
+    const char *t = c->b + s;
+    size_t tl = e - s;
+    if (k == K_PID)
+        w->has_pid = status_parse_int(t, tl, &w->pid) == 0;
+    else if (k == K_REQUESTS)
+        w->has_requests = status_parse_int(t, tl, &w->requests) == 0;
+    else if (k == K_DURATION)
+        w->has_duration = status_parse_int(t, tl, &w->duration) == 0;
+    else if (k == K_CPU) {
+        w->has_cpu = 1;
+        w->cpu = t;
+        w->cpu_len = tl;
+    }
+}
+
 /* Parses one worker object at c (just past its '{').  Returns 0 when the
  * object closed, -1 when the page ends or breaks inside it. */
 static int parse_worker(status_page *pg, cursor *c, status_worker *w, size_t *so)
@@ -302,37 +338,7 @@ static int parse_worker(status_page *pg, cursor *c, status_worker *w, size_t *so
             }
             c->i = e + 1;
         } else {
-            /* a number runs to the `,` before the next key or to the `}`:
-             * a comma-locale php-fpm writes "last request cpu":67,57 */
-            size_t s = c->i;
-            while (c->i < c->n && c->b[c->i] != '}' && c->b[c->i] != ']') {
-                if (c->b[c->i] == ',') {
-                    size_t k = c->i + 1;
-                    while (k < c->n && (c->b[k] == ' ' || c->b[k] == '\n' || c->b[k] == '\t' ||
-                                        c->b[k] == '\r'))
-                        k++;
-                    if (k >= c->n || c->b[k] == '"')
-                        break;
-                }
-                c->i++;
-            }
-            size_t e = c->i;
-            while (e > s && (c->b[e - 1] == ' ' || c->b[e - 1] == '\n' || c->b[e - 1] == '\t' ||
-                             c->b[e - 1] == '\r'))
-                e--;
-            const char *t = c->b + s;
-            size_t tl = e - s;
-            if (k == K_PID)
-                w->has_pid = status_parse_int(t, tl, &w->pid) == 0;
-            else if (k == K_REQUESTS)
-                w->has_requests = status_parse_int(t, tl, &w->requests) == 0;
-            else if (k == K_DURATION)
-                w->has_duration = status_parse_int(t, tl, &w->duration) == 0;
-            else if (k == K_CPU) {
-                w->has_cpu = 1;
-                w->cpu = t;
-                w->cpu_len = tl;
-            }
+            number_value(c, k, w);
         }
     next:
         skip_ws(c);

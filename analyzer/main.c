@@ -129,6 +129,23 @@ static int check_window(const config *cfg, pl_host *const *hosts, size_t n)
     return 2;
 }
 
+/* The first REAL time in the first log: its day is the day of HH:MM. */
+static int first_day(const char *path, uint64_t *day_ns)
+{
+    char err[256];
+    fpmlog_reader *r = fpmlog_reader_open(path, err, sizeof err);
+    fpmlog_record rec;
+    fpmlog_damage d;
+    int ret, found = 0;
+    while (r && !found && (ret = fpmlog_reader_next(r, &rec, &d)) != 0 && ret != -2)
+        if (ret == 1 && rec.real > 0) {
+            *day_ns = rec.real - rec.real % (86400ull * 1000000000ull);
+            found = 1;
+        }
+    fpmlog_reader_free(r);
+    return found ? 0 : -1;
+}
+
 /* What a run holds besides its options. */
 typedef struct {
     pipeline     *pl;
@@ -289,6 +306,11 @@ int main(int argc, char **argv)
     msg_init(PROG);
     config cfg = {0};
     int rc = options_parse(argc, argv, &cfg);
+    if (rc < 0 && (cfg.from_sod >= 0 || cfg.until_sod >= 0)) { /* HH:MM: the first log's day */
+        uint64_t day = 0;
+        int has_day = first_day(cfg.logs[0], &day) == 0;
+        rc = options_window(&cfg, day, has_day);
+    }
     if (rc >= 0) {
         rd_prefixes_free(&cfg.own_uri);
         return rc;

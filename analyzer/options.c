@@ -9,7 +9,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fpmlog.h"
 #include "msg.h"
 #include "numarg.h"
 #include "timearg.h"
@@ -126,39 +125,18 @@ static int parse_headroom(const char *s, int *out)
     return 0;
 }
 
-/* The first REAL time in the first log: its day is the day of HH:MM. */
-static int first_day(const char *path, uint64_t *day_ns)
+/* --from/--until into ns, or into *sod (seconds of the day) when it is
+ * HH:MM[:SS], which options_window resolves; 0 ok, else said (exit 2). */
+static int resolve_time(const char *arg, const char *opt, int *has, uint64_t *ns, long *sod)
 {
-    char err[256];
-    fpmlog_reader *r = fpmlog_reader_open(path, err, sizeof err);
-    fpmlog_record rec;
-    fpmlog_damage d;
-    int ret, found = 0;
-    while (r && !found && (ret = fpmlog_reader_next(r, &rec, &d)) != 0 && ret != -2)
-        if (ret == 1 && rec.real > 0) {
-            *day_ns = rec.real - rec.real % (86400ull * 1000000000ull);
-            found = 1;
-        }
-    fpmlog_reader_free(r);
-    return found ? 0 : -1;
-}
-
-/* --from/--until into ns; 0 ok, else said (exit 2). */
-static int resolve_time(config *cfg, const char *arg, const char *opt, int *has, uint64_t *ns)
-{
-    long sod;
-    uint64_t day;
+    *sod = -1;
     if (!arg)
         return 0;
-    switch (timearg_parse(arg, ns, &sod)) {
+    switch (timearg_parse(arg, ns, sod)) {
     case TA_OK:
+        *sod = -1;
         break;
     case TA_CLOCK:
-        if (first_day(cfg->logs[0], &day) != 0) {
-            bad_usage("%s %s: %s holds no time to take the day from", opt, arg, cfg->logs[0]);
-            return -1;
-        }
-        *ns = day + (uint64_t)sod * 1000000000ull;
         break;
     case TA_NO_ZONE:
         bad_usage("%s %s: give the zone (Z or an offset such as +01:00)", opt, arg);
@@ -426,10 +404,28 @@ static int check_args(config *cfg, int argc, char **argv)
         return 2;
     cfg->logs = argv + optind;
     cfg->nlogs = argc - optind;
-    if (resolve_time(cfg, cfg->from, "--from", &cfg->scenario.has_from, &cfg->scenario.from_ns) ||
-        resolve_time(cfg, cfg->until, "--until", &cfg->scenario.has_until,
-                     &cfg->scenario.until_ns))
+    if (resolve_time(cfg->from, "--from", &cfg->scenario.has_from, &cfg->scenario.from_ns,
+                     &cfg->from_sod) ||
+        resolve_time(cfg->until, "--until", &cfg->scenario.has_until, &cfg->scenario.until_ns,
+                     &cfg->until_sod))
         return 2;
+    return cfg->from_sod >= 0 || cfg->until_sod >= 0 ? -1 : options_window(cfg, 0, 0);
+}
+
+int options_window(config *cfg, uint64_t day_ns, int has_day)
+{
+    const char *opt[2] = {"--from", "--until"}, *arg[2] = {cfg->from, cfg->until};
+    long *sod[2] = {&cfg->from_sod, &cfg->until_sod};
+    uint64_t *ns[2] = {&cfg->scenario.from_ns, &cfg->scenario.until_ns};
+    for (int k = 0; k < 2; k++) {
+        if (*sod[k] < 0)
+            continue;
+        if (!has_day)
+            return bad_usage("%s %s: %s holds no time to take the day from", opt[k], arg[k],
+                             cfg->logs[0]);
+        *ns[k] = day_ns + (uint64_t)*sod[k] * 1000000000ull;
+        *sod[k] = -1;
+    }
     if (cfg->scenario.has_from && cfg->scenario.has_until &&
         cfg->scenario.from_ns >= cfg->scenario.until_ns)
         return bad_usage("--from must come before --until");

@@ -17,6 +17,7 @@ typedef struct {
     rd_prefixes      own_uri;
     wi_override      max_children[64];
     const char      *from, *until;
+    long             from_sod, until_sod; /* HH:MM[:SS] given: its seconds, to resolve; else -1 */
     const char      *output;         /* -o FILE: FILE.tmp renamed into place */
     const char      *csv_readings, *csv_rounds;
     const char      *plot_dir;
@@ -33,7 +34,13 @@ typedef struct {
 } config;
 
 /* Fills cfg from argv (--help and --version print and return 0; usage
- * errors are said and return 2); -1 to go on. */
+ * errors are said and return 2); -1 to go on.  It opens no file: a
+ * --from or --until given as HH:MM[:SS] is left in from_sod, until_sod. */
 int options_parse(int argc, char **argv, config *cfg);
+
+/* The window made whole: HH:MM[:SS] on the day day_ns (UTC midnight of the
+ * first log's first record; has_day 0 when the log holds no time), and
+ * --from before --until.  -1 to go on, else 2 (said). */
+int options_window(config *cfg, uint64_t day_ns, int has_day);
 
 #endif

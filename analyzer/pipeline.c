@@ -343,6 +343,16 @@ static void list_tick(void *arg, int64_t pid, uint64_t ticks)
     l->v[l->n++] = (pl_tick){pid, ticks};
 }
 
+pl_pool_round pl_pool_round_of(const char *name, size_t name_len, const unsigned char *status,
+                               size_t status_len, int is_error, const unsigned char *pids,
+                               size_t pids_len)
+{
+    return (pl_pool_round){.name = name, .name_len = name_len, .has_status = status != NULL,
+                           .is_error = status && is_error, .has_pids = pids != NULL,
+                           .status = status, .pids = pids, .status_len = status ? status_len : 0,
+                           .pids_len = pids ? pids_len : 0};
+}
+
 long pl_parse_ticks(const unsigned char *pids, size_t len, pl_tick **out, size_t *cap)
 {
     tick_list l = {*out, 0, *cap, 0};

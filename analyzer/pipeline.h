@@ -116,6 +116,12 @@ typedef struct {
     size_t               nticks;
 } pl_pool_round;
 
+/* A pool's records in a round, as read (NULL for a record it did not
+ * have): the one constructor, for replay and the tests. */
+pl_pool_round pl_pool_round_of(const char *name, size_t name_len, const unsigned char *status,
+                               size_t status_len, int is_error, const unsigned char *pids,
+                               size_t pids_len);
+
 /* A PIDS payload's workers into *out (grown as needed, *cap its room);
  * how many.  -1 on ENOMEM. */
 long pl_parse_ticks(const unsigned char *pids, size_t len, pl_tick **out, size_t *cap);

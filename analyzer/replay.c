@@ -200,11 +200,10 @@ static int finish_round(replay *st, pending *p, const fpmlog_record *rec)
 #undef HOST_REC
     for (size_t i = 0; i < p->n; i++) {
         pend_pool *pp = &p->pools[i];
-        p->rp[i] = (pl_pool_round){(const char *)pp->name.p, pp->name.len, pp->has_status,
-                                   pp->is_error, pp->has_pids,
-                                   pp->has_status ? b + pp->status.at : NULL,
-                                   pp->has_pids ? b + pp->pids.at : NULL,
-                                   pp->status.len, pp->pids.len, NULL, 0, NULL, 0};
+        p->rp[i] = pl_pool_round_of((const char *)pp->name.p, pp->name.len,
+                                    pp->has_status ? b + pp->status.at : NULL, pp->status.len,
+                                    pp->is_error, pp->has_pids ? b + pp->pids.at : NULL,
+                                    pp->pids.len);
     }
     r.pools = p->rp;
     r.npools = p->n;

@@ -61,6 +61,8 @@ static inline th_pool_round *th_p(th_round *r, const char *name)
     for (int i = 0; i < r->n; i++)
         if (strcmp(r->p[i].name, name) == 0)
             return &r->p[i];
+    if (r->n >= (int)(sizeof r->p / sizeof r->p[0]))
+        fail_msg("th_p: more than %zu pools in a round", sizeof r->p / sizeof r->p[0]);
     th_pool_round *p = &r->p[r->n++];
     snprintf(p->name, sizeof p->name, "%s", name);
     return p;
@@ -160,11 +162,13 @@ static inline void th_steal(th_round *r, const char *kv)
 static inline int th_run(pipeline *pl, th_round *r)
 {
     pl_pool_round pr[8];
-    for (int i = 0; i < r->n; i++)
-        pr[i] = (pl_pool_round){r->p[i].name, strlen(r->p[i].name), r->p[i].has_status,
-                                r->p[i].is_error, r->p[i].has_pids,
-                                (unsigned char *)r->p[i].status.p, (unsigned char *)r->p[i].pids.p,
-                                r->p[i].status.n, r->p[i].pids.n, NULL, 0, NULL, 0};
+    for (int i = 0; i < r->n; i++) {
+        th_pool_round *p = &r->p[i]; /* a record it has is never NULL, even when empty */
+        const char *st = p->has_status ? (p->status.p ? p->status.p : "") : NULL;
+        const char *pi = p->has_pids ? (p->pids.p ? p->pids.p : "") : NULL;
+        pr[i] = pl_pool_round_of(p->name, strlen(p->name), (const unsigned char *)st,
+                                 p->status.n, p->is_error, (const unsigned char *)pi, p->pids.n);
+    }
     pl_round round = {.real = r->real, .has_stat = r->has_stat, .has_cpu_stat = r->has_cg,
                       .has_cpu_pressure = r->has_cg_pressure, .has_pressure = r->has_pressure,
                       .has_steal = r->has_steal, .stat_mono = r->mono,

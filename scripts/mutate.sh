@@ -20,7 +20,7 @@ t=$work
 first_test() {
     b=$(basename "$1" .c)
     case $b in
-    whatif | out_text | out_json | out_csv | out_metrics | out_hist) b=report ;;
+    out_text | out_json | out_csv | out_metrics | out_hist) b=report ;;
     out_*) b=${b#out_} ;; zahead) b=fpmlog ;; pairs) b=pipeline ;; seen) b=replay ;; fpmlog_feed) b=fpmlog ;;
     esac
     for n in "$b" "${b%%_*}"; do

@@ -4,9 +4,16 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "msg.h"
 #include "out_plot.h"
+#include "replay.h"
+#include "testlib.h"
 
 /* A name is one single-quoted gnuplot string: a quote inside is doubled
  * (gnuplot's only escape there), control bytes become '?'. */
@@ -19,10 +26,103 @@ static void test_a_name_is_one_single_quoted_string(void **state)
     assert_string_equal(out, "'it''s ''; system(\"x\"); ''?\?'");
 }
 
+/* The whole of a file, NUL-terminated (NULL when it cannot be read). */
+static char *contents(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *p = NULL;
+    size_t cap = 0;
+    *n = 0;
+    for (;;) {
+        if (*n + 4096 + 1 > cap && !(p = realloc(p, cap = cap * 2 + 8192)))
+            break;
+        size_t got = fread(p + *n, 1, 4096, f);
+        *n += got;
+        if (got < 4096)
+            break;
+    }
+    fclose(f);
+    if (p)
+        p[*n] = '\0';
+    return p;
+}
+
+/* The .dat and .gp files --plot writes for log are fixtures/plot/name's,
+ * byte for byte, and no other (with gnuplot's images beside them). */
+static void plots_are(const char *log, const char *name)
+{
+    char dir[] = "/tmp/fpmcpu-plot-XXXXXX", err[256], note[600];
+    assert_non_null(mkdtemp(dir));
+    pipeline *pl = pipeline_new(NULL);
+    plotter *pt = plot_new(dir, err, sizeof err);
+    assert_non_null(pt);
+    assert_int_equal(plot_attach(pt, pl), 0);
+    FILE *quiet = fopen("/dev/null", "w");
+    msg_stream(quiet);
+    replay *r = replay_new(pl, 1);
+    assert_int_equal(replay_file(r, log, 0), 0);
+    replay_free(r);
+    msg_stream(NULL);
+    fclose(quiet);
+    assert_int_equal(plot_finish(pt, pl, note, sizeof note), 0);
+    char want_dir[128];
+    snprintf(want_dir, sizeof want_dir, "fixtures/plot/%s", name);
+    int files = 0, wanted = 0;
+    DIR *d = opendir(dir);
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t l = strlen(e->d_name);
+        if (!(l > 4 && strcmp(e->d_name + l - 4, ".dat") == 0) &&
+            !(l > 3 && strcmp(e->d_name + l - 3, ".gp") == 0))
+            continue;
+        files++;
+        char got_path[512], want_path[512];
+        snprintf(got_path, sizeof got_path, "%s/%s", dir, e->d_name);
+        snprintf(want_path, sizeof want_path, "%s/%s", want_dir, e->d_name);
+        size_t gn, wn;
+        char *got = contents(got_path, &gn), *want = contents(want_path, &wn);
+        if (!want)
+            fail_msg("%s: written, but not in %s", e->d_name, want_dir);
+        if (gn != wn || memcmp(got, want, gn) != 0)
+            fail_msg("%s: not as %s has it", e->d_name, want_path);
+        free(got);
+        free(want);
+        unlink(got_path);
+    }
+    closedir(d);
+    d = opendir(want_dir);
+    for (struct dirent *e; (e = readdir(d));)
+        wanted += e->d_name[0] != '.';
+    closedir(d);
+    assert_int_equal(files, wanted);
+    plot_free(pt);
+    pipeline_free(pl);
+    char rm[128];
+    snprintf(rm, sizeof rm, "rm -rf '%s'", dir); /* the images and gnuplot.log */
+    assert_int_equal(system(rm), 0);
+}
+
+/* The histogram, the fit's points and line, the series: per pool. */
+static void test_the_data_and_scripts_of_a_log(void **state)
+{
+    (void)state;
+    plots_are("fixtures/logs/small.fpmlog", "small");
+}
+
+/* Names from the log reach the scripts quoted, in files of safe names. */
+static void test_odd_names_in_the_scripts(void **state)
+{
+    (void)state;
+    plots_are("fixtures/logs/odd-names.fpmlog", "odd-names");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_name_is_one_single_quoted_string),
+        cmocka_unit_test(test_the_data_and_scripts_of_a_log),
+        cmocka_unit_test(test_odd_names_in_the_scripts),
     };
     return cmocka_run_group_tests_name("plot", tests, NULL, NULL);
 }

@@ -158,6 +158,8 @@ csv: nested objects flattened as KEY_SUBKEY|analyzer/out_csv.c|s/prefix\[0\] \? 
 csv: the schema version in every row|analyzer/out_csv.c|s/#define CSV_SCHEMA 1/#define CSV_SCHEMA 2/
 numbers from outside in their range|common/numarg.c|s/ \|\| x < lo \|\| x > hi\)\n        return -1;\n    \*v = x;\n    return 0;\n\}\n\nint num_real/ || x < lo || x > hi + hi)\n        return -1;\n    *v = x;\n    return 0;\n}\n\nint num_real/
 numbers from outside: no sign or space strtoll would take|common/numarg.c|s/    if \(!\(\(\*s >= '0' && \*s <= '9'\) \|\| \(\*s == '-' && lo < 0\)\)\)\n        return -1;/    if (!*s)\n        return -1;/
+the applier refuses an unnamed HOST at once|analyzer/applier.c|s/    if \(!pipeline_host_named\(payload, len\)\)\n        return -1;\n//
+the applier refuses a POOL before any HOST|analyzer/applier.c|s/return a->has_host \? record\(a, K_POOL, name, name_len, payload, len\) : -1;/return record(a, K_POOL, name, name_len, payload, len);/
 LIST
 echo "mutations: $killed killed, $survived survived"
 [ "$survived" -eq 0 ]

@@ -23,7 +23,6 @@
 #include "options.h"
 #include "version.h"
 
-#define PROG "fpm-analyze"
 
 /* fpm-analyze: HOST: what the figures stand on, when round pairs gave none. */
 static void say_dropped_pairs(pl_host *const *hosts, size_t n)

@@ -14,7 +14,6 @@
 #include "timearg.h"
 #include "version.h"
 
-#define PROG "fpm-analyze"
 
 
 static void usage(FILE *out)
@@ -90,7 +89,6 @@ static void usage(FILE *out)
 "pairs, ...): man 7 fpm-cpu (in the source tree: man -l man/fpm-cpu.7).\n");
 }
 
-#define bad_usage(...) msg_usage(PROG, __VA_ARGS__)
 
 /* "2", "1.5", "1.25" into hundredths, 100..10000; 0 ok, -1 not. */
 static int parse_headroom(const char *s, int *out)
@@ -139,10 +137,10 @@ static int resolve_time(const char *arg, const char *opt, int *has, uint64_t *ns
     case TA_CLOCK:
         break;
     case TA_NO_ZONE:
-        bad_usage("%s %s: give the zone (Z or an offset such as +01:00)", opt, arg);
+        msg_usage("%s %s: give the zone (Z or an offset such as +01:00)", opt, arg);
         return -1;
     default:
-        bad_usage("%s must be ISO 8601 with Z or an offset (2026-11-29T14:00:00Z), "
+        msg_usage("%s must be ISO 8601 with Z or an offset (2026-11-29T14:00:00Z), "
                   "@EPOCH, or HH:MM[:SS] (00:00 to 23:59:59, a time on the first log's "
                   "first day, UTC), not \"%s\"", opt, arg);
         return -1;
@@ -191,10 +189,10 @@ static int take_max_children(config *cfg, char *s)
     long long v;
     char *eq = strrchr(s, '=');
     if (!eq || eq == s || num_whole(eq + 1, 1, 1000000, &v))
-        return bad_usage("--max-children wants POOL=N with N in range 1..1000000, not "
+        return msg_usage("--max-children wants POOL=N with N in range 1..1000000, not "
                          "\"%s\"", s);
     if (cfg->scenario.nmax_children == 64)
-        return bad_usage("--max-children is given more than 64 times");
+        return msg_usage("--max-children is given more than 64 times");
     *eq = '\0';
     cfg->max_children[cfg->scenario.nmax_children++] = (wi_override){s, v};
     cfg->scenario.max_children = cfg->max_children;
@@ -215,7 +213,7 @@ static int take_option(config *cfg, int c, char *optarg)
     case 'f':
         cfg->format = report_format(optarg);
         if (!cfg->format)
-            return bad_usage("--format must be %s, not \"%s\"", report_format_names(), optarg);
+            return msg_usage("--format must be %s, not \"%s\"", report_format_names(), optarg);
         break;
     case 'o': cfg->output = strcmp(optarg, "-") == 0 ? NULL : optarg; break;
     case O_CSV_READINGS: cfg->csv_readings = optarg; break;
@@ -223,26 +221,26 @@ static int take_option(config *cfg, int c, char *optarg)
     case O_PLOT: cfg->plot_dir = optarg; break;
     case O_HOST_MC:
         if (num_whole(optarg, 1, 100000000, &v))
-            return bad_usage("--host-millicores must be a whole number in range "
+            return msg_usage("--host-millicores must be a whole number in range "
                              "1..100000000, not \"%s\"", optarg);
         set_host(cfg, (uint64_t)v);
         break;
     case O_CORES:
         if (num_whole(optarg, 1, 100000, &v))
-            return bad_usage("--cores must be a whole number in range 1..100000, "
+            return msg_usage("--cores must be a whole number in range 1..100000, "
                              "not \"%s\"", optarg);
         set_host(cfg, (uint64_t)v * 1000);
         break;
     case O_HEADROOM:
         if (parse_headroom(optarg, &cfg->scenario.headroom))
-            return bad_usage("--headroom must be in range 1..100 with at most two "
+            return msg_usage("--headroom must be in range 1..100 with at most two "
                              "decimals, not \"%s\"", optarg);
         break;
     case O_OWN_URI:
         if (optarg[0] == '\0')
-            return bad_usage("--own-uri needs a non-empty prefix");
+            return msg_usage("--own-uri needs a non-empty prefix");
         if (rd_prefixes_add(&cfg->own_uri, optarg, strlen(optarg)))
-            return bad_usage("out of memory");
+            return msg_usage("out of memory");
         break;
     case O_EXPLAIN: cfg->scenario.explain = 1; break;
     case O_MAXCH: return take_max_children(cfg, optarg);
@@ -252,11 +250,11 @@ static int take_option(config *cfg, int c, char *optarg)
         else if (strcmp(optarg, "busy") == 0)
             cfg->scenario.cost = WI_COST_BUSY;
         else
-            return bad_usage("--cost must be typical or busy, not \"%s\"", optarg);
+            return msg_usage("--cost must be typical or busy, not \"%s\"", optarg);
         break;
     case O_THREADS:
         if (num_whole(optarg, 1, 256, &v))
-            return bad_usage("--threads must be a whole number from 1 to 256, not \"%s\"", optarg);
+            return msg_usage("--threads must be a whole number from 1 to 256, not \"%s\"", optarg);
         cfg->threads = (int)v;
         break;
     case O_FROM: cfg->from = optarg; break;
@@ -265,18 +263,18 @@ static int take_option(config *cfg, int c, char *optarg)
     case O_BASELINE: cfg->baseline = optarg; break;
     case O_TOL:
         if (num_whole(optarg, 0, 60, &v))
-            return bad_usage("--tolerance-buckets must be in range 0..60, not \"%s\"", optarg);
+            return msg_usage("--tolerance-buckets must be in range 0..60, not \"%s\"", optarg);
         cfg->tolerance = (int)v;
         break;
     case O_RISE:
         if (num_real(optarg, 0, 1000, &cfg->max_rise))
-            return bad_usage("--max-overhead-rise must be in range 0..1000 (percent), "
+            return msg_usage("--max-overhead-rise must be in range 0..1000 (percent), "
                              "not \"%s\"", optarg);
         break;
     case O_POOL: cfg->pool = optarg; break;
     case O_CUTOFF:
         if (num_real(optarg, 0, 100, &cfg->cutoff))
-            return bad_usage("--cutoff must be in range 0..100, not \"%s\"", optarg);
+            return msg_usage("--cutoff must be in range 0..100, not \"%s\"", optarg);
         break;
     default:
         break;
@@ -300,7 +298,7 @@ static int take_command(config *cfg, int *argc, char ***argv)
         }
     if (*argc > 1 && v[1][0] >= 'a' && v[1][0] <= 'z' &&
         strspn(v[1], "abcdefghijklmnopqrstuvwxyz-") == strlen(v[1]) && access(v[1], F_OK) != 0)
-        return bad_usage("\"%s\" is neither a command (hist, check, timing) nor a LOG file", v[1]);
+        return msg_usage("\"%s\" is neither a command (hist, check, timing) nor a LOG file", v[1]);
     return 0;
 }
 
@@ -311,9 +309,9 @@ static int check_stdout(const config *cfg)
     int rd = cfg->csv_readings && strcmp(cfg->csv_readings, "-") == 0;
     int rn = cfg->csv_rounds && strcmp(cfg->csv_rounds, "-") == 0;
     if (rd && rn)
-        return bad_usage("--csv-readings - and --csv-rounds - cannot both go to standard output");
+        return msg_usage("--csv-readings - and --csv-rounds - cannot both go to standard output");
     if ((rd || rn) && !cfg->output)
-        return bad_usage("%s -: standard output carries the report; send the report elsewhere "
+        return msg_usage("%s -: standard output carries the report; send the report elsewhere "
                          "with -o FILE", rd ? "--csv-readings" : "--csv-rounds");
     return 0;
 }
@@ -368,9 +366,9 @@ int options_parse(int argc, char **argv, config *cfg)
         int goes = goes_with(c);
         if (!(goes & cmd)) {
             if (goes == CMD_HIST || goes == CMD_CHECK)
-                return bad_usage("option \"%s\" goes with \"" PROG " %s\"", optname,
+                return msg_usage("option \"%s\" goes with \"" PROG " %s\"", optname,
                                  CMD_NAMES[goes]);
-            return bad_usage("option \"%s\" does not go with \"" PROG "%s%s\"", optname,
+            return msg_usage("option \"%s\" does not go with \"" PROG "%s%s\"", optname,
                              cmd == CMD_REPORT ? "" : " ", CMD_NAMES[cmd]);
         }
         int rc = take_option(cfg, c, optarg);
@@ -384,9 +382,9 @@ int options_parse(int argc, char **argv, config *cfg)
             printf(PROG " " FPMCPU_VERSION "\n");
             return 0;
         case ':':
-            return bad_usage("option \"%s\" needs an argument", argv[optind - 1]);
+            return msg_usage("option \"%s\" needs an argument", argv[optind - 1]);
         case '?':
-            return bad_usage("unknown option \"%s\"", argv[optind - 1]);
+            return msg_usage("unknown option \"%s\"", argv[optind - 1]);
         }
     }
     return check_args(cfg, argc, argv);
@@ -397,9 +395,9 @@ int options_parse(int argc, char **argv, config *cfg)
 static int check_args(config *cfg, int argc, char **argv)
 {
     if (cfg->command == CMD_CHECK && !cfg->baseline)
-        return bad_usage("check needs --baseline BASE.json");
+        return msg_usage("check needs --baseline BASE.json");
     if (optind >= argc)
-        return bad_usage("no LOG given");
+        return msg_usage("no LOG given");
     if (check_stdout(cfg) != 0)
         return 2;
     cfg->logs = argv + optind;
@@ -421,14 +419,14 @@ int options_window(config *cfg, uint64_t day_ns, int has_day)
         if (*sod[k] < 0)
             continue;
         if (!has_day)
-            return bad_usage("%s %s: %s holds no time to take the day from", opt[k], arg[k],
+            return msg_usage("%s %s: %s holds no time to take the day from", opt[k], arg[k],
                              cfg->logs[0]);
         *ns[k] = day_ns + (uint64_t)*sod[k] * 1000000000ull;
         *sod[k] = -1;
     }
     if (cfg->scenario.has_from && cfg->scenario.has_until &&
         cfg->scenario.from_ns >= cfg->scenario.until_ns)
-        return bad_usage("--from must come before --until");
+        return msg_usage("--from must come before --until");
     return -1;
 }
 

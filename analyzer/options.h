@@ -5,6 +5,8 @@
 #ifndef OPTIONS_H
 #define OPTIONS_H
 
+#define PROG "fpm-analyze" /* the program's name, in its help and messages */
+
 #include <stdint.h>
 
 #include "readings.h"

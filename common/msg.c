@@ -102,13 +102,22 @@ void msg_progress_clear(void)
     fputs("\r\033[K", out());
 }
 
-int msg_usage(const char *name, const char *fmt, ...)
+int msg_changed(msg_once *o, const char *now)
+{
+    int was = o->last[0] != '\0';
+    if (strncmp(o->last, now, sizeof o->last - 1) == 0)
+        return 0;
+    snprintf(o->last, sizeof o->last, "%s", now);
+    return now[0] ? MSG_NEW : was ? MSG_GONE : 0;
+}
+
+int msg_usage(const char *fmt, ...)
 {
     va_list ap;
-    fprintf(out(), "%s: ", name);
+    fprintf(out(), "%s: ", prog);
     va_start(ap, fmt);
     vfprintf(out(), fmt, ap);
     va_end(ap);
-    fprintf(out(), "\nTry \"%s --help\" for more information.\n", name);
+    fprintf(out(), "\nTry \"%s --help\" for more information.\n", prog);
     return 2;
 }

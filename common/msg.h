@@ -40,7 +40,17 @@ void msg_damage(const char *log, uint64_t offset, int in_frame, uint64_t decoded
 void msg_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void msg_progress_clear(void);
 
+/* A problem said once until it changes: msg_changed(&o, now), now the
+ * problem's text ("" for none), is MSG_NEW when now is a problem other
+ * than the one said last (say it), MSG_GONE when the one said is gone (say
+ * so, if that is news), else 0; o remembers now. */
+typedef struct {
+    char last[600];
+} msg_once;
+enum { MSG_NEW = 1, MSG_GONE = 2 };
+int msg_changed(msg_once *o, const char *now);
+
 /* Says a usage error and how to get help; returns 2, the exit code. */
-int msg_usage(const char *prog, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int msg_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -14,7 +14,6 @@
 #include "probe.h"
 #include "version.h"
 
-#define PROG "fpm-record"
 
 static void usage(FILE *out)
 {
@@ -61,7 +60,6 @@ static void usage(FILE *out)
 "Exit status: 0 ok, 1 a check failed, 2 usage error or LOG unusable.\n");
 }
 
-#define bad_usage(...) msg_usage(PROG, __VA_ARGS__)
 
 int config_parse_duration(const char *s, uint64_t *ms)
 {
@@ -235,11 +233,11 @@ static int hostname_ok(const char *s)
 static int check_args(rec_config *cfg)
 {
     if (cfg->npools == 0 && !cfg->fpm_config)
-        return bad_usage("no pool: give --pool NAME=ENDPOINT or --fpm-config FILE");
+        return msg_usage("no pool: give --pool NAME=ENDPOINT or --fpm-config FILE");
     if (!cfg->output && !cfg->check)
-        return bad_usage("no log: give -o LOG");
+        return msg_usage("no log: give -o LOG");
     if (cfg->steal_probe_ms && cfg->steal_probe_ms * 2 > cfg->interval_ms)
-        return bad_usage("--steal-probe %llums is more than half the interval: the probe would "
+        return msg_usage("--steal-probe %llums is more than half the interval: the probe would "
                          "take the CPU it measures", (unsigned long long)cfg->steal_probe_ms);
     if (cfg->interval_ms < 5000 && !cfg->check && !cfg->quiet)
         msg_warnx("--interval under 5s: the readings are kept, but the analyzer uses no pair of "
@@ -267,40 +265,40 @@ static int take_number(rec_config *cfg, int c, const char *optarg)
     switch (c) {
     case 'i':
         if (config_parse_duration(optarg, &cfg->interval_ms) || cfg->interval_ms < 1000)
-            return bad_usage("--interval must be a duration of at least 1s (5s, 1m), not \"%s\"",
+            return msg_usage("--interval must be a duration of at least 1s (5s, 1m), not \"%s\"",
                              optarg);
         break;
     case 't':
         if (config_parse_duration(optarg, &cfg->timeout_ms) || cfg->timeout_ms < 100 ||
             cfg->timeout_ms > 600000)
-            return bad_usage("--timeout must be a duration from 100ms to 10m, not \"%s\"", optarg);
+            return msg_usage("--timeout must be a duration from 100ms to 10m, not \"%s\"", optarg);
         break;
     case 'd':
         if (config_parse_duration(optarg, &cfg->duration_ms) || cfg->duration_ms == 0)
-            return bad_usage("--duration must be a duration (90s, 10m, 1h), not \"%s\"", optarg);
+            return msg_usage("--duration must be a duration (90s, 10m, 1h), not \"%s\"", optarg);
         break;
     case 'r':
         if (num_whole(optarg, 1, 1000000000, &n))
-            return bad_usage("--rounds must be a whole number in range 1..1000000000, not \"%s\"",
+            return msg_usage("--rounds must be a whole number in range 1..1000000000, not \"%s\"",
                              optarg);
         cfg->rounds = (long)n;
         break;
     case O_LEVEL:
         if (num_whole(optarg, 0, 19, &n))
-            return bad_usage("--level must be in range 0..19, not \"%s\"", optarg);
+            return msg_usage("--level must be in range 0..19, not \"%s\"", optarg);
         cfg->level = (int)n;
         break;
     case O_FRAME:
         if (config_parse_size(optarg, &cfg->frame_bytes, 1u << 10, 1024u << 20))
-            return bad_usage("--frame-size must be from 1k to 1024M (4M), not \"%s\"", optarg);
+            return msg_usage("--frame-size must be from 1k to 1024M (4M), not \"%s\"", optarg);
         break;
     case O_STEAL:
         if (config_parse_duration(optarg, &cfg->steal_probe_ms) || cfg->steal_probe_ms < 10 ||
             cfg->steal_probe_ms > 10000)
-            return bad_usage("--steal-probe must be a duration from 10ms to 10s (200ms), "
+            return msg_usage("--steal-probe must be a duration from 10ms to 10s (200ms), "
                              "not \"%s\"", optarg);
         if (!probe_supported())
-            return bad_usage("--steal-probe needs a cycle counter the probe can read "
+            return msg_usage("--steal-probe needs a cycle counter the probe can read "
                              "(x86-64 or aarch64); this machine has none");
         break;
     }
@@ -330,11 +328,11 @@ int config_parse_args(int argc, char **argv, rec_config *cfg)
         switch (c) {
         case 'p':
             if (parse_pool(optarg, &p) != 0)
-                return bad_usage("--pool wants NAME=ENDPOINT[,status=PATH][,status_listen=ENDPOINT] "
+                return msg_usage("--pool wants NAME=ENDPOINT[,status=PATH][,status_listen=ENDPOINT] "
                                  "with ENDPOINT unix:/path or tcp:host:port, not \"%s\"", optarg);
             if (add_pool(cfg, p) != 0) {
                 pool_free_fields(&p);
-                return bad_usage("pool \"%s\" is given twice", optarg);
+                return msg_usage("pool \"%s\" is given twice", optarg);
             }
             break;
         case 'c': cfg->fpm_config = optarg; break;
@@ -346,7 +344,7 @@ int config_parse_args(int argc, char **argv, rec_config *cfg)
         case O_REDACT: cfg->redact = 1; break;
         case O_HOSTNAME:
             if (!hostname_ok(optarg))
-                return bad_usage("--hostname must be 1 to 253 letters, digits, dots, hyphens or "
+                return msg_usage("--hostname must be 1 to 253 letters, digits, dots, hyphens or "
                                  "underscores, not \"%s\"", optarg);
             cfg->hostname = optarg;
             break;
@@ -356,12 +354,12 @@ int config_parse_args(int argc, char **argv, rec_config *cfg)
         case O_SYS: cfg->sys_root = optarg; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf(PROG " " FPMCPU_VERSION "\n"); return 0;
-        case ':': return bad_usage("option \"%s\" needs an argument", argv[optind - 1]);
-        default: return bad_usage("unknown option \"%s\"", argv[optind - 1]);
+        case ':': return msg_usage("option \"%s\" needs an argument", argv[optind - 1]);
+        default: return msg_usage("unknown option \"%s\"", argv[optind - 1]);
         }
     }
     if (optind < argc)
-        return bad_usage("unexpected argument \"%s\"", argv[optind]);
+        return msg_usage("unexpected argument \"%s\"", argv[optind]);
     return check_args(cfg);
 }
 

@@ -5,17 +5,20 @@
 #ifndef CONFIG_H
 #define CONFIG_H
 
+#define PROG "fpm-record" /* the program's name, in its help and messages */
+
 #include <stdint.h>
 #include <sys/types.h>
 
 #include "fpmconf.h"
+#include "msg.h"
 
 /* A pool: its configuration, and what the recorder learns while recording. */
 typedef struct {
     fpmconf_pool c;         /* name, endpoint, status path and listener, pm, max, where */
     pid_t    master;        /* the php-fpm master its workers were found under */
-    char     said_pids[200];  /* the last problem said about its workers, "" none */
-    char     said_error[600]; /* the last read error said, "" while it answers */
+    msg_once said_pids;       /* the last problem said about its workers */
+    msg_once said_error;      /* "unreadable" while its status page is not read */
     uint64_t error_rounds;  /* rounds in a row it could not be read */
 } rec_pool;
 

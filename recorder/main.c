@@ -29,7 +29,6 @@
 #include "msg.h"
 #include "version.h"
 
-#define PROG "fpm-record"
 #define HOUR_NS (3600ull * 1000000000ull)
 
 static volatile sig_atomic_t stop_signal, hup;
@@ -59,7 +58,7 @@ typedef struct {
     char          *pid_file;
     uint64_t       seq, frame_start;
     uint64_t       last_stat;       /* MONO of the last STAT read, 0 none */
-    int            write_errno;     /* the last write error said, 0 when writing */
+    msg_once       said_write;      /* the last write error said */
     int            rewrite_header;  /* HOST and POOL may be lost: write them again */
     uint64_t       lost_rounds;
     status_page    page;
@@ -70,7 +69,7 @@ typedef struct {
     ps_stat_fds    fds;             /* the workers' stat files, kept open */
     ps_kept        stat_file, pressure_file, cg_files[3]; /* a round's other files, kept open */
     int            probe_cpus[1024], nprobe_cpus, probe_turn; /* --steal-probe's CPUs */
-    char           said_probe[300]; /* the last probe error said, "" none */
+    msg_once       said_probe;      /* the last probe error said */
 } recorder;
 
 static void add(recorder *r, const char *type, uint64_t mono, uint64_t real, const char *src,
@@ -86,18 +85,16 @@ static void commit(recorder *r, int end_frame, int is_round)
 {
     if (logfile_commit(r->log, end_frame) != 0) {
         r->rewrite_header = 1;
-        if (errno != r->write_errno)
+        if (msg_changed(&r->said_write, strerror(errno)) == MSG_NEW)
             msg_warnx("%s: could not write: %s (rounds are lost until it can write again)",
-                r->cfg->output, strerror(errno));
-        r->write_errno = errno;
+                r->cfg->output, r->said_write.last);
         r->lost_rounds += is_round;
         return;
     }
     r->rewrite_header = 0;
-    if (r->write_errno) {
+    if (msg_changed(&r->said_write, "") == MSG_GONE) {
         msg_warnx("%s: writing again; %llu round(s) were lost", r->cfg->output,
             (unsigned long long)r->lost_rounds);
-        r->write_errno = 0;
         r->lost_rounds = 0;
     }
 }
@@ -236,21 +233,17 @@ static void read_pool(recorder *r, rec_pool *pool)
     } else {
         add(r, rec_name(REC_ERROR), mono, real, pool->c.name, err, strlen(err));
     }
-    if (ok && pool->said_error[0]) {
-        if (!cfg->quiet)
-            msg_warnx("pool %s: its status page answers again, after %llu round(s) of ERROR", pool->c.name,
-                (unsigned long long)pool->error_rounds);
-        pool->said_error[0] = '\0';
-    }
+    int change = msg_changed(&pool->said_error, ok ? "" : "unreadable"); /* once, until it answers */
+    if (change == MSG_GONE && !cfg->quiet)
+        msg_warnx("pool %s: its status page answers again, after %llu round(s) of ERROR",
+                  pool->c.name, (unsigned long long)pool->error_rounds);
     pool->error_rounds = ok ? 0 : pool->error_rounds + 1;
-    if (!ok && !pool->said_error[0]) { /* said once, until it answers again */
-        msg_warnx("pool %s: could not read its status page: %s (an ERROR is recorded each round until "
-            "it answers)", pool->c.name, err);
-        snprintf(pool->said_error, sizeof pool->said_error, "%s", err);
-    }
+    if (change == MSG_NEW)
+        msg_warnx("pool %s: could not read its status page: %s (an ERROR is recorded each round "
+                  "until it answers)", pool->c.name, err);
     /* PIDS, read right after the status */
     pid_t *pids = NULL;
-    char why[sizeof pool->said_pids];
+    char why[200];
     int parsed = page && status_parse(&r->page, (const char *)page, plen) == 0;
     if (!parsed || !workers_table_agrees(&r->table, pool->c.name, &r->page))
         scan_table(r); /* no page to go by, or the table is out of date */
@@ -267,11 +260,10 @@ static void read_pool(recorder *r, rec_pool *pool)
         add(r, rec_name(REC_PIDS), mono, real, pool->c.name, r->pidbuf ? r->pidbuf : "", len);
         why[0] = '\0';
     }
-    if (why[0] && strcmp(why, pool->said_pids) != 0) {
+    if (msg_changed(&pool->said_pids, why) == MSG_NEW) {
         msg_warnx("pool %s: %s", pool->c.name, why);
         note(r, "pool %s: %s", pool->c.name, why);
     }
-    memcpy(pool->said_pids, why, strlen(why) + 1); /* why has its size */
     free(pids);
     free(resp.body);
 }
@@ -286,12 +278,11 @@ static void steal_probe(recorder *r)
     probe_result pr;
     char err[256], p[512];
     if (probe_run(cpu, r->cfg->steal_probe_ms * 1000000ull, &pr, err, sizeof err) != 0) {
-        if (strcmp(err, r->said_probe) != 0 && !r->cfg->quiet)
+        if (msg_changed(&r->said_probe, err) == MSG_NEW && !r->cfg->quiet)
             msg_warnx("steal probe: %s", err);
-        snprintf(r->said_probe, sizeof r->said_probe, "%s", err);
         return;
     }
-    r->said_probe[0] = '\0';
+    msg_changed(&r->said_probe, "");
     size_t n = probe_format(&pr, p, sizeof p);
     add(r, rec_name(REC_STEAL), clock_ns(CLOCK_MONOTONIC), clock_ns(CLOCK_REALTIME), NULL, p, n);
 }

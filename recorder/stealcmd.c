@@ -14,7 +14,6 @@
 #include "procfs.h"
 #include "procscan.h"
 
-#define PROG "fpm-record"
 
 /* CPU cpu's steal and total ticks from /proc/stat; 0, or -1. */
 static int kernel_steal(int cpu, uint64_t *steal, uint64_t *total)
@@ -120,11 +119,11 @@ int steal_command(int argc, char **argv)
         switch (c) {
         case 'd':
             if (config_parse_duration(optarg, &ms) || ms < 10 || ms > 600000)
-                return msg_usage(PROG, "--duration must be from 10ms to 10m, not \"%s\"", optarg);
+                return msg_usage("--duration must be from 10ms to 10m, not \"%s\"", optarg);
             break;
         case 'c':
             if (num_whole(optarg, 0, 1023, &cpu))
-                return msg_usage(PROG, "--cpu must be a CPU number in range 0..1023, not \"%s\"",
+                return msg_usage("--cpu must be a CPU number in range 0..1023, not \"%s\"",
                                  optarg);
             break;
         case 'h':
@@ -135,12 +134,12 @@ int steal_command(int argc, char **argv)
                    "own scheduler kept the loop waiting (what the hypervisor took), the gaps,\n"
                    "the largest, and that run delay; then the gap histogram.\n");
             return 0;
-        case ':': return msg_usage(PROG, "option \"%s\" needs an argument", argv[optind - 1]);
-        default: return msg_usage(PROG, "unknown option \"%s\"", argv[optind - 1]);
+        case ':': return msg_usage("option \"%s\" needs an argument", argv[optind - 1]);
+        default: return msg_usage("unknown option \"%s\"", argv[optind - 1]);
         }
     }
     if (optind < argc)
-        return msg_usage(PROG, "unexpected argument \"%s\"", argv[optind]);
+        return msg_usage("unexpected argument \"%s\"", argv[optind]);
     if (!probe_supported()) {
         msg_warnx("the steal probe needs a cycle counter it can read (x86-64 or aarch64); "
                   "this machine has none");
@@ -152,7 +151,7 @@ int steal_command(int argc, char **argv)
         while (k < n && cpus[k] != cpu)
             k++;
         if (k == n)
-            return msg_usage(PROG, "--cpu %lld: no such CPU, or not one this process may run on",
+            return msg_usage("--cpu %lld: no such CPU, or not one this process may run on",
                              cpu);
         cpus[0] = (int)cpu;
         n = 1;

@@ -160,6 +160,7 @@ numbers from outside in their range|common/numarg.c|s/ \|\| x < lo \|\| x > hi\)
 numbers from outside: no sign or space strtoll would take|common/numarg.c|s/    if \(!\(\(\*s >= '0' && \*s <= '9'\) \|\| \(\*s == '-' && lo < 0\)\)\)\n        return -1;/    if (!*s)\n        return -1;/
 the applier refuses an unnamed HOST at once|analyzer/applier.c|s/    if \(!pipeline_host_named\(payload, len\)\)\n        return -1;\n//
 the applier refuses a POOL before any HOST|analyzer/applier.c|s/return a->has_host \? record\(a, K_POOL, name, name_len, payload, len\) : -1;/return record(a, K_POOL, name, name_len, payload, len);/
+a problem said once until it changes|common/msg.c|s/    if \(strncmp\(o->last, now, sizeof o->last - 1\) == 0\)\n        return 0;\n//
 LIST
 echo "mutations: $killed killed, $survived survived"
 [ "$survived" -eq 0 ]

@@ -1,359 +1,31 @@
 /* fpm-record: reads php-fpm's status pages and the CPU counters every
- * interval and appends them, raw, to an fpmlog. */
+ * interval and appends them, raw, to an fpmlog (record.c); -n checks the
+ * pools; fpm-record steal runs the steal probe alone. */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
-#include <getopt.h>
-#include <limits.h>
 #include <signal.h>
-#include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "config.h"
 #include "fcgi.h"
-#include "fpmconf.h"
-#include "fpmlog.h"
-#include "logfile.h"
-#include "probe.h"
-#include "procfs.h"
-#include "procscan.h"
-#include "records.h"
-#include "stealcmd.h"
-#include "workers.h"
-#include "status.h"
 #include "msg.h"
-#include "version.h"
+#include "record.h"
+#include "status.h"
+#include "stealcmd.h"
 
-#define HOUR_NS (3600ull * 1000000000ull)
+static void on_stop(int sig) { rec_stop_signal = sig; }
+static void on_hup(int sig) { (void)sig; rec_hup = 1; }
 
-static volatile sig_atomic_t stop_signal, hup;
-
-static void on_stop(int sig) { stop_signal = sig; }
-static void on_hup(int sig) { (void)sig; hup = 1; }
-
-
-static uint64_t clock_ns(clockid_t id)
+static void catch_signals(void)
 {
-    struct timespec ts;
-    clock_gettime(id, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-/* ------------------------------------------------------------------ a round */
-
-typedef struct {
-    rec_config    *cfg;
-    logfile       *log;
-    ps_table       table;
-    ps_host        host;
-    char           cgroup_dir[4200], cgroup_rel[4200];
-    uint64_t       quota_mc;
-    pid_t          master;          /* php-fpm's master, for its cgroup */
-    pid_t          pid_master;      /* the master of the configuration's pid file, or 0 */
-    char          *pid_file;
-    uint64_t       seq, frame_start;
-    uint64_t       last_stat;       /* MONO of the last STAT read, 0 none */
-    msg_once       said_write;      /* the last write error said */
-    int            rewrite_header;  /* HOST and POOL may be lost: write them again */
-    uint64_t       lost_rounds;
-    status_page    page;
-    char          *pidbuf;
-    size_t         pidcap;
-    int            timed;           /* the clock check was written */
-    int            scanned;         /* the process table was scanned this round */
-    ps_stat_fds    fds;             /* the workers' stat files, kept open */
-    ps_kept        stat_file, pressure_file, cg_files[3]; /* a round's other files, kept open */
-    int            probe_cpus[1024], nprobe_cpus, probe_turn; /* --steal-probe's CPUs */
-    msg_once       said_probe;      /* the last probe error said */
-} recorder;
-
-static void add(recorder *r, const char *type, uint64_t mono, uint64_t real, const char *src,
-                const void *payload, size_t len)
-{
-    if (logfile_add(r->log, type, mono, real, src, src ? strlen(src) : 0, payload, len) != 0)
-        msg_warn("%s: a %s record is lost", r->cfg->output, type);
-}
-
-/* Writes what was added; says a write error once per kind, and when
- * writing works again. */
-static void commit(recorder *r, int end_frame, int is_round)
-{
-    if (logfile_commit(r->log, end_frame) != 0) {
-        r->rewrite_header = 1;
-        if (msg_changed(&r->said_write, strerror(errno)) == MSG_NEW)
-            msg_warnx("%s: could not write: %s (rounds are lost until it can write again)",
-                r->cfg->output, r->said_write.last);
-        r->lost_rounds += is_round;
-        return;
-    }
-    r->rewrite_header = 0;
-    if (msg_changed(&r->said_write, "") == MSG_GONE) {
-        msg_warnx("%s: writing again; %llu round(s) were lost", r->cfg->output,
-            (unsigned long long)r->lost_rounds);
-        r->lost_rounds = 0;
-    }
-}
-
-/* The cgroup's CPU files a round reads, in r->cg_files' order. */
-static const char *const cg_file_names[3] = {"cpu.stat", "cpu.max", "cpu.pressure"};
-
-static void find_cgroup(recorder *r)
-{
-    char *b;
-    size_t n;
-    r->cgroup_dir[0] = '\0';
-    strcpy(r->cgroup_rel, "-");
-    r->quota_mc = 0;
-    r->master = r->pid_master = 0;
-    if (r->pid_file && ps_read_file(r->pid_file, &b, &n) == 0) {
-        char *end;
-        errno = 0;
-        long v = strtol(b, &end, 10);
-        if (!errno && end != b && v > 0 && v <= INT_MAX)
-            r->master = r->pid_master = (pid_t)v;
-        free(b);
-    }
-    if (!r->master) {
-        /* the master of the first pool whose workers are in the table */
-        ps_scan(r->cfg->proc_root, &r->table);
-        for (size_t i = 0; !r->master && i < r->cfg->npools; i++) {
-            pid_t m = workers_only_master(&r->table, r->cfg->pools[i].c.name);
-            r->master = m > 0 ? m : 0;
-        }
-        if (!r->master)
-            r->master = r->table.master;
-    }
-    for (size_t i = 0; i < 3; i++)
-        ps_kept_free(&r->cg_files[i]);
-    if (!r->master || ps_cgroup_dir(r->cfg->proc_root, r->cfg->sys_root, r->master, r->cgroup_dir,
-                                    sizeof r->cgroup_dir, r->cgroup_rel, sizeof r->cgroup_rel) != 0) {
-        r->cgroup_dir[0] = '\0';
-        strcpy(r->cgroup_rel, "-");
-        return;
-    }
-    for (size_t i = 0; i < 3; i++) /* a path that cannot be kept is a file not read */
-        (void)ps_kept_set(&r->cg_files[i], r->cgroup_dir, cg_file_names[i]);
-    long got = ps_kept_read(&r->cg_files[1]); /* cpu.max */
-    if (got >= 0)
-        procfs_cgroup_max(r->cg_files[1].buf, (size_t)got, &r->quota_mc);
-}
-
-static void write_host_and_pools(recorder *r)
-{
-    char p[8192];
-    rec_config *cfg = r->cfg;
-    ps_host_facts(cfg->proc_root, cfg->sys_root, &r->host);
-    if (cfg->hostname)
-        snprintf(r->host.hostname, sizeof r->host.hostname, "%s", cfg->hostname);
-    find_cgroup(r);
-    uint64_t mono = clock_ns(CLOCK_MONOTONIC), real = clock_ns(CLOCK_REALTIME);
-    int n = snprintf(p, sizeof p,
-                     HOST_FORMAT "=1\n" HOST_RECORDER "=" PROG " " FPMCPU_VERSION "\n"
-                     HOST_HOSTNAME "=%s\n" HOST_BOOT_ID "=%s\n" HOST_KERNEL "=%s\n"
-                     HOST_NPROC "=%ld\n" HOST_CLK_TCK "=%ld\n" HOST_INTERVAL_MS "=%llu\n"
-                     HOST_QUOTA_MC "=%llu\n" HOST_CGROUP "=%s\n" HOST_CLOCKSOURCE "=%s\n",
-                     r->host.hostname, r->host.boot_id, r->host.kernel, r->host.nproc,
-                     r->host.clk_tck, (unsigned long long)cfg->interval_ms,
-                     (unsigned long long)r->quota_mc, r->cgroup_rel, r->host.clocksource);
-    add(r, rec_name(REC_HOST), mono, real, NULL, p, (size_t)n);
-    for (size_t i = 0; i < cfg->npools; i++) {
-        rec_pool *pool = &cfg->pools[i];
-        n = snprintf(p, sizeof p, POOL_NAME "=%s\n" POOL_ENDPOINT "=%s\n" POOL_STATUS_PATH "=%s\n"
-                                  POOL_PM "=%s\n" POOL_MAX_CHILDREN "=%ld\n" POOL_OWN_URI "=%s\n",
-                     pool->c.name, config_status_endpoint(pool),
-                     pool->c.status_path, pool->c.pm ? pool->c.pm : "-", pool->c.max_children,
-                     pool->c.status_path);
-        add(r, rec_name(REC_POOL), mono, real, pool->c.name, p, (size_t)n);
-    }
-}
-
-static void note(recorder *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(recorder *r, const char *fmt, ...)
-{
-    char text[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(text, sizeof text, fmt, ap);
-    va_end(ap);
-    if (n >= (int)sizeof text)
-        n = (int)sizeof text - 1;
-    add(r, rec_name(REC_NOTE), clock_ns(CLOCK_MONOTONIC), clock_ns(CLOCK_REALTIME), NULL, text, (size_t)n);
-}
-
-/* The process table, scanned at most once a round: only when a pool has no
- * page to go by or its page names workers the table does not (a worker
- * spawned, exited or reused its pid), so a round does not cost a read of
- * every process's cmdline. */
-static void scan_table(recorder *r)
-{
-    if (r->scanned)
-        return;
-    r->scanned = 1;
-    if (ps_scan(r->cfg->proc_root, &r->table) != 0)
-        r->table.any_fpm = 0;
-}
-
-static void read_pool(recorder *r, rec_pool *pool)
-{
-    rec_config *cfg = r->cfg;
-    fcgi_response resp;
-    char err[600];
-    uint64_t mono = clock_ns(CLOCK_MONOTONIC), real = clock_ns(CLOCK_REALTIME);
-    const char *ep = config_status_endpoint(pool);
-    int ok = fcgi_get(ep, pool->c.status_path, "json&full", (int)cfg->timeout_ms, FCGI_MAX_BODY,
-                      &resp, err, sizeof err) == 0;
-    const unsigned char *page = NULL;
-    size_t plen = 0;
-    if (ok && resp.status == 404) {
-        snprintf(err, sizeof err, "status page not found (HTTP 404 %.*s): \"%s\" is not the pool's "
-                 "pm.status_path", (int)strcspn((char *)resp.body, "\r\n"), (char *)resp.body,
-                 pool->c.status_path);
-        ok = 0;
-    } else if (ok && resp.status != 200) {
-        snprintf(err, sizeof err, "HTTP %d from the status page: %.*s", resp.status,
-                 (int)strcspn((char *)resp.body, "\r\n"), (char *)resp.body);
-        ok = 0;
-    }
-    if (ok) {
-        page = resp.body;
-        plen = resp.body_len;
-        char *red = NULL;
-        size_t rl;
-        if (cfg->redact && status_redact_query((const char *)page, plen, &red, &rl) == 0) {
-            add(r, rec_name(REC_STATUS), mono, real, pool->c.name, red, rl);
-            free(red);
-        } else {
-            add(r, rec_name(REC_STATUS), mono, real, pool->c.name, page, plen);
-        }
-    } else {
-        add(r, rec_name(REC_ERROR), mono, real, pool->c.name, err, strlen(err));
-    }
-    int change = msg_changed(&pool->said_error, ok ? "" : "unreadable"); /* once, until it answers */
-    if (change == MSG_GONE && !cfg->quiet)
-        msg_warnx("pool %s: its status page answers again, after %llu round(s) of ERROR",
-                  pool->c.name, (unsigned long long)pool->error_rounds);
-    pool->error_rounds = ok ? 0 : pool->error_rounds + 1;
-    if (change == MSG_NEW)
-        msg_warnx("pool %s: could not read its status page: %s (an ERROR is recorded each round "
-                  "until it answers)", pool->c.name, err);
-    /* PIDS, read right after the status */
-    pid_t *pids = NULL;
-    char why[200];
-    int parsed = page && status_parse(&r->page, (const char *)page, plen) == 0;
-    if (!parsed || !workers_table_agrees(&r->table, pool->c.name, &r->page))
-        scan_table(r); /* no page to go by, or the table is out of date */
-    long n = workers_of_pool(&r->table, pool->c.name, parsed ? &r->page : NULL, r->pid_master,
-                             &pool->master, &pids, why, sizeof why);
-    size_t len = 0, got = 0;
-    mono = clock_ns(CLOCK_MONOTONIC);
-    real = clock_ns(CLOCK_REALTIME);
-    if (n > 0 && (got = ps_pid_stats(&r->fds, cfg->proc_root, pids, (size_t)n, &r->pidbuf, &len,
-                                     &r->pidcap)) == 0)
-        snprintf(why, sizeof why, "none of its %ld workers' stat files in %s can be read "
-                 "(hidepid, or another pid namespace): no PIDS this round", n, cfg->proc_root);
-    if (n >= 0 && (n == 0 || got > 0)) {
-        add(r, rec_name(REC_PIDS), mono, real, pool->c.name, r->pidbuf ? r->pidbuf : "", len);
-        why[0] = '\0';
-    }
-    if (msg_changed(&pool->said_pids, why) == MSG_NEW) {
-        msg_warnx("pool %s: %s", pool->c.name, why);
-        note(r, "pool %s: %s", pool->c.name, why);
-    }
-    free(pids);
-    free(resp.body);
-}
-
-/* --steal-probe: the probe on the next CPU in turn, as a STEAL record; a
- * failure is said once until it works again. */
-static void steal_probe(recorder *r)
-{
-    if (r->nprobe_cpus == 0 && (r->nprobe_cpus = probe_cpus(r->probe_cpus, 1024)) == 0)
-        r->probe_cpus[r->nprobe_cpus++] = 0;
-    int cpu = r->probe_cpus[r->probe_turn++ % r->nprobe_cpus];
-    probe_result pr;
-    char err[256], p[512];
-    if (probe_run(cpu, r->cfg->steal_probe_ms * 1000000ull, &pr, err, sizeof err) != 0) {
-        if (msg_changed(&r->said_probe, err) == MSG_NEW && !r->cfg->quiet)
-            msg_warnx("steal probe: %s", err);
-        return;
-    }
-    msg_changed(&r->said_probe, "");
-    size_t n = probe_format(&pr, p, sizeof p);
-    add(r, rec_name(REC_STEAL), clock_ns(CLOCK_MONOTONIC), clock_ns(CLOCK_REALTIME), NULL, p, n);
-}
-
-/* The clock check of this start, as a TIMING record after HOST. */
-static void clock_check(recorder *r)
-{
-    clockcheck *c = malloc(sizeof *c);
-    if (!c)
-        return;
-    uint64_t mono = clock_ns(CLOCK_MONOTONIC), real = clock_ns(CLOCK_REALTIME);
-    clockcheck_run(c, 100000000ull); /* 100 ms */
-    size_t n;
-    char *p = clockcheck_format(c, &n);
-    if (p)
-        add(r, rec_name(REC_TIMING), mono, real, NULL, p, n);
-    free(p);
-    free(c);
-    r->timed = 1;
-}
-
-/* A kept file as a record of that type, stamped when read; nothing when it
- * cannot be read. */
-static void add_kept(recorder *r, rec_type type, const char *source, ps_kept *k)
-{
-    uint64_t mono = clock_ns(CLOCK_MONOTONIC), real = clock_ns(CLOCK_REALTIME);
-    long n = ps_kept_read(k);
-    if (n >= 0)
-        add(r, rec_name(type), mono, real, source, k->buf, (size_t)n);
-}
-
-static void do_round(recorder *r)
-{
-    rec_config *cfg = r->cfg;
-    uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
-    if (r->rewrite_header) { /* a failed write may have taken them */
-        write_host_and_pools(r);
-        note(r, "writing again after a write error");
-    }
-    r->scanned = 0;
-    for (size_t i = 0; i < cfg->npools; i++)
-        read_pool(r, &cfg->pools[i]);
-    uint64_t mono = clock_ns(CLOCK_MONOTONIC), real = clock_ns(CLOCK_REALTIME);
-    long n = ps_kept_read(&r->stat_file);
-    if (n >= 0) {
-        add(r, rec_name(REC_STAT), mono, real, NULL, r->stat_file.buf,
-            ps_cpu_lines_in(r->stat_file.buf, (size_t)n));
-        r->last_stat = mono;
-    }
-    add_kept(r, REC_PRESSURE, NULL, &r->pressure_file); /* where the host has it */
-    if (r->cgroup_dir[0])
-        for (size_t i = 0; i < 3; i++)
-            add_kept(r, REC_CGROUP, cg_file_names[i], &r->cg_files[i]);
-    ps_stat_fds_sweep(&r->fds); /* the workers gone since the last round */
-    if (cfg->steal_probe_ms)
-        steal_probe(r);
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    uint64_t self = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000ull +
-                    (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
-    mono = clock_ns(CLOCK_MONOTONIC);
-    real = clock_ns(CLOCK_REALTIME);
-    char p[128];
-    size_t len = fpmlog_kv_put(p, ROUND_SEQ, ++r->seq);
-    len += fpmlog_kv_put(p + len, ROUND_TOOK_US, (mono - t0) / 1000);
-    len += fpmlog_kv_put(p + len, ROUND_SELF_CPU_US, self);
-    add(r, rec_name(REC_ROUND), mono, real, NULL, p, len);
-    int end = mono - r->frame_start >= HOUR_NS || logfile_frame_bytes(r->log) >= cfg->frame_bytes;
-    commit(r, end, 1);
-    if (end)
-        r->frame_start = mono;
+    struct sigaction sa = {0};
+    sa.sa_handler = on_stop;
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    sa.sa_handler = on_hup;
+    sigaction(SIGHUP, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
 }
 
 /* What to do about a pool's read error, or NULL. */
@@ -415,170 +87,31 @@ static int check_config(rec_config *cfg)
     return bad;
 }
 
-static int open_log(recorder *r)
-{
-    char repaired[512], err[512];
-    r->log = logfile_open(r->cfg->output, r->cfg->level, repaired, sizeof repaired, err, sizeof err);
-    if (!r->log) {
-        msg_warnx("%s: %s", r->cfg->output, err);
-        return -1;
-    }
-    r->frame_start = clock_ns(CLOCK_MONOTONIC);
-    write_host_and_pools(r);
-    if (!r->timed)
-        clock_check(r);
-    if (repaired[0]) {
-        note(r, "repaired: %s", repaired);
-        if (!r->cfg->quiet)
-            msg_warnx("%s: %s", r->cfg->output, repaired);
-    }
-    return 0;
-}
-
-static void reload(recorder *r)
-{
-    rec_config *cfg = r->cfg;
-    note(r, "SIGHUP: reopening the log");
-    commit(r, 1, 0);
-    logfile_close(r->log);
-    r->log = NULL;
-    if (cfg->fpm_config) {
-        rec_pool *old = cfg->pools;
-        size_t oldn = cfg->npools;
-        cfg->pools = NULL;
-        cfg->npools = 0;
-        free(r->pid_file);
-        r->pid_file = NULL;
-        if (config_load_pools(cfg, &r->pid_file) != 0) {
-            msg_warnx("%s: keeping the pools read before", cfg->fpm_config);
-            config_pools_free(cfg->pools, cfg->npools);
-            cfg->pools = old;
-            cfg->npools = oldn;
-        } else {
-            config_pools_free(old, oldn);
-        }
-    }
-    if (open_log(r) != 0)
-        return;
-    note(r, "reopened on SIGHUP");
-    commit(r, 0, 0);
-}
-
-static void sleep_until(uint64_t when)
-{
-    struct timespec ts = {(time_t)(when / 1000000000ull), (long)(when % 1000000000ull)};
-    while (!stop_signal && !hup && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-        ;
-}
-
-/* When the next round starts: the next slot of the schedule (start + k x
- * interval, slots missed in a stall skipped), but never less than one
- * interval after the last STAT read, which comes a little after a round's
- * start: STAT to STAT is then at least one interval, as the analyzer's
- * pairs need. */
-static uint64_t next_round(uint64_t start, uint64_t interval, uint64_t last_stat, uint64_t now)
-{
-    uint64_t next = start + ((now - start) / interval + 1) * interval;
-    if (last_stat && next < last_stat + interval)
-        next = last_stat + interval;
-    return next;
-}
-
-static void catch_signals(void)
-{
-    struct sigaction sa = {0};
-    sa.sa_handler = on_stop;
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGINT, &sa, NULL);
-    sa.sa_handler = on_hup;
-    sigaction(SIGHUP, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
-}
-
-/* Sleeps until next, reopening the log on SIGHUP.  0, or -1 when the log
- * could not be opened again. */
-static int wait_for(recorder *r, uint64_t next)
-{
-    for (;;) {
-        sleep_until(next);
-        if (!hup)
-            return 0;
-        hup = 0;
-        reload(r);
-        if (!r->log)
-            return -1;
-    }
-}
-
-/* Rounds on schedule until --rounds, --duration or a signal; the log
- * closed with a NOTE saying why.  0, or 2. */
-static int record(recorder *r)
-{
-    rec_config *cfg = r->cfg;
-    note(r, "start: %zu pool(s), interval %llu ms", cfg->npools,
-         (unsigned long long)cfg->interval_ms);
-    commit(r, 0, 0);
-    uint64_t start = clock_ns(CLOCK_MONOTONIC), interval = cfg->interval_ms * 1000000ull;
-    uint64_t limit = cfg->duration_ms * 1000000ull;
-    for (long k = 0; !stop_signal; k++) {
-        do_round(r);
-        if (cfg->rounds && k + 1 >= cfg->rounds)
-            break;
-        uint64_t now = clock_ns(CLOCK_MONOTONIC);
-        uint64_t next = next_round(start, interval, r->last_stat, now);
-        if (limit && (now - start >= limit || next - start > limit))
-            break;
-        if (wait_for(r, next) != 0)
-            return 2;
-    }
-    if (stop_signal)
-        note(r, "stop: %s", stop_signal == SIGTERM ? "SIGTERM" : "SIGINT");
-    else
-        note(r, "stop: %llu round(s) done", (unsigned long long)r->seq);
-    int rc = logfile_close(r->log);
-    r->log = NULL;
-    if (rc != 0) {
-        msg_warn("%s: could not write the end of the log", cfg->output);
-        return 2;
-    }
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     msg_init(PROG);
     if (argc > 1 && strcmp(argv[1], "steal") == 0)
         return steal_command(argc - 1, argv + 1);
     rec_config cfg = {0};
-    recorder r = {.cfg = &cfg};
+    char *pid_file = NULL;
     int rc = config_parse_args(argc, argv, &cfg);
     if (rc < 0)
-        rc = cfg.fpm_config && config_load_pools(&cfg, &r.pid_file) != 0 ? 2 : -1;
+        rc = cfg.fpm_config && config_load_pools(&cfg, &pid_file) != 0 ? 2 : -1;
     if (rc < 0 && cfg.check)
         rc = check_config(&cfg);
     if (rc < 0) {
-        struct rlimit nofile; /* the workers' stat files kept open, within the limit */
-        if (getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur > 256)
-            r.fds.max = nofile.rlim_cur - 128 > 65536 ? 65536 : (size_t)nofile.rlim_cur - 128;
         catch_signals();
-        if (ps_kept_set(&r.stat_file, cfg.proc_root, "stat") != 0 ||
-            ps_kept_set(&r.pressure_file, cfg.proc_root, "pressure/cpu") != 0) {
+        recorder *r = recorder_new(&cfg, pid_file, &rec_system_clock);
+        pid_file = NULL; /* the recorder's now */
+        if (!r) {
             msg_warn("cannot start");
             rc = 2;
         } else {
-            rc = open_log(&r) == 0 ? record(&r) : 2;
+            rc = recorder_run(r);
         }
+        recorder_free(r);
     }
-    logfile_close(r.log);
-    ps_table_free(&r.table);
-    ps_stat_fds_free(&r.fds);
-    ps_kept_free(&r.stat_file);
-    ps_kept_free(&r.pressure_file);
-    for (size_t i = 0; i < 3; i++)
-        ps_kept_free(&r.cg_files[i]);
-    status_page_free(&r.page);
-    free(r.pidbuf);
-    free(r.pid_file);
+    free(pid_file);
     config_pools_free(cfg.pools, cfg.npools);
     return rc;
 }

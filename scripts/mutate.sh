@@ -161,6 +161,7 @@ numbers from outside: no sign or space strtoll would take|common/numarg.c|s/    
 the applier refuses an unnamed HOST at once|analyzer/applier.c|s/    if \(!pipeline_host_named\(payload, len\)\)\n        return -1;\n//
 the applier refuses a POOL before any HOST|analyzer/applier.c|s/return a->has_host \? record\(a, K_POOL, name, name_len, payload, len\) : -1;/return record(a, K_POOL, name, name_len, payload, len);/
 a problem said once until it changes|common/msg.c|s/    if \(strncmp\(o->last, now, sizeof o->last - 1\) == 0\)\n        return 0;\n//
+recorder: a round starts an interval after the last STAT|recorder/record.c|s/    if \(last_stat && next < last_stat \+ interval\)/    if (0 \&\& last_stat \&\& next < last_stat + interval)/
 LIST
 echo "mutations: $killed killed, $survived survived"
 [ "$survived" -eq 0 ]

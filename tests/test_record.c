@@ -1,0 +1,254 @@
+/* The recorder's round loop on a clock of the test's own: the schedule,
+ * slots a stall missed, the 5 s guarantee, SIGHUP and SIGTERM, without
+ * sleeping.  /proc is fixtures/world; the pool's socket does not exist, so
+ * every round records an ERROR for it. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fpmlog.h"
+#include "msg.h"
+#include "record.h"
+
+#define S 1000000000ull
+
+/* The test's clock: every read moves it on by step; the first read past
+ * stall_after (the start of a round: before its STAT) jumps stall more;
+ * sleeping reaches the time asked for, but the sleep numbered hup_at
+ * (stop_at) is cut short by SIGHUP (SIGTERM). */
+typedef struct {
+    uint64_t mono, step, stall, stall_after;
+    int      stalled, sleeps, hup_at, stop_at;
+} fake;
+
+static uint64_t f_mono(void *a)
+{
+    fake *f = a;
+    f->mono += f->step;
+    if (f->stall && !f->stalled && f->mono > f->stall_after) {
+        f->stalled = 1;
+        f->mono += f->stall;
+    }
+    return f->mono;
+}
+
+static uint64_t f_real(void *a)
+{
+    return ((fake *)a)->mono + 1800000000ull * S;
+}
+
+static void f_sleep(void *a, uint64_t when)
+{
+    fake *f = a;
+    f->sleeps++;
+    if (f->sleeps == f->hup_at) {
+        rec_hup = 1;
+        return;
+    }
+    if (f->sleeps == f->stop_at) {
+        rec_stop_signal = 15;
+        return;
+    }
+    if (when > f->mono)
+        f->mono = when;
+}
+
+/* What a run wrote: STAT's and ROUND's times, seqs, HOSTs and NOTEs. */
+typedef struct {
+    uint64_t stat[64], round[64];
+    int      nstat, nround, hosts, damaged;
+    long     seq[64];
+    char     notes[2048];
+} log_read;
+
+static char path[64];
+
+static void read_back(log_read *lr)
+{
+    memset(lr, 0, sizeof *lr);
+    char err[256];
+    fpmlog_reader *r = fpmlog_reader_open(path, err, sizeof err);
+    assert_non_null(r);
+    fpmlog_record rec;
+    fpmlog_damage dmg;
+    int ret;
+    while ((ret = fpmlog_reader_next(r, &rec, &dmg)) != 0) {
+        if (ret < 0) {
+            lr->damaged++;
+            continue;
+        }
+        if (strcmp(rec.type, "STAT") == 0 && lr->nstat < 64)
+            lr->stat[lr->nstat++] = rec.mono;
+        else if (strcmp(rec.type, "ROUND") == 0 && lr->nround < 64) {
+            lr->seq[lr->nround] = strtol((const char *)rec.payload + 4, NULL, 10);
+            lr->round[lr->nround++] = rec.mono;
+        } else if (strcmp(rec.type, "HOST") == 0)
+            lr->hosts++;
+        else if (strcmp(rec.type, "NOTE") == 0)
+            snprintf(lr->notes + strlen(lr->notes), sizeof lr->notes - strlen(lr->notes),
+                     "%.*s|", (int)rec.len, (const char *)rec.payload);
+    }
+    fpmlog_reader_free(r);
+}
+
+/* Records with these options (and fixtures/world, a pool that is not
+ * there, -q, -o path) on clock f; returns the exit code. */
+static int run(fake *f, const char *opts)
+{
+    char line[512];
+    snprintf(line, sizeof line, "fpm-record --proc-root fixtures/world/proc --sys-root "
+             "fixtures/world/sys --pool www=unix:/nonexistent/www.sock -q -o %s %s", path, opts);
+    char *argv[32];
+    int argc = 0;
+    for (char *w = strtok(line, " "); w && argc < 31; w = strtok(NULL, " "))
+        argv[argc++] = w;
+    argv[argc] = NULL;
+    rec_config cfg = {0};
+    optind = 0;
+    FILE *quiet = fopen("/dev/null", "w");
+    msg_stream(quiet);
+    assert_int_equal(config_parse_args(argc, argv, &cfg), -1);
+    rec_clock clk = {f_mono, f_real, f_sleep, f};
+    rec_hup = rec_stop_signal = 0;
+    recorder *r = recorder_new(&cfg, NULL, &clk);
+    assert_non_null(r);
+    int rc = recorder_run(r);
+    recorder_free(r);
+    config_pools_free(cfg.pools, cfg.npools);
+    msg_stream(NULL);
+    fclose(quiet);
+    return rc;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(path, sizeof path, "/tmp/fpmcpu-record-XXXXXX");
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    unlink(path);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    unlink(path);
+    return 0;
+}
+
+/* Rounds on start + k x interval; STAT to STAT never under the interval
+ * (a round starts at least an interval after the last STAT read). */
+static void test_rounds_keep_the_schedule_and_the_5s_pairs(void **state)
+{
+    (void)state;
+    fake f = {.mono = 1000 * S, .step = 1000000}; /* 1 ms a clock read */
+    assert_int_equal(run(&f, "--interval 5s --rounds 6"), 0);
+    log_read lr;
+    read_back(&lr);
+    assert_int_equal(lr.damaged, 0);
+    assert_int_equal(lr.nround, 6);
+    assert_int_equal(lr.nstat, 6);
+    for (int k = 0; k < 6; k++)
+        assert_int_equal(lr.seq[k], k + 1);
+    for (int k = 1; k < 6; k++) {
+        uint64_t gap = lr.stat[k] - lr.stat[k - 1];
+        if (gap < 5 * S || gap > 5 * S + 50000000ull)
+            fail_msg("STAT %d to %d: %llu ns", k - 1, k, (unsigned long long)gap);
+    }
+    assert_non_null(strstr(lr.notes, "stop: 6 round(s) done|"));
+}
+
+/* A stall of 17 s inside a round: the slots it missed are skipped, not
+ * run back to back. */
+static void test_slots_a_stall_missed_are_skipped(void **state)
+{
+    (void)state;
+    fake f = {.mono = 1000 * S, .step = 1000000, .stall = 17 * S, .stall_after = 1010 * S};
+    assert_int_equal(run(&f, "--interval 5s --duration 40s"), 0);
+    log_read lr;
+    read_back(&lr);
+    int stalled = 0;
+    for (int k = 1; k < lr.nstat; k++) {
+        uint64_t gap = lr.stat[k] - lr.stat[k - 1];
+        assert_true(gap >= 5 * S);
+        if (gap > 6 * S) {
+            stalled++;
+            assert_true(gap >= 17 * S && gap < 22 * S + 100000000ull);
+        }
+    }
+    assert_int_equal(stalled, 1);
+    assert_true(lr.nround <= 6); /* 40 s at 5 s is 8 slots, 3 of them missed */
+}
+
+/* A round whose STAT is read 2 s late (a slow pool): the next round waits
+ * a whole interval from that STAT, so the pair still counts. */
+static void test_a_late_stat_pushes_the_next_round(void **state)
+{
+    (void)state;
+    fake f = {.mono = 1000 * S, .step = 1000000, .stall = 2 * S, .stall_after = 1015 * S};
+    assert_int_equal(run(&f, "--interval 5s --rounds 5"), 0);
+    log_read lr;
+    read_back(&lr);
+    assert_int_equal(lr.nstat, 5);
+    for (int k = 1; k < lr.nstat; k++) {
+        uint64_t gap = lr.stat[k] - lr.stat[k - 1];
+        if (gap < 5 * S)
+            fail_msg("STAT %d to %d: %llu ns, under the interval", k - 1, k,
+                     (unsigned long long)gap);
+    }
+}
+
+/* SIGHUP while waiting: the log is reopened (HOST again) and the rounds
+ * go on, numbered on. */
+static void test_sighup_reopens_the_log_and_the_rounds_go_on(void **state)
+{
+    (void)state;
+    fake f = {.mono = 1000 * S, .step = 1000000, .hup_at = 2};
+    assert_int_equal(run(&f, "--interval 5s --rounds 4"), 0);
+    log_read lr;
+    read_back(&lr);
+    assert_int_equal(lr.hosts, 2);
+    assert_int_equal(lr.nround, 4);
+    for (int k = 0; k < 4; k++)
+        assert_int_equal(lr.seq[k], k + 1);
+    assert_non_null(strstr(lr.notes, "SIGHUP: reopening the log|reopened on SIGHUP|"));
+    for (int k = 1; k < lr.nstat; k++)
+        assert_true(lr.stat[k] - lr.stat[k - 1] >= 5 * S);
+}
+
+/* SIGTERM while waiting: the run ends with a NOTE, the frame closed. */
+static void test_sigterm_ends_the_run_with_its_frame_closed(void **state)
+{
+    (void)state;
+    fake f = {.mono = 1000 * S, .step = 1000000, .stop_at = 3};
+    assert_int_equal(run(&f, "--interval 5s --rounds 10"), 0);
+    log_read lr;
+    read_back(&lr);
+    assert_int_equal(lr.nround, 3);
+    assert_int_equal(lr.damaged, 0);
+    assert_non_null(strstr(lr.notes, "stop: SIGTERM|"));
+}
+
+int main(void)
+{
+    msg_init("fpm-record");
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_rounds_keep_the_schedule_and_the_5s_pairs, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_slots_a_stall_missed_are_skipped, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_late_stat_pushes_the_next_round, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sighup_reopens_the_log_and_the_rounds_go_on, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sigterm_ends_the_run_with_its_frame_closed, setup, teardown),
+    };
+    return cmocka_run_group_tests_name("record", tests, NULL, NULL);
+}

@@ -218,50 +218,55 @@ static void scan_table(recorder *r)
         r->table.any_fpm = 0;
 }
 
-static void read_pool(recorder *r, rec_pool *pool)
+/* A pool's status page over FastCGI: 1 with the page in resp, or 0 with
+ * why in err (no answer, or an answer that is not a status page). */
+static int fetch_status(const recorder *r, const rec_pool *pool, fcgi_response *resp, char *err,
+                        size_t errlen)
 {
-    rec_config *cfg = r->cfg;
-    fcgi_response resp;
-    char err[600];
-    uint64_t mono = MONO(r), real = REAL(r);
-    const char *ep = config_status_endpoint(pool);
-    int ok = fcgi_get(ep, pool->c.status_path, "json&full", (int)cfg->timeout_ms, FCGI_MAX_BODY,
-                      &resp, err, sizeof err) == 0;
-    const unsigned char *page = NULL;
-    size_t plen = 0;
-    if (ok && resp.status == 404) {
-        snprintf(err, sizeof err, "status page not found (HTTP 404 %.*s): \"%s\" is not the pool's "
-                 "pm.status_path", (int)strcspn((char *)resp.body, "\r\n"), (char *)resp.body,
+    if (fcgi_get(config_status_endpoint(pool), pool->c.status_path, "json&full",
+                 (int)r->cfg->timeout_ms, FCGI_MAX_BODY, resp, err, errlen) != 0)
+        return 0;
+    if (resp->status == 404)
+        snprintf(err, errlen, "status page not found (HTTP 404 %.*s): \"%s\" is not the pool's "
+                 "pm.status_path", (int)strcspn((char *)resp->body, "\r\n"), (char *)resp->body,
                  pool->c.status_path);
-        ok = 0;
-    } else if (ok && resp.status != 200) {
-        snprintf(err, sizeof err, "HTTP %d from the status page: %.*s", resp.status,
-                 (int)strcspn((char *)resp.body, "\r\n"), (char *)resp.body);
-        ok = 0;
-    }
-    if (ok) {
-        page = resp.body;
-        plen = resp.body_len;
-        char *red = NULL;
-        size_t rl;
-        if (cfg->redact && status_redact_query((const char *)page, plen, &red, &rl) == 0) {
-            add(r, rec_name(REC_STATUS), mono, real, pool->c.name, red, rl);
-            free(red);
-        } else {
-            add(r, rec_name(REC_STATUS), mono, real, pool->c.name, page, plen);
-        }
-    } else {
+    else if (resp->status != 200)
+        snprintf(err, errlen, "HTTP %d from the status page: %.*s", resp->status,
+                 (int)strcspn((char *)resp->body, "\r\n"), (char *)resp->body);
+    return resp->status == 200;
+}
+
+/* STATUS (its query strings cut with --redact-query) or ERROR, stamped
+ * when the request was sent; an ERROR said once, until it answers again. */
+static void write_status(recorder *r, rec_pool *pool, uint64_t mono, uint64_t real,
+                         const fcgi_response *resp, int ok, const char *err)
+{
+    char *red = NULL;
+    size_t rl;
+    if (!ok)
         add(r, rec_name(REC_ERROR), mono, real, pool->c.name, err, strlen(err));
-    }
-    int change = msg_changed(&pool->said_error, ok ? "" : "unreadable"); /* once, until it answers */
-    if (change == MSG_GONE && !cfg->quiet)
+    else if (r->cfg->redact &&
+             status_redact_query((const char *)resp->body, resp->body_len, &red, &rl) == 0)
+        add(r, rec_name(REC_STATUS), mono, real, pool->c.name, red, rl);
+    else
+        add(r, rec_name(REC_STATUS), mono, real, pool->c.name, resp->body, resp->body_len);
+    free(red);
+    int change = msg_changed(&pool->said_error, ok ? "" : "unreadable");
+    if (change == MSG_GONE && !r->cfg->quiet)
         msg_warnx("pool %s: its status page answers again, after %llu round(s) of ERROR",
                   pool->c.name, (unsigned long long)pool->error_rounds);
     pool->error_rounds = ok ? 0 : pool->error_rounds + 1;
     if (change == MSG_NEW)
         msg_warnx("pool %s: could not read its status page: %s (an ERROR is recorded each round "
                   "until it answers)", pool->c.name, err);
-    /* PIDS, read right after the status */
+}
+
+/* PIDS, read right after the status: the pool's workers (by its page,
+ * else the process table) and their /proc/<pid>/stat lines; a problem
+ * finding them said once until it changes. */
+static void write_pids(recorder *r, rec_pool *pool, const unsigned char *page, size_t plen)
+{
+    rec_config *cfg = r->cfg;
     pid_t *pids = NULL;
     char why[200];
     int parsed = page && status_parse(&r->page, (const char *)page, plen) == 0;
@@ -270,8 +275,7 @@ static void read_pool(recorder *r, rec_pool *pool)
     long n = workers_of_pool(&r->table, pool->c.name, parsed ? &r->page : NULL, r->pid_master,
                              &pool->master, &pids, why, sizeof why);
     size_t len = 0, got = 0;
-    mono = MONO(r);
-    real = REAL(r);
+    uint64_t mono = MONO(r), real = REAL(r);
     if (n > 0 && (got = ps_pid_stats(&r->fds, cfg->proc_root, pids, (size_t)n, &r->pidbuf, &len,
                                      &r->pidcap)) == 0)
         snprintf(why, sizeof why, "none of its %ld workers' stat files in %s can be read "
@@ -285,6 +289,16 @@ static void read_pool(recorder *r, rec_pool *pool)
         note(r, "pool %s: %s", pool->c.name, why);
     }
     free(pids);
+}
+
+static void read_pool(recorder *r, rec_pool *pool)
+{
+    fcgi_response resp = {0};
+    char err[600] = "";
+    uint64_t mono = MONO(r), real = REAL(r);
+    int ok = fetch_status(r, pool, &resp, err, sizeof err);
+    write_status(r, pool, mono, real, &resp, ok, err);
+    write_pids(r, pool, ok ? resp.body : NULL, ok ? resp.body_len : 0);
     free(resp.body);
 }
 

@@ -19,7 +19,7 @@ static int pair_drop(const prev_round *pr, const pl_round *r, int busy_ok, const
 {
     if (!pr->has)
         return PL_NDROP;
-    if (!pr->has_stat || !r->has_stat || !busy_ok || !pr->sig_ok[SIG_BUSY])
+    if (!pr->has_stat || !r->rec[PL_REC_STAT].has || !busy_ok || !pr->sig_ok[SIG_BUSY])
         return PL_DROP_NO_STAT;
     if (pr->sig[SIG_BUSY].unit != busy->unit)
         return PL_DROP_MEASURE;
@@ -136,10 +136,10 @@ static uint64_t add_sat(uint64_t a, uint64_t b)
 /* Section 9: the steal probe's record of the round. */
 void pair_probe(pl_host *h, const pl_round *r)
 {
-    if (!r->has_steal)
+    if (!r->rec[PL_REC_STEAL].has)
         return;
-    const unsigned char *b = r->steal;
-    size_t n = r->steal_len;
+    const unsigned char *b = r->rec[PL_REC_STEAL].p;
+    size_t n = r->rec[PL_REC_STEAL].len;
     uint64_t dur = kv_u64(b, n, "duration_ns", 0), gap = kv_u64(b, n, "gap_total_ns", UINT64_MAX);
     if (dur == 0 || gap == UINT64_MAX)
         return;

@@ -343,6 +343,23 @@ static void list_tick(void *arg, int64_t pid, uint64_t ticks)
     l->v[l->n++] = (pl_tick){pid, ticks};
 }
 
+int pl_host_rec_kind(rec_type type, const char *source)
+{
+    switch (type) {
+    case REC_STAT:
+        return PL_REC_STAT;
+    case REC_CGROUP:
+        return strcmp(source, "cpu.stat") == 0       ? PL_REC_CPU_STAT
+             : strcmp(source, "cpu.pressure") == 0 ? PL_REC_CPU_PRESSURE : -1;
+    case REC_PRESSURE:
+        return PL_REC_PRESSURE;
+    case REC_STEAL:
+        return PL_REC_STEAL;
+    default:
+        return -1;
+    }
+}
+
 pl_pool_round pl_pool_round_of(const char *name, size_t name_len, const unsigned char *status,
                                size_t status_len, int is_error, const unsigned char *pids,
                                size_t pids_len)
@@ -547,7 +564,7 @@ static int round_remember(pipeline *pl, pl_host *h, const pl_round *r, const hos
     }
     pr->nseen = n;
     pr->has = 1;
-    pr->has_stat = r->has_stat;
+    pr->has_stat = r->rec[PL_REC_STAT].has;
     pr->mono = r->stat_mono;
     for (int k = 0; k < SIG_N; k++) {
         pr->sig[k] = hp->sig[k];

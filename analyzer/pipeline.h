@@ -14,6 +14,7 @@
 #include "hist.h"
 #include "pidmap.h"
 #include "readings.h"
+#include "records.h"
 #include "signals.h"
 #include "status.h"
 
@@ -126,15 +127,27 @@ pl_pool_round pl_pool_round_of(const char *name, size_t name_len, const unsigned
  * how many.  -1 on ENOMEM. */
 long pl_parse_ticks(const unsigned char *pids, size_t len, pl_tick **out, size_t *cap);
 
+/* The host's records of a round, by kind: STAT, CGROUP cpu.stat, CGROUP
+ * cpu.pressure, PRESSURE, STEAL.  A new kind is an entry here and in
+ * pl_host_rec_kind; the signals and the pairs read them by kind. */
+enum { PL_REC_STAT, PL_REC_CPU_STAT, PL_REC_CPU_PRESSURE, PL_REC_PRESSURE, PL_REC_STEAL,
+       PL_NREC };
+
+typedef struct {
+    int                  has;
+    const unsigned char *p;
+    size_t               len;
+} pl_host_rec;
+
+/* The kind of a host record of a round (its type and SOURCE), or -1 when
+ * no rule reads it. */
+int pl_host_rec_kind(rec_type type, const char *source);
+
 /* A complete round. */
 typedef struct pl_round_s {
     uint64_t             real;      /* REAL of its ROUND record */
-    int                  has_stat, has_cpu_stat, has_cpu_pressure, has_pressure, has_steal;
-    uint64_t             stat_mono;
-    const unsigned char *stat, *cpu_stat;  /* STAT; CGROUP cpu.stat */
-    size_t               stat_len, cpu_stat_len;
-    const unsigned char *cpu_pressure, *pressure, *steal; /* CGROUP cpu.pressure; PRESSURE; STEAL */
-    size_t               cpu_pressure_len, pressure_len, steal_len;
+    uint64_t             stat_mono; /* MONO of its STAT */
+    pl_host_rec          rec[PL_NREC];
     pl_pool_round       *pools;
     size_t               npools;
 } pl_round;

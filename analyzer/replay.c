@@ -69,15 +69,13 @@ typedef struct {
     int   has_status, is_error, has_pids;
 } pend_pool;
 
-/* The host's records of a round, one each (section 9 reads the last four). */
-enum { HR_STAT, HR_CPU_STAT, HR_CPU_PRESSURE, HR_PRESSURE, HR_STEAL, HR_N };
 
 typedef struct {
     int            any;          /* a record was gathered */
-    int            has[HR_N];
+    int            has[PL_NREC];  /* the host's records of the round, by kind */
     uint64_t       stat_mono;
     bytes          blob;         /* the round's payloads, one after the other */
-    span           host[HR_N];
+    span           host[PL_NREC];
     pend_pool     *pools;        /* n in this round; up to cap keep their memory */
     size_t         n, cap;
     namemap        index;        /* name -> index in pools, this round's */
@@ -135,36 +133,16 @@ static pend_pool *pend_pool_get(pending *p, const fpmlog_record *rec)
  * stands); 0 ok, -1 ENOMEM. */
 static int gather(pending *p, rec_kind k, const fpmlog_record *rec)
 {
-    int hr = -1;
-    switch (k.type) {
-    case REC_STAT:
-        p->stat_mono = rec->mono;
-        hr = HR_STAT;
-        break;
-    case REC_CGROUP:
-        hr = strcmp(rec->source, "cpu.stat") == 0       ? HR_CPU_STAT
-           : strcmp(rec->source, "cpu.pressure") == 0 ? HR_CPU_PRESSURE : -1;
-        break;
-    case REC_PRESSURE:
-        hr = HR_PRESSURE;
-        break;
-    case REC_STEAL:
-        hr = HR_STEAL;
-        break;
-    case REC_STATUS:
-    case REC_ERROR:
-    case REC_PIDS:
-        break;
-    default:
-        return 0; /* read by no rule yet */
-    }
+    int hr = pl_host_rec_kind(k.type, rec->source);
     if (hr >= 0) {
+        if (hr == PL_REC_STAT)
+            p->stat_mono = rec->mono;
         p->any = p->has[hr] = 1;
         p->host[hr].len = rec->len;
         return append(&p->blob, rec->payload, rec->len, &p->host[hr].at);
     }
-    if (k.type == REC_CGROUP || !rec->has_source)
-        return 0;
+    if ((k.type != REC_STATUS && k.type != REC_ERROR && k.type != REC_PIDS) || !rec->has_source)
+        return 0; /* read by no rule yet */
     pend_pool *pp = pend_pool_get(p, rec);
     if (!pp)
         return -1;
@@ -185,19 +163,10 @@ static int finish_round(replay *st, pending *p, const fpmlog_record *rec)
     pl_round r = {0};
     r.real = rec->real;
     const unsigned char *b = p->blob.p;
-#define HOST_REC(k, f_has, f_ptr, f_len)                                  \
-    do {                                                                     \
-        r.f_has = p->has[k];                                                 \
-        r.f_ptr = p->has[k] ? b + p->host[k].at : NULL;                      \
-        r.f_len = p->host[k].len;                                            \
-    } while (0)
     r.stat_mono = p->stat_mono;
-    HOST_REC(HR_STAT, has_stat, stat, stat_len);
-    HOST_REC(HR_CPU_STAT, has_cpu_stat, cpu_stat, cpu_stat_len);
-    HOST_REC(HR_CPU_PRESSURE, has_cpu_pressure, cpu_pressure, cpu_pressure_len);
-    HOST_REC(HR_PRESSURE, has_pressure, pressure, pressure_len);
-    HOST_REC(HR_STEAL, has_steal, steal, steal_len);
-#undef HOST_REC
+    for (int k = 0; k < PL_NREC; k++)
+        r.rec[k] = (pl_host_rec){p->has[k], p->has[k] ? b + p->host[k].at : NULL,
+                                 p->host[k].len};
     for (size_t i = 0; i < p->n; i++) {
         pend_pool *pp = &p->pools[i];
         p->rp[i] = pl_pool_round_of((const char *)pp->name.p, pp->name.len,

@@ -26,14 +26,14 @@ uint32_t sig_share(uint64_t num, uint64_t den)
  * line's everything-but-idle-and-iowait ticks. */
 static int busy_counter(const pl_host *h, const pl_round *r, sig_counter *c)
 {
-    if (h->quota_millicores > 0 && r->has_cpu_stat &&
-        procfs_cgroup_usage((const char *)r->cpu_stat, r->cpu_stat_len, &c->v) == 0) {
+    const pl_host_rec *cg = &r->rec[PL_REC_CPU_STAT], *st = &r->rec[PL_REC_STAT];
+    if (h->quota_millicores > 0 && cg->has &&
+        procfs_cgroup_usage((const char *)cg->p, cg->len, &c->v) == 0) {
         c->unit = 1;
         return 0;
     }
     c->unit = 0;
-    return r->has_stat && procfs_stat_busy((const char *)r->stat, r->stat_len, &c->v) == 0 ? 0
-                                                                                             : -1;
+    return st->has && procfs_stat_busy((const char *)st->p, st->len, &c->v) == 0 ? 0 : -1;
 }
 
 /* busy: host cores over the pair */
@@ -51,9 +51,10 @@ static int busy_value(const pl_host *h, const sig_counter *a, const sig_counter 
 static int steal_counter(const pl_host *h, const pl_round *r, sig_counter *c)
 {
     (void)h;
-    const char *b = (const char *)r->stat;
-    return r->has_stat && procfs_stat_steal(b, r->stat_len, &c->v, &c->w) == 0 &&
-           procfs_stat_busy(b, r->stat_len, &c->x) == 0 ? 0 : -1;
+    const pl_host_rec *st = &r->rec[PL_REC_STAT];
+    const char *b = (const char *)st->p;
+    return st->has && procfs_stat_steal(b, st->len, &c->v, &c->w) == 0 &&
+           procfs_stat_busy(b, st->len, &c->x) == 0 ? 0 : -1;
 }
 
 static int steal_value(const pl_host *h, const sig_counter *a, const sig_counter *b,
@@ -71,11 +72,12 @@ static int steal_value(const pl_host *h, const sig_counter *a, const sig_counter
 static int throttled_counter(const pl_host *h, const pl_round *r, sig_counter *c)
 {
     (void)h;
-    const char *b = (const char *)r->cpu_stat;
-    if (!r->has_cpu_stat || procfs_flat_key(b, r->cpu_stat_len, "nr_throttled", &c->v) != 0 ||
-        procfs_flat_key(b, r->cpu_stat_len, "nr_periods", &c->w) != 0)
+    const pl_host_rec *cg = &r->rec[PL_REC_CPU_STAT];
+    const char *b = (const char *)cg->p;
+    if (!cg->has || procfs_flat_key(b, cg->len, "nr_throttled", &c->v) != 0 ||
+        procfs_flat_key(b, cg->len, "nr_periods", &c->w) != 0)
         return -1;
-    if (procfs_flat_key(b, r->cpu_stat_len, "throttled_usec", &c->x) != 0)
+    if (procfs_flat_key(b, cg->len, "throttled_usec", &c->x) != 0)
         c->x = 0;
     return 0;
 }
@@ -96,11 +98,8 @@ static int throttled_value(const pl_host *h, const sig_counter *a, const sig_cou
  * else of /proc/pressure/cpu */
 static int pressure_counter(const pl_host *h, const pl_round *r, sig_counter *c)
 {
-    int quota = h->quota_millicores > 0;
-    int has = quota ? r->has_cpu_pressure : r->has_pressure;
-    const unsigned char *b = quota ? r->cpu_pressure : r->pressure;
-    size_t n = quota ? r->cpu_pressure_len : r->pressure_len;
-    return has && procfs_pressure_some((const char *)b, n, &c->v) == 0 ? 0 : -1;
+    const pl_host_rec *ps = &r->rec[h->quota_millicores > 0 ? PL_REC_CPU_PRESSURE : PL_REC_PRESSURE];
+    return ps->has && procfs_pressure_some((const char *)ps->p, ps->len, &c->v) == 0 ? 0 : -1;
 }
 
 static int pressure_value(const pl_host *h, const sig_counter *a, const sig_counter *b,
@@ -117,8 +116,8 @@ static int pressure_value(const pl_host *h, const sig_counter *a, const sig_coun
 static int accounted_counter(const pl_host *h, const pl_round *r, sig_counter *c)
 {
     (void)h;
-    return r->has_cpu_stat &&
-           procfs_cgroup_usage((const char *)r->cpu_stat, r->cpu_stat_len, &c->v) == 0 ? 0 : -1;
+    const pl_host_rec *cg = &r->rec[PL_REC_CPU_STAT];
+    return cg->has && procfs_cgroup_usage((const char *)cg->p, cg->len, &c->v) == 0 ? 0 : -1;
 }
 
 static int accounted_value(const pl_host *h, const sig_counter *a, const sig_counter *b,

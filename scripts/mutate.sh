@@ -81,7 +81,7 @@ done <<'LIST'
 5 interval at most 5 min|analyzer/pipeline.h|s/300000000000ull/360000000000ull/
 5 host counter must not go back|analyzer/pairs.c|s/if \(busy->v < pr->sig\[SIG_BUSY\].v \|\|/if ((busy->v < pr->sig[SIG_BUSY].v \&\& !busy_ok) ||/
 5 busy excludes idle and iowait|formats/procfs.c|s/busy_fields\[6\] = \{0, 1, 2, 5, 6, 7\}/busy_fields[6] = {0, 1, 2, 4, 6, 7}/
-5 quota host uses usage_usec|analyzer/signals.c|s/if \(h->quota_millicores > 0 && r->has_cpu_stat &&/if (h->quota_millicores > 0 \&\& 0 \&\& r->has_cpu_stat \&\&/
+5 quota host uses usage_usec|analyzer/signals.c|s/if \(h->quota_millicores > 0 && cg->has &&/if (h->quota_millicores > 0 \&\& 0 \&\& cg->has \&\&/
 5 quota pair needs the same measure|analyzer/pairs.c|s/if \(pr->sig\[SIG_BUSY\].unit != busy->unit\)/if (pr->sig[SIG_BUSY].unit != busy->unit \&\& !busy_ok)/
 5 a new pid counts its whole counter|analyzer/pipeline.c|s/\? \(uint64_t\)\(now - before\) : \(uint64_t\)now;/? (uint64_t)(now - before) : 0;/
 5 fields 14 to 17|formats/procfs.c|s/for \(int f = 3; f <= 13; f\+\+\)/for (int f = 3; f <= 12; f++)/
@@ -139,7 +139,7 @@ log raw bytes in SOURCE are damage|formats/fpmlog_read.c|s/\(unsigned char\)f\[4
 9 share half away from zero|analyzer/signals.c|s/\+ den\) \/ \(2 \* den\)/) \/ (2 * den)/
 9 the 10-period floor|analyzer/signals.c|s/THROTTLE_MIN_PERIODS 10/THROTTLE_MIN_PERIODS 9/
 9 steal needs 8 numbers|formats/procfs.c|s/cpu_line_of\(buf, len, name, f\) < 8/cpu_line_of(buf, len, name, f) < 7/
-9 the quota host's pressure source|analyzer/signals.c|s/int quota = h->quota_millicores > 0;/int quota = h->quota_millicores > 0 \&\& 0;/
+9 the quota host's pressure source|analyzer/signals.c|s/r->rec\[h->quota_millicores > 0 \? PL_REC_CPU_PRESSURE : PL_REC_PRESSURE\]/r->rec[h->quota_millicores > 0 \&\& 0 ? PL_REC_CPU_PRESSURE : PL_REC_PRESSURE]/
 9 php_accounted needs PIDS in both rounds|analyzer/signals.c|s/if \(!p->pids_complete \|\| b->v <= a->v\)/if (b->v <= a->v)/
 9 starved-by-steal on STAT hosts only|analyzer/pairs.c|s/if \(hp->sig\[SIG_BUSY\].unit != 0 \|\| /if (/
 9 starved-by-steal below 0.95|analyzer/pairs.c|s/return \(u128\)own \* 100000000000000u <\n/return (u128)own * 100000000000000u <=\n/

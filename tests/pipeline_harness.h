@@ -169,16 +169,15 @@ static inline int th_run(pipeline *pl, th_round *r)
         pr[i] = pl_pool_round_of(p->name, strlen(p->name), (const unsigned char *)st,
                                  p->status.n, p->is_error, (const unsigned char *)pi, p->pids.n);
     }
-    pl_round round = {.real = r->real, .has_stat = r->has_stat, .has_cpu_stat = r->has_cg,
-                      .has_cpu_pressure = r->has_cg_pressure, .has_pressure = r->has_pressure,
-                      .has_steal = r->has_steal, .stat_mono = r->mono,
-                      .stat = (unsigned char *)r->stat.p, .cpu_stat = (unsigned char *)r->cg.p,
-                      .stat_len = r->stat.n, .cpu_stat_len = r->cg.n,
-                      .cpu_pressure = (unsigned char *)r->cg_pressure.p,
-                      .pressure = (unsigned char *)r->pressure.p,
-                      .steal = (unsigned char *)r->steal.p,
-                      .cpu_pressure_len = r->cg_pressure.n, .pressure_len = r->pressure.n,
-                      .steal_len = r->steal.n, .pools = pr, .npools = (size_t)r->n};
+    pl_round round = {.real = r->real, .stat_mono = r->mono, .pools = pr, .npools = (size_t)r->n};
+    const int has[PL_NREC] = {[PL_REC_STAT] = r->has_stat, [PL_REC_CPU_STAT] = r->has_cg,
+                              [PL_REC_CPU_PRESSURE] = r->has_cg_pressure,
+                              [PL_REC_PRESSURE] = r->has_pressure, [PL_REC_STEAL] = r->has_steal};
+    const buf *rec[PL_NREC] = {[PL_REC_STAT] = &r->stat, [PL_REC_CPU_STAT] = &r->cg,
+                               [PL_REC_CPU_PRESSURE] = &r->cg_pressure,
+                               [PL_REC_PRESSURE] = &r->pressure, [PL_REC_STEAL] = &r->steal};
+    for (int k = 0; k < PL_NREC; k++)
+        round.rec[k] = (pl_host_rec){has[k], (const unsigned char *)rec[k]->p, rec[k]->n};
     int rc = pipeline_round(pl, &round);
     for (int i = 0; i < r->n; i++) {
         buf_free(&r->p[i].status);

@@ -31,9 +31,8 @@ static int round_at(applier *a, int t, unsigned char **blob, size_t *cap)
     memcpy(*blob, st.p, st.n);
     memcpy(*blob + st.n, why, sizeof why);
     pl_pool_round pr = pl_pool_round_of("shop", 4, *blob + st.n, sizeof why - 1, 1, NULL, 0);
-    pl_round r = {.real = 1800000000ull * NS + (uint64_t)t * NS, .has_stat = 1,
-                  .stat_mono = (uint64_t)t * NS, .stat = *blob, .stat_len = st.n,
-                  .pools = &pr, .npools = 1};
+    pl_round r = {.real = 1800000000ull * NS + (uint64_t)t * NS, .stat_mono = (uint64_t)t * NS,
+                  .rec[PL_REC_STAT] = {1, *blob, st.n}, .pools = &pr, .npools = 1};
     buf_free(&st);
     return applier_round(a, &r, blob, cap);
 }

@@ -85,17 +85,18 @@ static int compare_pool(FILE *out, const char *hname, const char *pname, const j
     return worse;
 }
 
-/* A host's steal, throttled and pressure p90 against its baseline object
+/* A host's signals that check compares (PL_SIGNALS' check: steal,
+ * throttled, pressure), their p90 against its baseline object
  * bh, by the same bucket tolerance as the pools' shares.  Returns how many
  * rose past it. */
 static int compare_host(FILE *out, const char *hname, const json_t *bh, const pl_host *h, int tol)
 {
-    static const int sigs[3] = {SIG_STEAL, SIG_THROTTLED, SIG_PRESSURE};
     truth t;
     truth_of(h, &t);
     int worse = 0;
-    for (int k = 0; k < 3; k++) {
-        int g = sigs[k];
+    for (int g = SIG_FIRST_SHARE; g < SIG_N; g++) {
+        if (!PL_SIGNALS[g].check)
+            continue;
         const json_t *b = json_object_get(json_object_get(bh, PL_SIGNALS[g].name), "p90_pct");
         if (!json_is_number(b) || t.pct[g][TR_P90] < 0)
             continue;

@@ -147,11 +147,6 @@ static int metrics_host(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_
  * statistic, the throttled time, the steal probe. */
 static void metrics_truth(FILE *out, const om_state *s)
 {
-    static const char *const help[SIG_N] = {
-        [SIG_STEAL] = "Share of the CPU the hypervisor stole, over round pairs (kernel's count)",
-        [SIG_THROTTLED] = "Share of the quota's periods that were throttled, over round pairs",
-        [SIG_PRESSURE] = "Share of the time tasks waited for a CPU, over round pairs",
-        [SIG_ACCOUNTED] = "Share of php-fpm's cgroup CPU its workers' ticks account for"};
     static const char *const stat[TR_NQ] = {"p10", "p50", "p90", "max"};
     truth *t = malloc((s->n ? s->n : 1) * sizeof *t);
     if (!t)
@@ -161,7 +156,7 @@ static void metrics_truth(FILE *out, const om_state *s)
     char name[64], lab[32];
     for (int g = SIG_FIRST_SHARE; g < SIG_N; g++) {
         snprintf(name, sizeof name, "fpm_cpu_%s_ratio", PL_SIGNALS[g].name);
-        om_header(out, s->om, name, "gauge", "ratio", help[g]);
+        om_header(out, s->om, name, "gauge", "ratio", PL_SIGNALS[g].om_help);
         for (size_t k = 0; k < s->n; k++)
             for (int q = 0; q < TR_NQ && t[k].pairs[g]; q++) {
                 fputs(name, out);

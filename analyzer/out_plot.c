@@ -22,7 +22,7 @@ typedef struct {
     char           base[96];    /* file names start with it: safe characters only */
     FILE          *series, *points;
     size_t         npoints, nusable; /* fit points; rounds with a usable pair */
-    size_t         nsteal, npressure; /* rounds whose pair gave a steal, a pressure share */
+    size_t         nshown[SIG_N]; /* rounds whose pair gave a share the lower panel draws */
 } plot_pool;
 
 struct plotter {
@@ -118,8 +118,11 @@ static plot_pool *pool_of(plotter *pt, const pl_host *h, const pl_pool *p)
     pt->n++;
     if (!q->series || !q->points)
         return NULL;
-    fputs("# time host_busy_cores pool_cores listen_queue starved steal_pct pressure_pct\n",
-          q->series);
+    fputs("# time host_busy_cores pool_cores listen_queue starved", q->series);
+    for (int k = 0; k < SIG_N; k++) /* the lower panel's signals, a column each */
+        if (PL_SIGNALS[k].plot)
+            fprintf(q->series, " %s", PL_SIGNALS[k].csv);
+    fputc('\n', q->series);
     fputs("# pool_cores host_cores (the fit's points)\n", q->points);
     return q;
 }
@@ -146,15 +149,16 @@ static void on_round(void *arg, const pl_host *h, const pl_pool *p, const pl_rou
         fprintf(q->series, "%lld %d", (long long)pair->listen_queue, pair->starved);
     else
         fprintf(q->series, "NaN %d", pair->starved);
-    static const int shown[2] = {SIG_STEAL, SIG_PRESSURE};
-    for (int k = 0; k < 2; k++)
-        if (pair->has_signal[shown[k]])
-            fprintf(q->series, " %.2f", pair->signal[shown[k]] / 100.0);
+    for (int k = 0; k < SIG_N; k++) {
+        if (!PL_SIGNALS[k].plot)
+            continue;
+        if (pair->has_signal[k])
+            fprintf(q->series, " %.2f", pair->signal[k] / 100.0);
         else
             fputs(" NaN", q->series);
+        q->nshown[k] += pair->has_signal[k] && (!PL_SIGNALS[k].plot_nonzero || pair->signal[k] > 0);
+    }
     fputc('\n', q->series);
-    q->nsteal += pair->has_signal[SIG_STEAL] && pair->signal[SIG_STEAL] > 0;
-    q->npressure += pair->has_signal[SIG_PRESSURE];
     q->nusable += pair->usable;
     q->npoints += pair->point != PL_POINT_NONE;
     if (pair->point != PL_POINT_NONE)
@@ -182,6 +186,32 @@ static int datablock(FILE *gp, plotter *pt, const char *base, const char *suffix
     fputs("EOD\n", gp);
     fclose(f);
     return 0;
+}
+
+/* The time series' lower panel: the signals PL_SIGNALS' plot names, each
+ * from its column (6 on) where a pair gave one. */
+static void lower_panel(FILE *gp, const plot_pool *q)
+{
+    fputs("set title 'the host under it: ", gp);
+    const char *sep = "";
+    for (int k = 0; k < SIG_N; k++)
+        if (PL_SIGNALS[k].plot) {
+            fprintf(gp, "%s%s", sep, PL_SIGNALS[k].plot_short);
+            sep = " and ";
+        }
+    fputs("'\nunset y2label\nunset y2tics\nset ylabel '% of the time'\nset yrange [0:*]\nplot ",
+          gp);
+    sep = "";
+    for (int k = 0, col = 6; k < SIG_N; k++) {
+        if (!PL_SIGNALS[k].plot)
+            continue;
+        if (q->nshown[k]) {
+            fprintf(gp, "%s$series using 1:%d with lines title '%s'", sep, col, PL_SIGNALS[k].plot);
+            sep = ", ";
+        }
+        col++;
+    }
+    fputs("\nunset multiplot\n", gp);
 }
 
 /* An empty panel that says why, where a plot has no data. */
@@ -222,7 +252,9 @@ static void plots(FILE *gp, const char *term, const char *ext, const plot_pool *
           "set xdata time\nset timefmt '%s'\nset format x '%H:%M'\nset xlabel 'UTC'\n"
           "set ylabel 'cores'\nset y2label 'listen queue'\nset ytics nomirror\nset y2tics\n"
           "set grid\nset key left top\n", gp);
-    int truth = q->nusable && (q->nsteal || q->npressure);
+    int truth = 0;
+    for (int k = 0; k < SIG_N; k++)
+        truth |= q->nusable && q->nshown[k];
     if (truth) /* steal and pressure in a panel below */
         fputs("set multiplot layout 2,1\n", gp);
     if (q->nusable == 0)
@@ -233,16 +265,8 @@ static void plots(FILE *gp, const char *term, const char *ext, const plot_pool *
               "$series using 1:4 axes x1y2 with steps title 'listen queue', "
               "$series using 1:($5 > 0 ? $2 : NaN) with points pt 7 ps 1.2 title 'starved'\n",
               gp);
-    if (truth) {
-        fputs("set title 'the host under it: steal and CPU pressure'\nunset y2label\n"
-              "unset y2tics\nset ylabel '% of the time'\nset yrange [0:*]\nplot ", gp);
-        if (q->nsteal)
-            fprintf(gp, "$series using 1:6 with lines title 'steal (hypervisor)'%s",
-                    q->npressure ? ", " : "");
-        if (q->npressure)
-            fputs("$series using 1:7 with lines title 'CPU pressure (some)'", gp);
-        fputs("\nunset multiplot\n", gp);
-    }
+    if (truth)
+        lower_panel(gp, q);
     fputs("set output\n", gp);
 }
 

@@ -414,24 +414,59 @@ static void quantiles_text(FILE *out, const int64_t *q)
             esc_hundredths(b, q[TR_P90]), esc_hundredths(c, q[TR_MAX]));
 }
 
-#define PRESSURE_SEEN 100 /* a pressure line from a p90 of 1% */
-#define ACCOUNTED_LOW 9000 /* an accounting line under a p50 of 90% */
+/* Whether a share signal's text line is printed (PL_SIGNALS' text_when). */
+static int text_shown(const truth *t, int g)
+{
+    const int64_t *q = t->pct[g];
+    switch (PL_SIGNALS[g].text_when) {
+    case SIG_TEXT_MAX: return t->pairs[g] && q[TR_MAX] > 0;
+    case SIG_TEXT_P90_1: return t->pairs[g] && q[TR_P90] >= 100;  /* 1% */
+    default: return t->pairs[g] && q[TR_P50] < 9000;                /* under 90% */
+    }
+}
+
+/* "HOST: " and a signal's text template with its figures put in. */
+static void text_line(FILE *out, const char *hn, const truth *t, int g)
+{
+    char b[ESC_HUNDREDTHS];
+    fprintf(out, "%s: ", hn);
+    for (const char *p = PL_SIGNALS[g].text; *p;) {
+        const char *e = *p == '{' ? strchr(p, '}') : NULL;
+        if (!e) {
+            fputc(*p++, out);
+            continue;
+        }
+        size_t n = (size_t)(e - p - 1);
+        if (n == 1 && p[1] == 'q')
+            quantiles_text(out, t->pct[g]);
+        else if (n == 3 && memcmp(p + 1, "p50", 3) == 0)
+            fputs(esc_hundredths(b, t->pct[g][TR_P50]), out);
+        else if (n == 3 && memcmp(p + 1, "p10", 3) == 0)
+            fputs(esc_hundredths(b, t->pct[g][TR_P10]), out);
+        else if (n == 1 && p[1] == 'n')
+            fprintf(out, "%llu", (unsigned long long)t->pairs[g]);
+        else if (n == 4 && memcmp(p + 1, "secs", 4) == 0)
+            fprintf(out, "%llu.%01llu", (unsigned long long)(t->throttled_usec / 1000000),
+                    (unsigned long long)(t->throttled_usec % 1000000 / 100000));
+        p = e + 1;
+    }
+    fputc('\n', out);
+}
 
 /* Section 9 in words: a line per figure that says the CPU is not what its
- * size claims. */
+ * size claims, each share signal's from its table entry, the steal probe's
+ * after the steal. */
 static void truth_lines(FILE *out, const char *hn, const pl_host *h)
 {
     truth t;
     truth_of(h, &t);
     char a[ESC_HUNDREDTHS], b[ESC_HUNDREDTHS];
-    const int64_t *st = t.pct[SIG_STEAL];
-    if (t.pairs[SIG_STEAL] && st[TR_MAX] > 0) {
-        fprintf(out, "%s: steal: the hypervisor took ", hn);
-        quantiles_text(out, st);
-        fprintf(out, " of the CPU (%llu round pairs, the kernel's count).\n",
-                (unsigned long long)t.pairs[SIG_STEAL]);
-    }
-    if (t.probes) {
+    for (int g = SIG_FIRST_SHARE; g < SIG_N; g++) {
+        if (text_shown(&t, g))
+            text_line(out, hn, &t, g);
+        if (g != SIG_STEAL || !t.probes)
+            continue;
+        const int64_t *st = t.pct[SIG_STEAL];
         int untold = t.probe_pct > 0 && (!t.pairs[SIG_STEAL] || st[TR_MAX] == 0);
         fprintf(out, "%s: steal probe: the hypervisor took %s%% of the probe's time (its gaps "
                      "were %s%%, the rest this guest's own tasks; %llu probes)%s\n", hn,
@@ -440,28 +475,6 @@ static void truth_lines(FILE *out, const char *hn, const pl_host *h)
                 untold ? ": the kernel's steal stayed 0, this guest is not told about steal, and "
                          "its CPU is smaller than its size claims." : ".");
     }
-    const int64_t *th = t.pct[SIG_THROTTLED];
-    if (t.pairs[SIG_THROTTLED] && th[TR_MAX] > 0) {
-        fprintf(out, "%s: throttled by its quota in ", hn);
-        quantiles_text(out, th);
-        fprintf(out, " of the periods, %llu.%01llu s in all (%llu round pairs).\n",
-                (unsigned long long)(t.throttled_usec / 1000000),
-                (unsigned long long)(t.throttled_usec % 1000000 / 100000),
-                (unsigned long long)t.pairs[SIG_THROTTLED]);
-    }
-    const int64_t *pr = t.pct[SIG_PRESSURE];
-    if (t.pairs[SIG_PRESSURE] && pr[TR_P90] >= PRESSURE_SEEN) {
-        fprintf(out, "%s: CPU pressure: tasks waited for a CPU ", hn);
-        quantiles_text(out, pr);
-        fprintf(out, " of the time (%llu round pairs).\n", (unsigned long long)t.pairs[SIG_PRESSURE]);
-    }
-    const int64_t *ac = t.pct[SIG_ACCOUNTED];
-    if (t.pairs[SIG_ACCOUNTED] && ac[TR_P50] < ACCOUNTED_LOW)
-        fprintf(out, "%s: the workers' ticks account for a p50 of %s%% of php-fpm's CPU (p10 "
-                     "%s%%, %llu round pairs): recycled workers, the master or other processes "
-                     "in its cgroup spent the rest, and the host overhead fit does not see it.\n",
-                hn, esc_hundredths(a, ac[TR_P50]), esc_hundredths(b, ac[TR_P10]),
-                (unsigned long long)t.pairs[SIG_ACCOUNTED]);
 }
 
 static int text_host(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_view *m)

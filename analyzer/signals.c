@@ -131,14 +131,36 @@ static int accounted_value(const pl_host *h, const sig_counter *a, const sig_cou
 }
 
 const pl_signal PL_SIGNALS[SIG_N] = {
-    [SIG_BUSY] = {"busy", REC_STAT, "host_cores", 0, busy_counter, busy_value},
-    [SIG_STEAL] = {"steal", REC_STAT, "steal_pct", 1, steal_counter, steal_value},
-    [SIG_THROTTLED] = {"throttled", REC_CGROUP, "throttled_pct", 1, throttled_counter,
-                       throttled_value},
-    [SIG_PRESSURE] = {"pressure", REC_PRESSURE, "pressure_pct", 1, pressure_counter,
-                      pressure_value},
-    [SIG_ACCOUNTED] = {"php_accounted", REC_CGROUP, "php_accounted_pct", 1, accounted_counter,
-                       accounted_value},
+    [SIG_BUSY] = {.name = "busy", .record = REC_STAT, .csv = "host_cores",
+                  .counter = busy_counter, .value = busy_value},
+    [SIG_STEAL] = {
+        .name = "steal", .record = REC_STAT, .csv = "steal_pct", .share = 1,
+        .om_help = "Share of the CPU the hypervisor stole, over round pairs (kernel's count)",
+        .text = "steal: the hypervisor took {q} of the CPU ({n} round pairs, the kernel's count).",
+        .text_when = SIG_TEXT_MAX, .check = 1,
+        .plot = "steal (hypervisor)", .plot_short = "steal", .plot_nonzero = 1,
+        .counter = steal_counter, .value = steal_value},
+    [SIG_THROTTLED] = {
+        .name = "throttled", .record = REC_CGROUP, .csv = "throttled_pct", .share = 1,
+        .om_help = "Share of the quota's periods that were throttled, over round pairs",
+        .text = "throttled by its quota in {q} of the periods, {secs} s in all ({n} round pairs).",
+        .text_when = SIG_TEXT_MAX, .check = 1,
+        .counter = throttled_counter, .value = throttled_value},
+    [SIG_PRESSURE] = {
+        .name = "pressure", .record = REC_PRESSURE, .csv = "pressure_pct", .share = 1,
+        .om_help = "Share of the time tasks waited for a CPU, over round pairs",
+        .text = "CPU pressure: tasks waited for a CPU {q} of the time ({n} round pairs).",
+        .text_when = SIG_TEXT_P90_1, .check = 1,
+        .plot = "CPU pressure (some)", .plot_short = "CPU pressure",
+        .counter = pressure_counter, .value = pressure_value},
+    [SIG_ACCOUNTED] = {
+        .name = "php_accounted", .record = REC_CGROUP, .csv = "php_accounted_pct", .share = 1,
+        .om_help = "Share of php-fpm's cgroup CPU its workers' ticks account for",
+        .text = "the workers' ticks account for a p50 of {p50}% of php-fpm's CPU (p10 {p10}%, "
+                "{n} round pairs): recycled workers, the master or other processes in its "
+                "cgroup spent the rest, and the host overhead fit does not see it.",
+        .text_when = SIG_TEXT_P50_UNDER_90,
+        .counter = accounted_counter, .value = accounted_value},
 };
 
 void truth_of(const pl_host *h, truth *t)

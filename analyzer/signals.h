@@ -1,12 +1,14 @@
 /*
  * signals: the per-round host signals, one table entry each: which record a
  * signal reads, how a round gives its cumulative counters, how a usable pair
- * of rounds turns their growth into a value, and how the value is named in
- * the CSV of rounds.  busy (section 5: the host's busy CPU, in cores) is the
+ * of rounds turns their growth into a value, and how every output shows it:
+ * its JSON and CSV names, its OpenMetrics gauge's help, its line in the text
+ * report and when it is printed, whether check compares it, whether and how
+ * the time series draws it.  busy (section 5: the host's busy CPU, in cores) is the
  * one the pairs are judged by; the others (section 9) are shares of a pair
  * in hundredths of a percent, capped at 100%: steal, throttled, pressure and
  * php_accounted.  Adding a signal is adding an entry and, where its record
- * is new, its parser in formats/procfs.
+ * is new, its kind in pipeline.h and its parser in formats/procfs.
  */
 #ifndef SIGNALS_H
 #define SIGNALS_H
@@ -32,11 +34,27 @@ typedef struct {
     uint64_t pool_ticks;    /* the pools' worker ticks over the pair, then */
 } sig_pair;
 
+/* When the text report prints a share signal's line: its max above 0, its
+ * p90 at least 1%, its p50 under 90%. */
+enum { SIG_TEXT_MAX, SIG_TEXT_P90_1, SIG_TEXT_P50_UNDER_90 };
+
 typedef struct {
     const char *name;       /* "busy", "steal", ... as in the JSON */
     rec_type    record;     /* the record it reads */
     const char *csv;        /* its column in the CSV of rounds */
     int         share;      /* its value is a share in hundredths of a percent */
+    const char *om_help;    /* a share's OpenMetrics gauge fpm_cpu_NAME_ratio: its HELP */
+    /* The text report's line for the host, "HOST: " and this with {q} the
+     * p50, p90 and max, {p50}, {p10}, {n} the pairs, {secs} the throttled
+     * time; printed when text_when holds. */
+    const char *text;
+    int         text_when;
+    int         check;      /* check compares the host's p90 with the baseline's */
+    /* The time series' lower panel: the line's title (NULL: not drawn), its
+     * name in that panel's title, and whether only a share above 0 counts
+     * as one to draw. */
+    const char *plot, *plot_short;
+    int         plot_nonzero;
     /* The round's counters: 0, or -1 when the round has none. */
     int (*counter)(const struct pl_host_s *h, const struct pl_round_s *r, sig_counter *c);
     /* The value of a usable pair from the two counters (same unit, v not gone

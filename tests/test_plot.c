@@ -117,12 +117,20 @@ static void test_odd_names_in_the_scripts(void **state)
     plots_are("fixtures/logs/odd-names.fpmlog", "odd-names");
 }
 
+/* The host under the pools: steal and pressure in a panel of their own. */
+static void test_the_lower_panel_of_steal_and_pressure(void **state)
+{
+    (void)state;
+    plots_are("fixtures/logs/vps.fpmlog", "vps");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_name_is_one_single_quoted_string),
         cmocka_unit_test(test_the_data_and_scripts_of_a_log),
         cmocka_unit_test(test_odd_names_in_the_scripts),
+        cmocka_unit_test(test_the_lower_panel_of_steal_and_pressure),
     };
     return cmocka_run_group_tests_name("plot", tests, NULL, NULL);
 }

@@ -21,7 +21,7 @@ first_test() {
     b=$(basename "$1" .c)
     case $b in
     out_text | out_json | out_csv | out_metrics | out_hist) b=report ;;
-    out_*) b=${b#out_} ;; zahead) b=fpmlog ;; pairs) b=pipeline ;; seen) b=replay ;; fpmlog_feed) b=fpmlog ;;
+    out_*) b=${b#out_} ;; zahead) b=fpmlog ;; pairs | rounds) b=pipeline ;; seen) b=replay ;; fpmlog_feed) b=fpmlog ;;
     esac
     for n in "$b" "${b%%_*}"; do
         if [ -x "$t/bin/tests/test_$n" ]; then echo "bin/tests/test_$n"; return; fi

@@ -15,6 +15,7 @@ typedef enum {
     REC_HOST, REC_POOL,                              /* take effect when read */
     REC_STATUS, REC_ERROR, REC_PIDS,                 /* a pool's, in a round */
     REC_STAT, REC_CGROUP, REC_STEAL, REC_PRESSURE,   /* the host's, in a round */
+    REC_MASTER,
     REC_ROUND,                                       /* closes a round */
     REC_NOTE, REC_TIMING,                            /* inform only */
     REC_UNKNOWN
@@ -34,7 +35,8 @@ static const rec_kind REC_KINDS[] = {
     {"STATUS", REC_STATUS, REC_IN_ROUND, 1},   {"ERROR", REC_ERROR, REC_IN_ROUND, 1},
     {"PIDS", REC_PIDS, REC_IN_ROUND, 1},       {"STAT", REC_STAT, REC_IN_ROUND, 0},
     {"CGROUP", REC_CGROUP, REC_IN_ROUND, 0},   {"STEAL", REC_STEAL, REC_IN_ROUND, 0},
-    {"PRESSURE", REC_PRESSURE, REC_IN_ROUND, 0}, {"ROUND", REC_ROUND, REC_CLOSES_ROUND, 0},
+    {"PRESSURE", REC_PRESSURE, REC_IN_ROUND, 0}, {"MASTER", REC_MASTER, REC_IN_ROUND, 0},
+    {"ROUND", REC_ROUND, REC_CLOSES_ROUND, 0},
     {"NOTE", REC_NOTE, REC_INFORMS, 0},        {"TIMING", REC_TIMING, REC_INFORMS, 0},
 };
 

@@ -82,8 +82,8 @@ struct recorder {
     int            rewrite_header;  /* HOST and POOL may be lost: write them again */
     uint64_t       lost_rounds;
     status_page    page;
-    char          *pidbuf;
-    size_t         pidcap;
+    char          *pidbuf, *masterbuf;
+    size_t         pidcap, mastercap;
     int            timed;           /* the clock check was written */
     int            scanned;         /* the process table was scanned this round */
     ps_stat_fds    fds;             /* the workers' stat files, kept open */
@@ -291,6 +291,30 @@ static void write_pids(recorder *r, rec_pool *pool, const unsigned char *page, s
     free(pids);
 }
 
+/* MASTER: the /proc/<pid>/stat lines of the php-fpm masters that own the
+ * recorded pools (their workers' parent as found in the previous round, or
+ * the one found at start), read before the pools' STATUS and PIDS, so a
+ * master counts a worker's CPU only after the worker has left the PIDS.  A
+ * master that cannot be read is left out; none read, no record. */
+static void write_masters(recorder *r)
+{
+    pid_t m[64];
+    size_t n = 0, len = 0;
+    for (size_t i = 0; i < r->cfg->npools; i++) {
+        pid_t p = r->cfg->pools[i].master > 0 ? r->cfg->pools[i].master : r->master;
+        size_t k = 0;
+        while (k < n && m[k] != p)
+            k++;
+        if (p > 0 && k == n && n < sizeof m / sizeof m[0])
+            m[n++] = p;
+    }
+    if (!n)
+        return;
+    uint64_t mono = MONO(r), real = REAL(r);
+    if (ps_pid_stats(&r->fds, r->cfg->proc_root, m, n, &r->masterbuf, &len, &r->mastercap) > 0)
+        add(r, rec_name(REC_MASTER), mono, real, NULL, r->masterbuf, len);
+}
+
 static void read_pool(recorder *r, rec_pool *pool)
 {
     fcgi_response resp = {0};
@@ -357,6 +381,7 @@ static void do_round(recorder *r)
         note(r, "writing again after a write error");
     }
     r->scanned = 0;
+    write_masters(r);
     for (size_t i = 0; i < cfg->npools; i++)
         read_pool(r, &cfg->pools[i]);
     uint64_t mono = MONO(r), real = REAL(r);
@@ -540,6 +565,7 @@ void recorder_free(recorder *r)
         ps_kept_free(&r->cg_files[i]);
     status_page_free(&r->page);
     free(r->pidbuf);
+    free(r->masterbuf);
     free(r->pid_file);
     free(r);
 }

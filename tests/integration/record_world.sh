@@ -36,6 +36,11 @@ grep -q '^102 (php fpm) x)) R 100 ' "$dir/plain"; check "PIDS hold /proc/<pid>/s
 [ "$(grep -c '^#fpmlog1 CGROUP [0-9]* [0-9]* cpu.stat ' "$dir/plain")" = 2 ]; check "CGROUP cpu.stat each round" $?
 grep -q '^#fpmlog1 CGROUP [0-9]* [0-9]* cpu.pressure ' "$dir/plain"; check "CGROUP cpu.pressure" $?
 grep -q '^intr' "$dir/plain"; [ $? -ne 0 ]; check "STAT keeps only the cpu lines" $?
+[ "$(grep -c '^#fpmlog1 MASTER [0-9]* [0-9]* - ' "$dir/plain")" = 2 ]; check "a MASTER record each round" $?
+grep -q '^100 (php-fpm8.2) S 1 100 ' "$dir/plain"; check "MASTER holds the master's /proc/<pid>/stat line" $?
+awk '/^#fpmlog1 (MASTER|STATUS|ERROR|PIDS) / { print $2 }' "$dir/plain" | tr '\n' ' ' > "$dir/order"
+[ "$(cat "$dir/order")" = "MASTER ERROR PIDS ERROR PIDS MASTER ERROR PIDS ERROR PIDS " ]
+check "MASTER is read before the pools' STATUS and PIDS ($(cat "$dir/order"))" $?
 grep -q '^seq=2$' "$dir/plain"; check "ROUND seq" $?
 grep -q '^stop: 2 round(s) done$' "$dir/plain"; check "a NOTE at the stop" $?
 bin/fpm-analyze --format json "$dir/log" > "$dir/json" 2>"$dir/aerr"

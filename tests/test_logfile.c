@@ -23,13 +23,7 @@ static char path[64];
 static int setup(void **state)
 {
     (void)state;
-    snprintf(path, sizeof path, "/tmp/fpmcpu-logfile-XXXXXX");
-    int fd = mkstemp(path);
-    if (fd < 0)
-        return -1;
-    close(fd);
-    unlink(path);
-    return 0;
+    return tl_fresh_name(path, sizeof path, "/tmp/fpmcpu-logfile-XXXXXX");
 }
 
 static int teardown(void **state)

@@ -17,6 +17,7 @@
 #include "fpmlog.h"
 #include "msg.h"
 #include "record.h"
+#include "testlib.h"
 
 #define S 1000000000ull
 
@@ -131,13 +132,7 @@ static int run(fake *f, const char *opts)
 static int setup(void **state)
 {
     (void)state;
-    snprintf(path, sizeof path, "/tmp/fpmcpu-record-XXXXXX");
-    int fd = mkstemp(path);
-    if (fd < 0)
-        return -1;
-    close(fd);
-    unlink(path);
-    return 0;
+    return tl_fresh_name(path, sizeof path, "/tmp/fpmcpu-record-XXXXXX");
 }
 
 static int teardown(void **state)

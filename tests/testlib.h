@@ -19,6 +19,19 @@ typedef struct {
     size_t n, cap;
 } buf;
 
+/* A fresh file name of our own in path (made by mkstemp from template
+ * "/tmp/...-XXXXXX"), the file itself not there: 0, or -1. */
+static inline int tl_fresh_name(char *path, size_t n, const char *template_)
+{
+    snprintf(path, n, "%s", template_);
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    unlink(path);
+    return 0;
+}
+
 static inline void buf_add(buf *b, const void *s, size_t n)
 {
     if (b->n + n + 1 > b->cap) {

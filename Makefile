@@ -30,8 +30,8 @@ FORMATS  := formats/fpmlog_read.c formats/fpmlog_feed.c formats/fpmlog_write.c f
             common/msg.c common/numarg.c
 ANALYZER := analyzer/hist.c analyzer/fit.c analyzer/pidmap.c analyzer/namemap.c analyzer/outfile.c analyzer/readings.c \
             analyzer/pipeline.c analyzer/rounds.c analyzer/pairs.c analyzer/signals.c analyzer/out_timing.c analyzer/replay.c analyzer/seen.c analyzer/applier.c analyzer/report.c analyzer/whatif.c analyzer/out_escape.c analyzer/out_table.c analyzer/out_text.c analyzer/out_hist.c analyzer/out_json.c analyzer/out_csv.c analyzer/out_metrics.c analyzer/timearg.c analyzer/options.c analyzer/out_check.c analyzer/out_rows.c analyzer/out_plot.c
-RECORDER := recorder/config.c recorder/workers.c recorder/fcgi.c recorder/fpmconf.c recorder/procscan.c recorder/logfile.c recorder/probe.c recorder/stealcmd.c recorder/record.c
-UNITS    := msg numarg escape whatif options applier status procfs hist fit readings pipeline report replay timearg rows fcgi fpmconf logfile procscan namemap table check plot signals timing probe workers record fpmlog
+RECORDER := recorder/config.c recorder/workers.c recorder/fcgi.c recorder/fpmconf.c recorder/procscan.c recorder/logfile.c recorder/probe.c recorder/stealcmd.c recorder/record.c recorder/sockdiag.c
+UNITS    := msg numarg escape whatif options applier status procfs hist fit readings pipeline report replay timearg rows fcgi fpmconf logfile procscan namemap table check plot signals timing probe workers record sockdiag fpmlog
 
 .PHONY: all run test unit unit-built unit-asan cli cli-cases fixtures fixtures-check integration deps deps-test bench clean \
         fuzz fuzz-regress print-seeds-% torture mutate mutate-run install uninstall deb package-test fleet-test
@@ -187,7 +187,7 @@ bin/tests/status_dump: build/rel/tests/status_dump.o $(REL_LIB)
 # FUZZ_SECONDS under ASan+UBSan (clang), seeded from fixtures/ and from
 # tests/fuzz/regress/NAME/, where every input that once crashed is kept;
 # make test replays those inputs (and the seeds) with gcc's sanitizers.
-FUZZERS      := status fpmlog procfs fcgi fpmconf
+FUZZERS      := status fpmlog procfs fcgi fpmconf sockdiag
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
@@ -196,6 +196,7 @@ FUZZ_SEEDS_fpmlog  := fixtures/logs/*
 FUZZ_SEEDS_procfs  := fixtures/world/proc/stat fixtures/world/proc/*/stat fixtures/world/sys/fs/cgroup/system.slice/*/cpu.* tests/fuzz/seeds/procfs/*
 FUZZ_SEEDS_fcgi    := tests/fuzz/seeds/fcgi/*
 FUZZ_SEEDS_fpmconf := fixtures/fpmconf/php-fpm.conf fixtures/fpmconf/pool.d/*
+FUZZ_SEEDS_sockdiag := tests/fuzz/seeds/sockdiag/*
 
 build/fz/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -220,7 +221,8 @@ bin/tests-san/fuzz_%_replay: build/san/tests/fuzz/fuzz_%.o build/san/tests/fuzz/
 fuzz-regress: $(FUZZERS:%=bin/tests-san/fuzz_%_replay)
 	@set -e; for f in $(FUZZERS); do \
 	    case $$f in status) s="$(FUZZ_SEEDS_status)";; fpmlog) s="$(FUZZ_SEEDS_fpmlog)";; \
-	    procfs) s="$(FUZZ_SEEDS_procfs)";; fcgi) s="$(FUZZ_SEEDS_fcgi)";; fpmconf) s="$(FUZZ_SEEDS_fpmconf)";; esac; \
+	    procfs) s="$(FUZZ_SEEDS_procfs)";; fcgi) s="$(FUZZ_SEEDS_fcgi)";; fpmconf) s="$(FUZZ_SEEDS_fpmconf)";; \
+	    sockdiag) s="$(FUZZ_SEEDS_sockdiag)";; esac; \
 	    printf 'fuzz regressions %s: ' $$f; \
 	    ASAN_OPTIONS=detect_leaks=1 bin/tests-san/fuzz_$${f}_replay $$s $$(ls tests/fuzz/regress/$$f/* 2>/dev/null); \
 	done

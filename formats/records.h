@@ -13,7 +13,7 @@
 
 typedef enum {
     REC_HOST, REC_POOL,                              /* take effect when read */
-    REC_STATUS, REC_ERROR, REC_PIDS,                 /* a pool's, in a round */
+    REC_STATUS, REC_ERROR, REC_PIDS, REC_LISTEN,     /* a pool's, in a round */
     REC_STAT, REC_CGROUP, REC_STEAL, REC_PRESSURE,   /* the host's, in a round */
     REC_MASTER,
     REC_ROUND,                                       /* closes a round */
@@ -33,7 +33,8 @@ typedef struct {
 static const rec_kind REC_KINDS[] = {
     {"HOST", REC_HOST, REC_TAKES_EFFECT, 0},   {"POOL", REC_POOL, REC_TAKES_EFFECT, 1},
     {"STATUS", REC_STATUS, REC_IN_ROUND, 1},   {"ERROR", REC_ERROR, REC_IN_ROUND, 1},
-    {"PIDS", REC_PIDS, REC_IN_ROUND, 1},       {"STAT", REC_STAT, REC_IN_ROUND, 0},
+    {"PIDS", REC_PIDS, REC_IN_ROUND, 1},       {"LISTEN", REC_LISTEN, REC_IN_ROUND, 1},
+    {"STAT", REC_STAT, REC_IN_ROUND, 0},
     {"CGROUP", REC_CGROUP, REC_IN_ROUND, 0},   {"STEAL", REC_STEAL, REC_IN_ROUND, 0},
     {"PRESSURE", REC_PRESSURE, REC_IN_ROUND, 0}, {"MASTER", REC_MASTER, REC_IN_ROUND, 0},
     {"ROUND", REC_ROUND, REC_CLOSES_ROUND, 0},
@@ -75,6 +76,11 @@ static inline const char *rec_name(rec_type t)
 #define POOL_PM           "pm"
 #define POOL_MAX_CHILDREN "max_children"
 #define POOL_OWN_URI      "own_uri"
+#define POOL_LISTEN       "listen"
+
+/* LISTEN keys */
+#define LISTEN_QUEUE      "queue"
+#define LISTEN_BACKLOG    "backlog"
 
 /* ROUND keys */
 #define ROUND_SEQ         "seq"

@@ -25,6 +25,7 @@
 #include "procfs.h"
 #include "procscan.h"
 #include "records.h"
+#include "sockdiag.h"
 #include "workers.h"
 #include "status.h"
 #include "msg.h"
@@ -184,10 +185,11 @@ static void write_host_and_pools(recorder *r)
     for (size_t i = 0; i < cfg->npools; i++) {
         rec_pool *pool = &cfg->pools[i];
         n = snprintf(p, sizeof p, POOL_NAME "=%s\n" POOL_ENDPOINT "=%s\n" POOL_STATUS_PATH "=%s\n"
-                                  POOL_PM "=%s\n" POOL_MAX_CHILDREN "=%ld\n" POOL_OWN_URI "=%s\n",
+                                  POOL_PM "=%s\n" POOL_MAX_CHILDREN "=%ld\n" POOL_OWN_URI "=%s\n"
+                                  POOL_LISTEN "=%s\n",
                      pool->c.name, config_status_endpoint(pool),
                      pool->c.status_path, pool->c.pm ? pool->c.pm : "-", pool->c.max_children,
-                     pool->c.status_path);
+                     pool->c.status_path, pool->c.endpoint ? pool->c.endpoint : "-");
         add(r, rec_name(REC_POOL), mono, real, pool->c.name, p, (size_t)n);
     }
 }
@@ -315,6 +317,20 @@ static void write_masters(recorder *r)
         add(r, rec_name(REC_MASTER), mono, real, NULL, r->masterbuf, len);
 }
 
+/* LISTEN: the kernel's accept queue and backlog of the pool's own listen
+ * socket, where its visitors' requests wait; none when it is not found. */
+static void write_listen(recorder *r, const rec_pool *pool)
+{
+    sd_listen l;
+    uint64_t mono = MONO(r), real = REAL(r);
+    if (!pool->c.endpoint || sd_listen_of(pool->c.endpoint, &l) != 0)
+        return;
+    char p[64];
+    size_t n = fpmlog_kv_put(p, LISTEN_QUEUE, l.queue);
+    n += fpmlog_kv_put(p + n, LISTEN_BACKLOG, l.backlog);
+    add(r, rec_name(REC_LISTEN), mono, real, pool->c.name, p, n);
+}
+
 static void read_pool(recorder *r, rec_pool *pool)
 {
     fcgi_response resp = {0};
@@ -323,6 +339,7 @@ static void read_pool(recorder *r, rec_pool *pool)
     int ok = fetch_status(r, pool, &resp, err, sizeof err);
     write_status(r, pool, mono, real, &resp, ok, err);
     write_pids(r, pool, ok ? resp.body : NULL, ok ? resp.body_len : 0);
+    write_listen(r, pool);
     free(resp.body);
 }
 

@@ -40,7 +40,7 @@ pool() { # NAME EXTRA...
 }
 pool heavy "pm.status_path = /status" "pm.status_listen = $dir/heavy-status.sock"
 pool light "pm.status_path = /fpm-status"
-pool quiet "pm.status_path = /status"
+pool quiet "pm.status_path = /status" "listen.backlog = 37"
 fpm_start "$dir" "$dir/heavy.conf" "$dir/light.conf" "$dir/quiet.conf" || { cat "$dir/fpm.log" >&2; exit 1; }
 cp "$dir/fpm.conf" "$dir/fpm-for-recorder.conf"
 # another php-fpm master (a staging instance) with a pool of the same name
@@ -127,6 +127,14 @@ done < "$dir/checks"
 zstdcat "$dir/log" > "$dir/plain"
 grep -q s3cret "$dir/plain"; [ $? -ne 0 ]; check "--redact-query: no query string in the log" $?
 grep -q '"request uri":"\\/burn.php"' "$dir/plain"; check "--redact-query keeps the path" $?
+# the pools' own listen sockets: POOL listen=, and the kernel's queue every round
+grep -q "^listen=unix:$dir/heavy.sock\$" "$dir/plain"; check "POOL listen= is the pool's own socket (not its status_listen)" $?
+[ "$(grep -a -c '^#fpmlog1 LISTEN [0-9]* [0-9]* heavy ' "$dir/plain")" = "$ROUNDS" ]
+check "a LISTEN record of heavy every round" $?
+grep -a -A2 '^#fpmlog1 LISTEN [0-9]* [0-9]* quiet ' "$dir/plain" | grep -q '^backlog=37$'
+check "LISTEN's backlog is the pool's listen.backlog (37)" $?
+awk '/^#fpmlog1 (PIDS|LISTEN) [0-9]* [0-9]* quiet / { print $2 }' "$dir/plain" | head -2 | tr '\n' ' ' > "$dir/lorder"
+[ "$(cat "$dir/lorder")" = "PIDS LISTEN " ]; check "LISTEN follows the pool's PIDS ($(cat "$dir/lorder"))" $?
 
 "$top/bin/fpm-record" -q --pool "heavy=unix:$dir/heavy.sock,status_listen=unix:$dir/heavy-status.sock" \
     --interval 1s --rounds 2 -o "$dir/log2" 2>"$dir/rec2.err"

@@ -1,0 +1,116 @@
+/* The kernel's listen queues through NETLINK_SOCK_DIAG, on real sockets. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <arpa/inet.h>
+#include <errno.h>
+#include <linux/netlink.h>
+#include <linux/sock_diag.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "sockdiag.h"
+
+/* A unix socket listening at path with backlog, and n connections it has
+ * not accepted. */
+static void test_a_unix_listener_s_queue_and_backlog(void **state)
+{
+    (void)state;
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/fpmcpu-sockdiag-%d.sock", (int)getpid());
+    unlink(path);
+    int l = socket(AF_UNIX, SOCK_STREAM, 0);
+    struct sockaddr_un a = {.sun_family = AF_UNIX};
+    snprintf(a.sun_path, sizeof a.sun_path, "%s", path);
+    assert_int_equal(bind(l, (struct sockaddr *)&a, sizeof a), 0);
+    assert_int_equal(listen(l, 7), 0);
+    char ep[80];
+    snprintf(ep, sizeof ep, "unix:%s", path);
+    sd_listen s = {99, 99};
+    assert_int_equal(sd_listen_of(ep, &s), 0);
+    assert_int_equal(s.queue, 0);
+    assert_int_equal(s.backlog, 7);
+    int c[3];
+    for (int i = 0; i < 3; i++) {
+        c[i] = socket(AF_UNIX, SOCK_STREAM, 0);
+        assert_int_equal(connect(c[i], (struct sockaddr *)&a, sizeof a), 0);
+    }
+    assert_int_equal(sd_listen_of(ep, &s), 0);
+    assert_int_equal(s.queue, 3);
+    assert_int_equal(s.backlog, 7);
+    for (int i = 0; i < 3; i++)
+        close(c[i]);
+    close(l);
+    /* the path is there, no socket listens on it */
+    assert_int_equal(sd_listen_of(ep, &s), -1);
+    assert_int_equal(errno, ENOENT);
+    unlink(path);
+    assert_int_equal(sd_listen_of(ep, &s), -1);
+}
+
+static void test_a_tcp_listener_s_queue_and_backlog(void **state)
+{
+    (void)state;
+    int l = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    assert_int_equal(bind(l, (struct sockaddr *)&a, sizeof a), 0);
+    assert_int_equal(listen(l, 5), 0);
+    socklen_t al = sizeof a;
+    getsockname(l, (struct sockaddr *)&a, &al);
+    int c[2];
+    for (int i = 0; i < 2; i++) {
+        c[i] = socket(AF_INET, SOCK_STREAM, 0);
+        assert_int_equal(connect(c[i], (struct sockaddr *)&a, sizeof a), 0);
+    }
+    char ep[80];
+    snprintf(ep, sizeof ep, "tcp:127.0.0.1:%d", ntohs(a.sin_port));
+    sd_listen s = {99, 99};
+    assert_int_equal(sd_listen_of(ep, &s), 0);
+    assert_int_equal(s.queue, 2);
+    assert_int_equal(s.backlog, 5);
+    snprintf(ep, sizeof ep, "tcp:localhost:%d", ntohs(a.sin_port)); /* a name: any address */
+    assert_int_equal(sd_listen_of(ep, &s), 0);
+    assert_int_equal(s.queue, 2);
+    for (int i = 0; i < 2; i++)
+        close(c[i]);
+    close(l);
+    assert_int_equal(sd_listen_of(ep, &s), -1);
+}
+
+/* Replies that are not what the kernel sends are read within their bytes. */
+static void test_broken_replies_are_errors_not_reads(void **state)
+{
+    (void)state;
+    sd_listen s;
+    unsigned char b[64] = {0};
+    struct nlmsghdr h = {.nlmsg_len = 200, .nlmsg_type = SOCK_DIAG_BY_FAMILY};
+    memcpy(b, &h, sizeof h);
+    assert_int_equal(sd_parse_unix(b, sizeof b, "/x", 1, &s), -1); /* longer than the buffer */
+    h.nlmsg_len = 8;
+    memcpy(b, &h, sizeof h);
+    assert_int_equal(sd_parse_unix(b, sizeof b, "/x", 1, &s), -1); /* shorter than a header */
+    h.nlmsg_len = sizeof h + 4; /* a message too short to be one */
+    memcpy(b, &h, sizeof h);
+    memset(b + h.nlmsg_len, 0, sizeof b - h.nlmsg_len);
+    assert_int_equal(sd_parse_inet(b, h.nlmsg_len, AF_INET, NULL, 80, &s), 0);
+    h.nlmsg_type = NLMSG_DONE;
+    memcpy(b, &h, sizeof h);
+    assert_int_equal(sd_parse_unix(b, sizeof b, "/x", 1, &s), 2);
+    assert_int_equal(sd_parse_unix(b, 3, "/x", 1, &s), 0); /* not even a header */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_a_unix_listener_s_queue_and_backlog),
+        cmocka_unit_test(test_a_tcp_listener_s_queue_and_backlog),
+        cmocka_unit_test(test_broken_replies_are_errors_not_reads),
+    };
+    return cmocka_run_group_tests_name("sockdiag", tests, NULL, NULL);
+}

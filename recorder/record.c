@@ -317,18 +317,29 @@ static void write_masters(recorder *r)
         add(r, rec_name(REC_MASTER), mono, real, NULL, r->masterbuf, len);
 }
 
-/* LISTEN: the kernel's accept queue and backlog of the pool's own listen
- * socket, where its visitors' requests wait; none when it is not found. */
-static void write_listen(recorder *r, const rec_pool *pool)
+/* LISTEN, after the pools' PIDS: the kernel's accept queue and backlog of
+ * each pool's own listen socket, where its visitors' requests wait, all
+ * looked up at once; none for a pool whose socket is not found. */
+static void write_listens(recorder *r)
 {
-    sd_listen l;
-    uint64_t mono = MONO(r), real = REAL(r);
-    if (!pool->c.endpoint || sd_listen_of(pool->c.endpoint, &l) != 0)
+    rec_config *cfg = r->cfg;
+    sd_want *w = calloc(cfg->npools ? cfg->npools : 1, sizeof *w);
+    if (!w)
         return;
-    char p[64];
-    size_t n = fpmlog_kv_put(p, LISTEN_QUEUE, l.queue);
-    n += fpmlog_kv_put(p + n, LISTEN_BACKLOG, l.backlog);
-    add(r, rec_name(REC_LISTEN), mono, real, pool->c.name, p, n);
+    size_t n = 0;
+    for (size_t i = 0; i < cfg->npools; i++)
+        w[n++].endpoint = cfg->pools[i].c.endpoint ? cfg->pools[i].c.endpoint : "-";
+    uint64_t mono = MONO(r), real = REAL(r);
+    sd_lookup(w, n); /* what it could not ask about is not found */
+    for (size_t i = 0; i < n; i++) {
+        if (!w[i].found)
+            continue;
+        char p[64];
+        size_t len = fpmlog_kv_put(p, LISTEN_QUEUE, w[i].l.queue);
+        len += fpmlog_kv_put(p + len, LISTEN_BACKLOG, w[i].l.backlog);
+        add(r, rec_name(REC_LISTEN), mono, real, cfg->pools[i].c.name, p, len);
+    }
+    free(w);
 }
 
 static void read_pool(recorder *r, rec_pool *pool)
@@ -339,7 +350,6 @@ static void read_pool(recorder *r, rec_pool *pool)
     int ok = fetch_status(r, pool, &resp, err, sizeof err);
     write_status(r, pool, mono, real, &resp, ok, err);
     write_pids(r, pool, ok ? resp.body : NULL, ok ? resp.body_len : 0);
-    write_listen(r, pool);
     free(resp.body);
 }
 
@@ -401,6 +411,7 @@ static void do_round(recorder *r)
     write_masters(r);
     for (size_t i = 0; i < cfg->npools; i++)
         read_pool(r, &cfg->pools[i]);
+    write_listens(r);
     uint64_t mono = MONO(r), real = REAL(r);
     long n = ps_kept_read(&r->stat_file);
     if (n >= 0) {

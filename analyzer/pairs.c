@@ -4,13 +4,6 @@
 
 #include <stdlib.h>
 
-#include "fpmlog.h"
-
-static uint64_t kv_u64(const unsigned char *pl, size_t len, const char *key, uint64_t dflt)
-{
-    uint64_t x;
-    return fpmlog_kv_u64(pl, len, key, &x) == 0 && x < 10000000000000000000ull ? x : dflt;
-}
 
 /* A reboot: what was measured under the old boot's pids means nothing now. */
 /* Whether this round and the one before make a usable pair (section 5):
@@ -140,10 +133,11 @@ void pair_probe(pl_host *h, const pl_round *r)
         return;
     const unsigned char *b = r->rec[PL_REC_STEAL].p;
     size_t n = r->rec[PL_REC_STEAL].len;
-    uint64_t dur = kv_u64(b, n, "duration_ns", 0), gap = kv_u64(b, n, "gap_total_ns", UINT64_MAX);
+    uint64_t dur = pl_kv_u64(b, n, "duration_ns", 0);
+    uint64_t gap = pl_kv_u64(b, n, "gap_total_ns", UINT64_MAX);
     if (dur == 0 || gap == UINT64_MAX)
         return;
-    uint64_t delay = kv_u64(b, n, "run_delay_ns", 0);
+    uint64_t delay = pl_kv_u64(b, n, "run_delay_ns", 0);
     h->probe.probes++;
     h->probe.duration_ns = add_sat(h->probe.duration_ns, dur);
     h->probe.gap_ns = add_sat(h->probe.gap_ns, gap);

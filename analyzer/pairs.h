@@ -35,6 +35,10 @@ typedef struct {
     uint64_t    grew[SIG_N];                   /* ... and how much each v grew */
 } host_pair;
 
+/* A number of a key=value payload (pipeline.c), or dflt when it is not
+ * there or not a number below 10^19. */
+uint64_t pl_kv_u64(const unsigned char *pl, size_t len, const char *key, uint64_t dflt);
+
 /* This round's counters, and whether it pairs with the one before (the
  * host's pairs usable and dropped counted when in the window). */
 host_pair pair_of(pl_host *h, const pl_round *r, int in);

@@ -176,7 +176,7 @@ err:
 }
 
 /* A number of a payload, or dflt; one of 20 digits is taken as none. */
-static uint64_t kv_u64(const unsigned char *pl, size_t len, const char *key, uint64_t dflt)
+uint64_t pl_kv_u64(const unsigned char *pl, size_t len, const char *key, uint64_t dflt)
 {
     uint64_t x;
     return fpmlog_kv_u64(pl, len, key, &x) == 0 && x < 10000000000000000000ull ? x : dflt;
@@ -236,14 +236,14 @@ int pipeline_host(pipeline *pl, const unsigned char *payload, size_t len)
     free(h->boot_id);
     h->boot_id = b;
     /* numbers from a log are range-checked here: out of range is unknown */
-    h->nproc = kv_u64(payload, len, HOST_NPROC, 0);
+    h->nproc = pl_kv_u64(payload, len, HOST_NPROC, 0);
     if (h->nproc > PL_MAX_NPROC)
         h->nproc = 0;
-    h->clk_tck = kv_u64(payload, len, HOST_CLK_TCK, 100);
+    h->clk_tck = pl_kv_u64(payload, len, HOST_CLK_TCK, 100);
     if (h->clk_tck == 0 || h->clk_tck > PL_MAX_CLK_TCK)
         h->clk_tck = 100;
-    h->interval_ms = kv_u64(payload, len, HOST_INTERVAL_MS, 0);
-    h->quota_millicores = kv_u64(payload, len, HOST_QUOTA_MC, 0);
+    h->interval_ms = pl_kv_u64(payload, len, HOST_INTERVAL_MS, 0);
+    h->quota_millicores = pl_kv_u64(payload, len, HOST_QUOTA_MC, 0);
     if (h->quota_millicores > PL_MAX_NPROC * 1000)
         h->quota_millicores = 0;
     h->host_millicores = h->quota_millicores > 0 ? h->quota_millicores : h->nproc * 1000;
@@ -264,7 +264,7 @@ int pipeline_pool(pipeline *pl, const char *name, size_t name_len,
     for (unsigned i = 0; (v = fpmlog_kv(payload, len, POOL_OWN_URI, i, &vl)); i++)
         if (rd_prefixes_add(&p->own, v, vl))
             return -2;
-    uint64_t mc = kv_u64(payload, len, POOL_MAX_CHILDREN, 0);
+    uint64_t mc = pl_kv_u64(payload, len, POOL_MAX_CHILDREN, 0);
     p->max_children = mc <= PL_MAX_CHILDREN ? (int64_t)mc : 0; /* out of range: unknown */
     return 0;
 }

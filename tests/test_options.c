@@ -11,6 +11,7 @@
 
 #include "msg.h"
 #include "options.h"
+#include "testlib.h"
 
 static char said[1024];
 
@@ -20,10 +21,7 @@ static int parse(const char *line, config *cfg)
     static char buf[512];
     static char *argv[16];
     snprintf(buf, sizeof buf, "fpm-analyze %s", line);
-    int argc = 0;
-    for (char *w = strtok(buf, " "); w && argc < 15; w = strtok(NULL, " "))
-        argv[argc++] = w;
-    argv[argc] = NULL;
+    int argc = tl_split(buf, argv, 16);
     memset(cfg, 0, sizeof *cfg);
     FILE *f = fmemopen(said, sizeof said, "w");
     msg_stream(f);

@@ -108,10 +108,7 @@ static int run(fake *f, const char *opts)
     snprintf(line, sizeof line, "fpm-record --proc-root fixtures/world/proc --sys-root "
              "fixtures/world/sys --pool www=unix:/nonexistent/www.sock -q -o %s %s", path, opts);
     char *argv[32];
-    int argc = 0;
-    for (char *w = strtok(line, " "); w && argc < 31; w = strtok(NULL, " "))
-        argv[argc++] = w;
-    argv[argc] = NULL;
+    int argc = tl_split(line, argv, 32);
     rec_config cfg = {0};
     optind = 0;
     FILE *quiet = fopen("/dev/null", "w");

@@ -27,6 +27,19 @@ static int listen_of(const char *endpoint, sd_listen *out)
     return 0;
 }
 
+/* A unix socket listening at path (removed first) with backlog; its
+ * address in *a. */
+static int unix_listener(const char *path, int backlog, struct sockaddr_un *a)
+{
+    unlink(path);
+    int l = socket(AF_UNIX, SOCK_STREAM, 0);
+    *a = (struct sockaddr_un){.sun_family = AF_UNIX};
+    snprintf(a->sun_path, sizeof a->sun_path, "%s", path);
+    assert_int_equal(bind(l, (struct sockaddr *)a, sizeof *a), 0);
+    assert_int_equal(listen(l, backlog), 0);
+    return l;
+}
+
 /* A unix socket listening at path with backlog, and n connections it has
  * not accepted. */
 static void test_a_unix_listener_s_queue_and_backlog(void **state)
@@ -34,12 +47,8 @@ static void test_a_unix_listener_s_queue_and_backlog(void **state)
     (void)state;
     char path[64];
     snprintf(path, sizeof path, "/tmp/fpmcpu-sockdiag-%d.sock", (int)getpid());
-    unlink(path);
-    int l = socket(AF_UNIX, SOCK_STREAM, 0);
-    struct sockaddr_un a = {.sun_family = AF_UNIX};
-    snprintf(a.sun_path, sizeof a.sun_path, "%s", path);
-    assert_int_equal(bind(l, (struct sockaddr *)&a, sizeof a), 0);
-    assert_int_equal(listen(l, 7), 0);
+    struct sockaddr_un a;
+    int l = unix_listener(path, 7, &a);
     char ep[80];
     snprintf(ep, sizeof ep, "unix:%s", path);
     sd_listen s = {99, 99};
@@ -98,12 +107,8 @@ static void test_every_endpoint_of_a_round_at_once(void **state)
     (void)state;
     char path[64];
     snprintf(path, sizeof path, "/tmp/fpmcpu-sockdiag-%d-b.sock", (int)getpid());
-    unlink(path);
-    int u = socket(AF_UNIX, SOCK_STREAM, 0);
-    struct sockaddr_un ua = {.sun_family = AF_UNIX};
-    snprintf(ua.sun_path, sizeof ua.sun_path, "%s", path);
-    assert_int_equal(bind(u, (struct sockaddr *)&ua, sizeof ua), 0);
-    assert_int_equal(listen(u, 3), 0);
+    struct sockaddr_un ua;
+    int u = unix_listener(path, 3, &ua);
     int t = socket(AF_INET6, SOCK_STREAM, 0);
     struct sockaddr_in6 ta = {.sin6_family = AF_INET6, .sin6_addr = IN6ADDR_LOOPBACK_INIT};
     assert_int_equal(bind(t, (struct sockaddr *)&ta, sizeof ta), 0);

@@ -32,6 +32,17 @@ static inline int tl_fresh_name(char *path, size_t n, const char *template_)
     return 0;
 }
 
+/* The words of line (cut in place at spaces) into argv, at most max - 1 of
+ * them and a NULL after; how many. */
+static inline int tl_split(char *line, char **argv, int max)
+{
+    int argc = 0;
+    for (char *w = strtok(line, " "); w && argc < max - 1; w = strtok(NULL, " "))
+        argv[argc++] = w;
+    argv[argc] = NULL;
+    return argc;
+}
+
 static inline void buf_add(buf *b, const void *s, size_t n)
 {
     if (b->n + n + 1 > b->cap) {

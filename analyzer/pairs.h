@@ -18,6 +18,7 @@ typedef struct pl_prev {
     uint64_t       mono;
     sig_counter    sig[SIG_N];  /* each signal's counter ... */
     int            sig_ok[SIG_N]; /* ... where the round had one */
+    mk_list        masters;     /* its MASTER's masters, with their carry (11.2) */
     pl_pool      **seen;        /* pools that appeared in it, by name ... */
     unsigned char *had_pids;    /* ... and which had PIDS */
     size_t         nseen, cap;

@@ -19,8 +19,10 @@ typedef struct {
     int                  errored; /* an ERROR, or a STATUS without a page */
     int64_t              listen_queue; /* -1 unknown */
     uint64_t             ticks;  /* its workers' ticks since its previous PIDS */
-    double               cores; /* over the pair, when usable */
+    double               recovered; /* 11.2: its share of the CPU that left, ticks */
+    double               cores; /* over the pair, when usable, recovered included */
     int                  point, starved, starved_by_steal, throttled, unanswered_full;
+    int                  joint_point, inconsistent;
 } round_pool;
 
 struct pipeline {
@@ -36,6 +38,14 @@ struct pipeline {
     size_t         nround_fn;
     status_page    page;
     pidmap         scratch;
+    wk_map         workers;     /* a pool's workers of this round, before they are its */
+    pl_tick       *tk;          /* a PIDS parsed here */
+    size_t         tk_cap;
+    mk_list        masters;     /* this round's MASTER */
+    mk_links       links;       /* the pools' workers by master, in a pair */
+    mk_pool       *mkp;         /* per pool of the round: what 11.2 gave it */
+    double        *x;           /* a point of the joint fit, by pool index */
+    size_t         x_cap;
     round_pool    *work;        /* the round's pools, by name; kept from round to round */
     size_t         work_cap;
 };
@@ -91,7 +101,7 @@ static void pool_free(pl_pool *p)
     free(p->name);
     rd_prefixes_free(&p->own);
     pidmap_free(&p->remembered);
-    pidmap_free(&p->ticks);
+    wk_free(&p->workers);
     free(p);
 }
 
@@ -104,7 +114,9 @@ static void host_free(pl_host *h)
     free(h->pools);
     for (int k = 0; k < SIG_N; k++)
         free(h->shares[k].count);
+    joint_free(&h->j);
     if (h->prev) {
+        mk_free(&h->prev->masters);
         free(h->prev->seen);
         free(h->prev->had_pids);
         free(h->prev);
@@ -123,6 +135,12 @@ void pipeline_free(pipeline *pl)
     free(pl->hosts);
     status_page_free(&pl->page);
     pidmap_free(&pl->scratch);
+    wk_free(&pl->workers);
+    free(pl->tk);
+    mk_free(&pl->masters);
+    mk_links_free(&pl->links);
+    free(pl->mkp);
+    free(pl->x);
     free(pl->work);
     free(pl);
 }
@@ -162,6 +180,9 @@ static pl_pool *get_pool(pipeline *pl, pl_host *h, const char *name, size_t len)
     if (!p || !(p->name = dup_bytes(name, len)))
         goto err;
     p->name_len = len;
+    p->jx = h->j.k;
+    if (joint_grow(&h->j, h->j.k + 1))
+        goto err;
     if (rd_prefixes_add(&p->own, RD_FPM_TUNE_PREFIX, strlen(RD_FPM_TUNE_PREFIX)))
         goto err;
     for (size_t i = 0; pl->opt.own_uri && i < pl->opt.own_uri->n; i++)
@@ -187,9 +208,10 @@ static void forget_boot(pl_host *h)
 {
     for (size_t i = 0; i < h->npools; i++) {
         pidmap_clear(&h->pools[i]->remembered);
-        pidmap_clear(&h->pools[i]->ticks);
+        h->pools[i]->workers.n = 0;
     }
     h->prev->has = 0;
+    h->prev->masters.n = 0; /* and the masters' carry starts again */
 }
 
 int pipeline_host_named(const unsigned char *payload, size_t len)
@@ -275,9 +297,13 @@ static int grow_work(pipeline *pl, size_t n)
         return 0;
     size_t cap = n * 2;
     round_pool *w = realloc(pl->work, cap * sizeof *w);
-    if (!w)
+    if (w)
+        pl->work = w;
+    mk_pool *m = w ? realloc(pl->mkp, cap * sizeof *m) : NULL;
+    if (m)
+        pl->mkp = m;
+    if (!m)
         return -1;
-    pl->work = w;
     pl->work_cap = cap;
     return 0;
 }
@@ -322,29 +348,38 @@ static void on_reading(void *arg, const status_worker *w, rd_verdict v, int64_t 
         c->pl->fn[k](c->pl->fn_arg[k], c->h, c->p, c->r, w, v, share);
 }
 
-static void collect_tick(void *arg, int64_t pid, uint64_t ticks)
+typedef struct {
+    mk_links *links;
+    size_t    pool;
+    int       nomem;
+} link_ctx;
+
+static void note_link(void *arg, const procfs_proc *w, int left)
 {
-    pidmap_put(arg, pid, (int64_t)ticks);
+    link_ctx *c = arg;
+    c->nomem |= mk_links_note(c->links, c->pool, w, left) != 0;
 }
 
-static uint64_t pool_ticks(pipeline *pl, pl_pool *p, const pl_pool_round *in_rec)
+/* Sections 5 and 11.1: the ticks a pool's workers spent since its previous
+ * PIDS, and the map replaced; with links, its workers noted by master
+ * (11.2).  -1 ENOMEM. */
+static int pool_ticks(pipeline *pl, round_pool *w, size_t i, mk_links *links)
 {
-    pidmap_clear(&pl->scratch);
-    if (in_rec->ticks)
-        for (size_t i = 0; i < in_rec->nticks; i++)
-            collect_tick(&pl->scratch, in_rec->ticks[i].pid, in_rec->ticks[i].ticks);
-    else
-        procfs_each_pid((const char *)in_rec->pids, in_rec->pids_len, collect_tick, &pl->scratch);
-    pidmap_seal(&pl->scratch);
-    uint64_t sum = 0;
-    for (size_t i = 0; i < pl->scratch.n; i++) {
-        int64_t now = pl->scratch.e[i].val, before;
-        uint64_t d = pidmap_get(&p->ticks, pl->scratch.e[i].pid, &before) && before <= now
-                   ? (uint64_t)(now - before) : (uint64_t)now;
-        sum = d > UINT64_MAX - sum ? UINT64_MAX : sum + d; /* saturates */
+    const pl_pool_round *in_rec = w->in;
+    if (in_rec->ticks) {
+        if (wk_set(&pl->workers, in_rec->ticks, in_rec->nticks))
+            return -1;
+    } else {
+        long nt = pl_parse_ticks(in_rec->pids, in_rec->pids_len, &pl->tk, &pl->tk_cap);
+        if (nt < 0 || wk_set(&pl->workers, pl->tk, (size_t)nt))
+            return -1;
     }
-    pidmap_swap(&p->ticks, &pl->scratch);
-    return sum;
+    link_ctx c = {links, i, 0};
+    w->ticks = wk_since(&w->pool->workers, &pl->workers, links ? note_link : NULL, &c);
+    wk_map keep = w->pool->workers;
+    w->pool->workers = pl->workers;
+    pl->workers = keep;
+    return c.nomem ? -1 : 0;
 }
 
 /* Section 2: each pool's page of the round, judged worker by worker; a pool
@@ -380,19 +415,44 @@ static int round_readings(pipeline *pl, pl_host *h, const pl_round *r, int in, s
     return 0;
 }
 
-/* Section 5: each pool's ticks from its PIDS (its tick map is replaced every
- * round it has PIDS, usable pair or not); their sum. */
-static uint64_t round_pool_ticks(pipeline *pl, size_t n)
+/* Section 5: each pool's ticks from its PIDS (its worker map is replaced
+ * every round it has PIDS, usable pair or not), with links noted; their
+ * sum into *sum.  0, -2 ENOMEM. */
+static int round_pool_ticks(pipeline *pl, size_t n, int links, uint64_t *sum)
 {
-    uint64_t sum = 0;
+    *sum = 0;
+    pl->links.n = 0;
     for (size_t i = 0; i < n; i++) {
         round_pool *w = &pl->work[i];
         if (!w->in->has_pids)
             continue;
-        w->ticks = pool_ticks(pl, w->pool, w->in);
-        sum = w->ticks > UINT64_MAX - sum ? UINT64_MAX : sum + w->ticks; /* saturates */
+        if (pool_ticks(pl, w, i, links ? &pl->links : NULL))
+            return -2;
+        *sum = w->ticks > UINT64_MAX - *sum ? UINT64_MAX : *sum + w->ticks; /* saturates */
     }
-    return sum;
+    return 0;
+}
+
+/* 11.2: this round's masters, and in a usable pair (every pool with PIDS
+ * in both rounds, MASTER in both) the CPU that left with workers, shared
+ * among the pools.  0, -2 ENOMEM. */
+static int round_recover(pipeline *pl, pl_host *h, const pl_round *r, int pair, int in,
+                         size_t n)
+{
+    const pl_host_rec *m = &r->rec[PL_REC_MASTER];
+    if (mk_parse(&pl->masters, m->has ? m->p : NULL, m->has ? m->len : 0))
+        return -2;
+    mk_carry(&h->prev->masters, &pl->masters);
+    if (!pair)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        pl->mkp[i] = (mk_pool){(double)pl->work[i].ticks, 0, 0};
+    mk_recover(&pl->masters, &h->prev->masters, &pl->links, pl->mkp);
+    for (size_t i = 0; i < n; i++) {
+        pl->work[i].recovered = pl->mkp[i].recovered;
+        pl->work[i].pool->master_pairs += (uint64_t)(in && pl->mkp[i].covered);
+    }
+    return 0;
 }
 
 /* Section 5: whether every pool of either round had PIDS in both. */
@@ -407,14 +467,47 @@ static int pids_complete(const pipeline *pl, const pl_host *h, size_t n)
     return 1;
 }
 
-/* Section 5: each pool's cores over a usable pair. */
-static void round_pool_cores(pipeline *pl, const pl_host *h, const host_pair *hp, size_t n)
+/* Section 5: each pool's cores over a usable pair, what 11.2 recovered
+ * included, and (in the window) its ticks for recovered_pct. */
+static void round_pool_cores(pipeline *pl, const pl_host *h, const host_pair *hp, size_t n,
+                             int in)
 {
     for (size_t i = 0; i < n; i++) {
         round_pool *w = &pl->work[i];
-        if (w->in->has_pids)
-            w->cores = (double)w->ticks / (double)h->clk_tck / hp->interval;
+        if (!w->in->has_pids)
+            continue;
+        double t = (double)w->ticks + w->recovered;
+        w->cores = t / (double)h->clk_tck / hp->interval;
+        if (in) {
+            w->pool->ticks_all += t;
+            w->pool->ticks_recovered += w->recovered;
+        }
     }
+}
+
+/* 11.3, 11.4: the pair's point of the joint fit, every pool of the host
+ * at its cores (0 for one in neither round), unless the pools used more
+ * than the host had.  0, -2 ENOMEM. */
+static int round_joint(pipeline *pl, pl_host *h, const host_pair *hp, size_t n)
+{
+    double total = 0, y = hp->value[SIG_BUSY];
+    for (size_t i = 0; i < n; i++) /* in name order */
+        total += pl->work[i].cores;
+    if (joint_inconsistent(total, y)) {
+        h->j.inconsistent++;
+        for (size_t i = 0; i < n; i++)
+            pl->work[i].inconsistent = 1;
+        return 0;
+    }
+    if (grow(&pl->x, &pl->x_cap, h->j.k ? h->j.k : 1, sizeof *pl->x, 16))
+        return -2;
+    memset(pl->x, 0, h->j.k * sizeof *pl->x);
+    for (size_t i = 0; i < n; i++) {
+        pl->x[pl->work[i].pool->jx] = pl->work[i].cores;
+        pl->work[i].joint_point = 1;
+    }
+    joint_add(&h->j, pl->x, y, joint_decay(hp->interval));
+    return 0;
 }
 
 /* Section 5: fit points, when every pool of either round had PIDS in both
@@ -477,9 +570,11 @@ static void round_hooks(pipeline *pl, const pl_host *h, const pl_round *r, const
     for (size_t i = 0; pl->nround_fn && i < n; i++) {
         const round_pool *w = &pl->work[i];
         pl_pool_pair pair = {hp->usable, hp->interval, hp->ratio, {0}, {0},
-                             hp->usable && w->in->has_pids, w->cores, w->listen_queue,
-                             w->point, w->starved, w->starved_by_steal, w->throttled,
-                             w->unanswered_full};
+                             hp->usable && w->in->has_pids, w->cores,
+                             hp->usable ? w->recovered / (double)h->clk_tck / hp->interval : 0,
+                             w->joint_point,
+                             w->inconsistent, w->listen_queue, w->point, w->starved,
+                             w->starved_by_steal, w->throttled, w->unanswered_full};
         for (int k = 0; k < SIG_N; k++) {
             pair.signal[k] = hp->value[k];
             pair.has_signal[k] = hp->usable && hp->has_value[k];
@@ -511,6 +606,9 @@ static int round_remember(pipeline *pl, pl_host *h, const pl_round *r, const hos
     }
     pr->nseen = n;
     pr->has = 1;
+    mk_list m = pr->masters; /* this round's masters, carries and all, are the next one's before */
+    pr->masters = pl->masters;
+    pl->masters = m;
     pr->has_stat = r->rec[PL_REC_STAT].has;
     pr->mono = r->stat_mono;
     for (int k = 0; k < SIG_N; k++) {
@@ -539,14 +637,20 @@ int pipeline_round(pipeline *pl, const pl_round *r)
     host_pair hp = pair_of(h, r, in);
     sig_pair sp = {0};
     sp.pids_complete = pids_complete(pl, h, n);
-    sp.pool_ticks = round_pool_ticks(pl, n);
+    int recover = hp.usable && sp.pids_complete && r->rec[PL_REC_MASTER].has &&
+                  h->prev->masters.n > 0;
+    if (round_pool_ticks(pl, n, recover, &sp.pool_ticks) || round_recover(pl, h, r, recover, in, n))
+        return -2;
     if (hp.usable) {
         sp.interval_ns = r->stat_mono - h->prev->mono;
         pair_values(h, &hp, &sp);
-        round_pool_cores(pl, h, &hp, n);
+        round_pool_cores(pl, h, &hp, n, in);
     }
-    if (hp.usable && in && !hp.saturated && sp.pids_complete)
+    if (hp.usable && in && !hp.saturated && sp.pids_complete) {
         round_fit_points(pl, &hp, n);
+        if (round_joint(pl, h, &hp, n))
+            return -2;
+    }
     if (hp.usable && in && hp.saturated)
         round_starved(pl, h, r, &hp, n);
     if (hp.usable && in) {

@@ -12,9 +12,12 @@
 
 #include "fit.h"
 #include "hist.h"
+#include "joint.h"
 #include "pidmap.h"
+#include "procfs.h"
 #include "readings.h"
 #include "records.h"
+#include "recover.h"
 #include "signals.h"
 #include "status.h"
 
@@ -55,7 +58,11 @@ typedef struct {
     uint64_t       error_rounds;  /* counted rounds with an ERROR, or a STATUS without a page */
     char           last_error[160]; /* the last such round's reason, "" none */
     pidmap         remembered;    /* pid -> request counter */
-    pidmap         ticks;         /* pid -> CPU ticks at the last PIDS */
+    wk_map         workers;       /* its workers at the last PIDS (11.1) */
+    size_t         jx;            /* its index in the host's joint sums */
+    double         ticks_all;     /* usable pairs' ticks, recovered included (11.2) ... */
+    double         ticks_recovered; /* ... and the recovered part */
+    uint64_t       master_pairs;  /* usable pairs with MASTER data for it */
 } pl_pool;
 
 /* The shares one signal gave a host's pairs (section 9), a count per
@@ -93,14 +100,12 @@ typedef struct pl_host_s {
     pl_probe   probe;
     pl_pool  **pools;             /* sorted by name */
     size_t     npools;
+    joint      j;                 /* section 11's sums, by the pools' jx */
     struct pl_prev *prev;         /* the round before, for pairs (private) */
 } pl_host;
 
-/* A worker's CPU ticks from a PIDS record. */
-typedef struct {
-    int64_t  pid;
-    uint64_t ticks;
-} pl_tick;
+/* A worker of a PIDS record: pid, ppid, CPU ticks, start time. */
+typedef procfs_proc pl_tick;
 
 /* One pool's records in a round, as read.  A caller that parsed them
  * already (on other threads) gives page and ticks; else they are parsed
@@ -128,10 +133,10 @@ pl_pool_round pl_pool_round_of(const char *name, size_t name_len, const unsigned
 long pl_parse_ticks(const unsigned char *pids, size_t len, pl_tick **out, size_t *cap);
 
 /* The host's records of a round, by kind: STAT, CGROUP cpu.stat, CGROUP
- * cpu.pressure, PRESSURE, STEAL.  A new kind is an entry here and in
+ * cpu.pressure, PRESSURE, STEAL, MASTER.  A new kind is an entry here and in
  * pl_host_rec_kind; the signals and the pairs read them by kind. */
 enum { PL_REC_STAT, PL_REC_CPU_STAT, PL_REC_CPU_PRESSURE, PL_REC_PRESSURE, PL_REC_STEAL,
-       PL_NREC };
+       PL_REC_MASTER, PL_NREC };
 
 typedef struct {
     int                  has;
@@ -174,7 +179,10 @@ typedef struct {
     double  signal[SIG_N];   /* each signal's value (signals.h) ... */
     int     has_signal[SIG_N]; /* ... where it gave one (the host's cores: SIG_BUSY) */
     int     has_pool_cores;
-    double  pool_cores;
+    double  pool_cores;      /* recovered_cores included */
+    double  recovered_cores; /* section 11.2's share of the CPU that left */
+    int     joint_point;     /* the pair gave section 11's fit a point */
+    int     inconsistent;    /* the pools' cores exceeded the host's (11.3) */
     int64_t listen_queue;    /* -1 unknown */
     enum { PL_POINT_NONE, PL_POINT_IDLE, PL_POINT_DOMINANT } point;
     int     starved;

@@ -12,14 +12,14 @@ typedef struct {
     int      nomem;
 } tick_list;
 
-static void list_tick(void *arg, int64_t pid, uint64_t ticks)
+static void list_tick(void *arg, const procfs_proc *p)
 {
     tick_list *l = arg;
     if (grow(&l->v, &l->cap, l->n + 1, sizeof *l->v, 64)) {
         l->nomem = 1;
         return;
     }
-    l->v[l->n++] = (pl_tick){pid, ticks};
+    l->v[l->n++] = *p;
 }
 
 int pl_host_rec_kind(rec_type type, const char *source)
@@ -34,6 +34,8 @@ int pl_host_rec_kind(rec_type type, const char *source)
         return PL_REC_PRESSURE;
     case REC_STEAL:
         return PL_REC_STEAL;
+    case REC_MASTER:
+        return PL_REC_MASTER;
     default:
         return -1;
     }

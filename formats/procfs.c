@@ -152,15 +152,16 @@ static inline uint64_t bytes_equal(uint64_t x, unsigned char c)
     return ~(((t & lo7) + lo7) | t | lo7);
 }
 
-/* skip_field 11 times from i, 8 bytes at a time, for the line it was made
- * for: single spaces, the first at i, no '\n' before the 12th.  Where that
- * 12th space is, or SIZE_MAX for any other line (skipped field by field). */
-static size_t skip_11_fast(const char *b, size_t n, size_t i)
+/* skip_field `fields` times from i, 8 bytes at a time, for the line it was
+ * made for: single spaces, the first at i, no '\n' before the last.  Where
+ * the space after the last field skipped is, or SIZE_MAX for any other line
+ * (skipped field by field). */
+static size_t skip_fast(const char *b, size_t n, size_t i, unsigned fields)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     if (i >= n || b[i] != ' ')
         return SIZE_MAX;
-    unsigned left = 12;      /* spaces to pass, the one at i included */
+    unsigned left = fields + 1; /* spaces to pass, the one at i included */
     uint64_t last = 0;       /* the previous 8 bytes ended in a space */
     for (; i + 8 <= n; i += 8) {
         uint64_t x;
@@ -178,7 +179,7 @@ static size_t skip_11_fast(const char *b, size_t n, size_t i)
         last = sp >> 63 << 7;
     }
 #else
-    (void)b, (void)n, (void)i;
+    (void)b, (void)n, (void)i, (void)fields;
 #endif
     return SIZE_MAX;
 }
@@ -194,7 +195,7 @@ int procfs_pid_stat(const char *line, size_t len, int64_t *pid, uint64_t *ticks)
         return -1;
     i = (size_t)(close - line) + 1;
     /* field 3 (state) to 13 are skipped; 14..17 are the times */
-    size_t at = skip_11_fast(line, len, i);
+    size_t at = skip_fast(line, len, i, 11);
     if (at != SIZE_MAX)
         i = at;
     else
@@ -216,18 +217,66 @@ int procfs_pid_stat(const char *line, size_t len, int64_t *pid, uint64_t *ticks)
     return 0;
 }
 
+/* A time field, counted 0 when negative (cutime, cstime are `long`). */
+static int time_field(const char *b, size_t n, size_t *i, uint64_t *v)
+{
+    int64_t t;
+    if (next_i64(b, n, i, &t) != 0)
+        return -1;
+    *v = t > 0 ? (uint64_t)t : 0;
+    return 0;
+}
+
+int procfs_proc_stat(const char *line, size_t len, procfs_proc *p)
+{
+    size_t i = 0;
+    int64_t pid, ppid;
+    if (next_i64(line, len, &i, &pid) != 0 || pid <= 0)
+        return -1;
+    const char *close = i < len ? memrchr(line + i, ')', len - i) : NULL; /* comm's end */
+    if (!close)
+        return -1;
+    i = (size_t)(close - line) + 1;
+    skip_field(line, len, &i); /* 3: state */
+    if (next_i64(line, len, &i, &ppid) != 0)
+        return -1;
+    size_t fast = skip_fast(line, len, i, 9);
+    if (fast != SIZE_MAX)
+        i = fast;
+    else
+        for (int f = 5; f <= 13; f++)
+            skip_field(line, len, &i);
+    uint64_t t[4];
+    for (int k = 0; k < 4; k++)
+        if (time_field(line, len, &i, &t[k]) != 0)
+            return -1;
+    uint64_t sum = 0;
+    for (int k = 0; k < 4; k++) {
+        if (t[k] > (uint64_t)INT64_MAX - sum)
+            return -1; /* the sum must fit in int64, as procfs_pid_stat's */
+        sum += t[k];
+    }
+    for (int f = 18; f <= 21; f++)
+        skip_field(line, len, &i);
+    int64_t start;
+    size_t at = i;
+    int has_start = next_i64(line, len, &at, &start) == 0 && start >= 0;
+    *p = (procfs_proc){pid, ppid, sum, t[2] + t[3],
+                       has_start ? start : -1};
+    return 0;
+}
+
 size_t procfs_each_pid(const char *buf, size_t len,
-                       void (*fn)(void *arg, int64_t pid, uint64_t ticks), void *arg)
+                       void (*fn)(void *arg, const procfs_proc *p), void *arg)
 {
     size_t bad = 0, i = 0;
     const char *line;
     size_t ll;
     while (next_line(buf, len, &i, &line, &ll)) {
-        int64_t pid;
-        uint64_t ticks;
+        procfs_proc p;
         if (ll > 0) {
-            if (procfs_pid_stat(line, ll, &pid, &ticks) == 0)
-                fn(arg, pid, ticks);
+            if (procfs_proc_stat(line, ll, &p) == 0)
+                fn(arg, &p);
             else
                 bad++;
         }

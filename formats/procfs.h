@@ -28,10 +28,22 @@ int procfs_stat_steal_of(const char *buf, size_t len, const char *name, uint64_t
  * parentheses: fields are counted after its last ')'. */
 int procfs_pid_stat(const char *line, size_t len, int64_t *pid, uint64_t *ticks);
 
-/* Calls fn for each parsable line of a PIDS payload; returns how many lines
- * could not be parsed. */
+/* What the analyzer reads of a /proc/<pid>/stat line (pipeline.md 5, 11). */
+typedef struct {
+    int64_t  pid, ppid;       /* fields 1 and 4 */
+    uint64_t ticks;           /* utime + stime + cutime + cstime (14 to 17) */
+    uint64_t child_ticks;     /* cutime + cstime (16, 17): the reaped children's */
+    int64_t  start;           /* starttime (22), -1 when the line stops before it */
+} procfs_proc;
+
+/* The same line as procfs_pid_stat, with the parent, the children's part
+ * and the start time; a line cut after field 17 is read without start. */
+int procfs_proc_stat(const char *line, size_t len, procfs_proc *p);
+
+/* Calls fn for each line of a PIDS (or MASTER) payload procfs_proc_stat
+ * reads; returns how many lines could not be parsed. */
 size_t procfs_each_pid(const char *buf, size_t len,
-                       void (*fn)(void *arg, int64_t pid, uint64_t ticks), void *arg);
+                       void (*fn)(void *arg, const procfs_proc *p), void *arg);
 
 /* The number after KEY in a flat-keyed file ("KEY N" lines: cgroup v2
  * cpu.stat's usage_usec, nr_periods, nr_throttled, throttled_usec). */

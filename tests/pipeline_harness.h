@@ -38,9 +38,9 @@ typedef struct {
 
 typedef struct {
     uint64_t      real;
-    int           has_stat, has_cg, has_cg_pressure, has_pressure, has_steal;
+    int           has_stat, has_cg, has_cg_pressure, has_pressure, has_steal, has_master;
     uint64_t      mono;
-    buf           stat, cg, cg_pressure, pressure, steal;
+    buf           stat, cg, cg_pressure, pressure, steal, master;
     int           n;
     th_pool_round p[8];
 } th_round;
@@ -99,6 +99,42 @@ static inline void th_pids(th_round *r, const char *pool, int n, ...)
         long long pid = va_arg(ap, long long);
         unsigned long long ticks = va_arg(ap, unsigned long long);
         pid_stat_line(&p->pids, pid, ticks);
+    }
+    va_end(ap);
+}
+
+/* PIDS of a pool with the workers' parents and start times: n of (pid,
+ * ppid, ticks, start), start < 0 a line without field 22. */
+static inline void th_workers(th_round *r, const char *pool, int n, ...)
+{
+    th_pool_round *p = th_p(r, pool);
+    va_list ap;
+    p->has_pids = 1;
+    p->pids.n = 0;
+    buf_add(&p->pids, "", 0);
+    va_start(ap, n);
+    for (int i = 0; i < n; i++) {
+        long long pid = va_arg(ap, long long), ppid = va_arg(ap, long long);
+        unsigned long long ticks = va_arg(ap, unsigned long long);
+        long long start = va_arg(ap, long long);
+        proc_stat_line(&p->pids, pid, ppid, ticks, 0, start);
+    }
+    va_end(ap);
+}
+
+/* MASTER of the round: n of (pid, cutime + cstime, start). */
+static inline void th_master(th_round *r, int n, ...)
+{
+    va_list ap;
+    r->has_master = 1;
+    r->master.n = 0;
+    buf_add(&r->master, "", 0);
+    va_start(ap, n);
+    for (int i = 0; i < n; i++) {
+        long long pid = va_arg(ap, long long);
+        unsigned long long child = va_arg(ap, unsigned long long);
+        long long start = va_arg(ap, long long);
+        proc_stat_line(&r->master, pid, 1, child + 4, child, start);
     }
     va_end(ap);
 }
@@ -172,10 +208,12 @@ static inline int th_run(pipeline *pl, th_round *r)
     pl_round round = {.real = r->real, .stat_mono = r->mono, .pools = pr, .npools = (size_t)r->n};
     const int has[PL_NREC] = {[PL_REC_STAT] = r->has_stat, [PL_REC_CPU_STAT] = r->has_cg,
                               [PL_REC_CPU_PRESSURE] = r->has_cg_pressure,
-                              [PL_REC_PRESSURE] = r->has_pressure, [PL_REC_STEAL] = r->has_steal};
+                              [PL_REC_PRESSURE] = r->has_pressure, [PL_REC_STEAL] = r->has_steal,
+                              [PL_REC_MASTER] = r->has_master};
     const buf *rec[PL_NREC] = {[PL_REC_STAT] = &r->stat, [PL_REC_CPU_STAT] = &r->cg,
                                [PL_REC_CPU_PRESSURE] = &r->cg_pressure,
-                               [PL_REC_PRESSURE] = &r->pressure, [PL_REC_STEAL] = &r->steal};
+                               [PL_REC_PRESSURE] = &r->pressure, [PL_REC_STEAL] = &r->steal,
+                               [PL_REC_MASTER] = &r->master};
     for (int k = 0; k < PL_NREC; k++)
         round.rec[k] = (pl_host_rec){has[k], (const unsigned char *)rec[k]->p, rec[k]->n};
     int rc = pipeline_round(pl, &round);
@@ -188,6 +226,7 @@ static inline int th_run(pipeline *pl, th_round *r)
     buf_free(&r->cg_pressure);
     buf_free(&r->pressure);
     buf_free(&r->steal);
+    buf_free(&r->master);
     free(r);
     return rc;
 }

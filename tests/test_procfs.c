@@ -79,10 +79,44 @@ static void test_worker_cpu_however_the_line_is_spaced(void **state)
     assert_int_equal(t, 26);
 }
 
-static void count(void *arg, int64_t pid, uint64_t ticks)
+static void count(void *arg, const procfs_proc *p)
 {
     uint64_t *sum = arg;
-    *sum += (uint64_t)pid * 1000 + ticks;
+    *sum += (uint64_t)p->pid * 1000 + p->ticks;
+}
+
+/* pipeline.md 11.1, 11.2: the parent (4), the children's part (16, 17) and
+ * the start time (22); a line that stops before field 22 has none. */
+static void test_worker_ppid_child_ticks_and_starttime(void **state)
+{
+    (void)state;
+    const char *real = "4242 (php-fpm8.2) S 77 4242 4242 0 -1 4194624 1069 0 0 0 "
+                       "11 3 5 7 20 0 1 0 123456 229388288 4500 18446744073709551615";
+    procfs_proc p;
+    assert_int_equal(procfs_proc_stat(real, strlen(real), &p), 0);
+    assert_int_equal(p.pid, 4242);
+    assert_int_equal(p.ppid, 77);
+    assert_int_equal(p.ticks, 26);
+    assert_int_equal(p.child_ticks, 12);
+    assert_int_equal(p.start, 123456);
+    /* doubled spaces: read field by field, the same */
+    const char *spaced = "4242 (a b) S  77 4242 4242 0 -1 4194624 1069 0 0 0  11 3 5 7 "
+                         "20 0 1 0  123456";
+    assert_int_equal(procfs_proc_stat(spaced, strlen(spaced), &p), 0);
+    assert_int_equal(p.ppid, 77);
+    assert_int_equal(p.ticks, 26);
+    assert_int_equal(p.start, 123456);
+    /* cut after field 17: matched by pid alone */
+    const char *cut = "4242 (php) S 77 4242 4242 0 -1 4194624 1069 0 0 0 11 3 5 7";
+    assert_int_equal(procfs_proc_stat(cut, strlen(cut), &p), 0);
+    assert_int_equal(p.ticks, 26);
+    assert_int_equal(p.start, -1);
+    /* negative children's times count 0 */
+    const char *neg = "9 (x) S 1 1 1 0 -1 0 0 0 0 0 5 6 -7 8 20 0 1 0 5";
+    assert_int_equal(procfs_proc_stat(neg, strlen(neg), &p), 0);
+    assert_int_equal(p.ticks, 19);
+    assert_int_equal(p.child_ticks, 8);
+    assert_int_equal(procfs_proc_stat("9 (x) S", 7, &p), -1);
 }
 
 static void test_pids_payload_line_by_line(void **state)
@@ -150,6 +184,7 @@ int main(void)
         cmocka_unit_test(test_host_busy_is_everything_but_idle_and_iowait),
         cmocka_unit_test(test_worker_cpu_is_fields_14_to_17),
         cmocka_unit_test(test_worker_cpu_however_the_line_is_spaced),
+        cmocka_unit_test(test_worker_ppid_child_ticks_and_starttime),
         cmocka_unit_test(test_pids_payload_line_by_line),
         cmocka_unit_test(test_cgroup_cpu_files),
         cmocka_unit_test(test_numbers_that_do_not_fit_are_invalid),

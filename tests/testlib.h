@@ -123,6 +123,19 @@ static inline void pid_stat_line(buf *b, long long pid, unsigned long long ticks
                pid, pid, pid, ticks - ticks / 4, ticks / 4);
 }
 
+/* A /proc/<pid>/stat line with its parent, own ticks (utime + stime),
+ * children's ticks (cutime + cstime) and start time; start < 0 cuts the
+ * line after field 17. */
+static inline void proc_stat_line(buf *b, long long pid, long long ppid, unsigned long long own,
+                                  unsigned long long child, long long start)
+{
+    buf_printf(b, "%lld (php-fpm8.2) S %lld %lld %lld 0 -1 4194368 96 0 0 0 %llu %llu %llu %llu",
+               pid, ppid, pid, pid, own - own / 4, own / 4, child - child / 2, child / 2);
+    if (start >= 0)
+        buf_printf(b, " 20 0 1 0 %lld 206438400 1675 18446744073709551615 1 1 0", start);
+    buf_add(b, "\n", 1);
+}
+
 /* /proc/stat's cpu lines with a given busy and idle total. */
 static inline void stat_text(buf *b, unsigned long long busy, unsigned long long idle)
 {

@@ -12,11 +12,21 @@
 #include "procfs.h"
 #include "out_timing.h"
 
-static void each(void *arg, int64_t pid, uint64_t ticks)
+static void each(void *arg, const procfs_proc *p)
 {
-    if (pid <= 0 || ticks > (uint64_t)INT64_MAX)
+    if (p->pid <= 0 || p->ticks > (uint64_t)INT64_MAX || p->child_ticks > p->ticks ||
+        p->start < -1)
         __builtin_trap(); /* the parser promises a pid > 0 and ticks that fit */
     (void)arg;
+}
+
+/* procfs_proc_stat reads the same pid and ticks as procfs_pid_stat. */
+static void same_as_pid_stat(const char *s, size_t n, int rc, int64_t pid, uint64_t ticks)
+{
+    procfs_proc p;
+    int rc2 = procfs_proc_stat(s, n, &p);
+    if (rc2 != rc || (rc == 0 && (p.pid != pid || p.ticks != ticks)))
+        __builtin_trap();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -26,6 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int64_t pid;
     (void)procfs_stat_busy(s, size, &v);
     int rc = procfs_pid_stat(s, size, &pid, &v);
+    same_as_pid_stat(s, size, rc, pid, v);
     char *d = size && !memchr(s, '\n', size) ? malloc(2 * size) : NULL;
     if (d) {
         size_t n = 0;
@@ -39,6 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int rc2 = procfs_pid_stat(d, n, &pid2, &v2);
         if (rc2 != rc || (rc == 0 && (pid2 != pid || v2 != v)))
             __builtin_trap(); /* the fast skip and the field-by-field one disagree */
+        same_as_pid_stat(d, n, rc2, pid2, v2);
         free(d);
     }
     (void)procfs_each_pid(s, size, each, NULL);

@@ -46,6 +46,8 @@ static void usage(FILE *out)
 "                            (repeatable)\n"
 "      --cost typical|busy   what a busy worker's PHP costs: TYPICAL x 10 (the\n"
 "                            default), or the duration-weighted share (BUSY)\n"
+"      --fit joint|dominant  the host overhead that sizes: the joint fit over all\n"
+"                            pools (the default), or the dominant pool's own line\n"
 "      --from T, --until T   only rounds from T and before T: ISO 8601 with Z or\n"
 "                            an offset (2026-11-29T14:00:00Z), @EPOCH, or HH:MM[:SS]\n"
 "                            on the log's first day (UTC); earlier rounds prime\n"
@@ -151,7 +153,7 @@ static int resolve_time(const char *arg, const char *opt, int *has, uint64_t *ns
 
 enum { O_HOST_MC = 256, O_CORES, O_HEADROOM, O_OWN_URI, O_EXPLAIN, O_MAXCH, O_FROM, O_UNTIL,
        O_POOL, O_CUTOFF, O_BASELINE, O_TOL, O_RISE, O_CSV_READINGS, O_CSV_ROUNDS, O_PLOT,
-       O_COST, O_THREADS };
+       O_COST, O_THREADS, O_FIT };
 
 /* The commands an option goes with. */
 /* The commands (options.h) as a mask: those that replay, and all. */
@@ -172,6 +174,8 @@ static int goes_with(int opt)
         return CMD_HIST | CMD_TIMING;
     case O_BASELINE: case O_TOL: case O_RISE:
         return CMD_CHECK;
+    case O_FIT:
+        return CMD_REPORT | CMD_CHECK;
     case O_FROM: case O_UNTIL: case O_OWN_URI: case O_CSV_READINGS: case O_CSV_ROUNDS:
     case O_PLOT: case O_THREADS:
         return CMD_REPLAY; /* what replays the rounds */
@@ -251,6 +255,14 @@ static int take_option(config *cfg, int c, char *optarg)
             cfg->scenario.cost = WI_COST_BUSY;
         else
             return msg_usage("--cost must be typical or busy, not \"%s\"", optarg);
+        break;
+    case O_FIT:
+        if (strcmp(optarg, "joint") == 0)
+            cfg->scenario.fit = WI_FIT_JOINT;
+        else if (strcmp(optarg, "dominant") == 0)
+            cfg->scenario.fit = WI_FIT_DOMINANT;
+        else
+            return msg_usage("--fit must be joint or dominant, not \"%s\"", optarg);
         break;
     case O_THREADS:
         if (num_whole(optarg, 1, 256, &v))
@@ -339,6 +351,7 @@ int options_parse(int argc, char **argv, config *cfg)
         {"csv-rounds", required_argument, NULL, O_CSV_ROUNDS},
         {"plot", required_argument, NULL, O_PLOT},
         {"cost", required_argument, NULL, O_COST},
+        {"fit", required_argument, NULL, O_FIT},
         {"threads", required_argument, NULL, O_THREADS},
         {"tolerance-buckets", required_argument, NULL, O_TOL},
         {"max-overhead-rise", required_argument, NULL, O_RISE},

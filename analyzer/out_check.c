@@ -24,6 +24,35 @@ static int bucket_of_pct(const json_t *v, int *b)
     return 1;
 }
 
+/* The overhead like with like: a baseline's from section 11 ("own" or
+ * "host") against this log's section 11 overhead, one from section 5
+ * ("dominant", or a baseline older than overhead_source) against section
+ * 5's.  v is the joint view (its line is section 5's).  A rise past
+ * rise_pct, or an overhead believed then and not now, is a regression. */
+static int compare_overhead(FILE *out, const char *hname, const char *pname, const json_t *bp,
+                            const wi_view *v, double rise_pct)
+{
+    const json_t *bo = json_object_get(bp, "overhead");
+    if (!json_is_number(bo))
+        return 0;
+    const char *bsrc = json_string_value(json_object_get(bp, "overhead_source"));
+    int joint = bsrc && (strcmp(bsrc, "own") == 0 || strcmp(bsrc, "host") == 0);
+    int has = joint ? v->source == WI_SRC_OWN || v->source == WI_SRC_HOST : v->line.believed;
+    double now = joint ? v->overhead : v->line.overhead, was = json_number_value(bo);
+    const char *how = joint ? "joint fit" : "--fit dominant";
+    if (!has) {
+        fprintf(out, "%s %s: overhead %.2fx (%s) in the baseline, not believed now\n", hname,
+                pname, was, how);
+        return 1;
+    }
+    if (now > was * (1 + rise_pct / 100.0)) {
+        fprintf(out, "%s %s: overhead %.2fx -> %.2fx (%s, up %.0f%%, at most %g%%)\n", hname,
+                pname, was, now, how, 100.0 * (now / was - 1), rise_pct);
+        return 1;
+    }
+    return 0;
+}
+
 /* One pool against its baseline object bp: a line per thing worse.  Returns
  * how many. */
 static int compare_pool(FILE *out, const char *hname, const char *pname, const json_t *bp,
@@ -67,14 +96,7 @@ static int compare_pool(FILE *out, const char *hname, const char *pname, const j
         fprintf(out, "%s %s: shape %s -> %s\n", hname, pname, bshape, v.shape);
         worse++;
     }
-    const json_t *bo = json_object_get(bp, "overhead");
-    if (json_is_number(bo) && v.line.believed &&
-        v.line.overhead > json_number_value(bo) * (1 + rise_pct / 100.0)) {
-        fprintf(out, "%s %s: overhead %.2fx -> %.2fx (up %.0f%%, at most %g%%)\n", hname,
-                pname, json_number_value(bo), v.line.overhead,
-                100.0 * (v.line.overhead / json_number_value(bo) - 1), rise_pct);
-        worse++;
-    }
+    worse += compare_overhead(out, hname, pname, bp, &v, rise_pct);
     json_int_t bs = json_integer_value(json_object_get(bp, "starved_rounds"));
     if ((json_int_t)p->starved > bs) {
         fprintf(out, "%s %s: starved rounds %lld -> %llu (requests queued while the CPU "
@@ -146,6 +168,14 @@ int check_against(FILE *out, const pipeline *pl, const wi_scenario *sc, const ch
             if (strlen(hname) == hosts[k]->hostname_len &&
                 memcmp(hname, hosts[k]->hostname, hosts[k]->hostname_len) == 0)
                 h = hosts[k];
+        wi_scenario sj = *sc; /* the joint view: section 11's and section 5's overheads */
+        sj.fit = WI_FIT_JOINT;
+        wi_view *views = h ? whatif_views(h, &sj) : NULL;
+        if (h && !views) {
+            snprintf(err, errlen, "out of memory");
+            json_decref(root);
+            return -1;
+        }
         if (h)
             worse += compare_host(out, hname, bh, h, tol);
         size_t pi;
@@ -155,20 +185,22 @@ int check_against(FILE *out, const pipeline *pl, const wi_scenario *sc, const ch
             if (!pname)
                 continue;
             const pl_pool *p = NULL;
+            size_t at = 0;
             for (size_t i = 0; h && i < h->npools; i++)
                 if (strlen(pname) == h->pools[i]->name_len &&
-                    memcmp(pname, h->pools[i]->name, h->pools[i]->name_len) == 0)
+                    memcmp(pname, h->pools[i]->name, h->pools[i]->name_len) == 0) {
                     p = h->pools[i];
+                    at = i;
+                }
             if (!p) {
                 fprintf(out, "%s %s: in the baseline, not in the new log\n", hname, pname);
                 worse++;
                 continue;
             }
             compared++;
-            worse += compare_pool(out, hname, pname, bp, p, whatif_pool_view(p,
-                                  whatif_host_millicores(h, sc), sc->headroom, whatif_now(p, sc)),
-                                  tol, rise_pct);
+            worse += compare_pool(out, hname, pname, bp, p, views[at], tol, rise_pct);
         }
+        free(views);
     }
     json_decref(root);
     if (worse)

@@ -18,7 +18,7 @@
 #include "readings.h"
 #include "signals.h"
 
-#define CSV_SCHEMA 1
+#define CSV_SCHEMA 2 /* 2: overhead is the one sizing uses (section 11), joint_* */
 #define MAX_COLUMNS 128
 
 extern const rp_format rp_json;
@@ -26,12 +26,15 @@ extern const rp_format rp_json;
 /* The host's columns, then the pool's, in the JSON's order. */
 static const char *const HOST_HEAD[] = {"schema", "hostname", "host_millicores", "rounds",
                                         "first_round_at", "last_round_at"};
-static const char *const HOST_TAIL[] = {"steal_probe_probes", "steal_probe_pct",
-                                        "steal_probe_naive_pct", "needed_now_millicores",
-                                        "needed_at_ceiling_millicores"};
+static const char *const HOST_TAIL[] = {
+    "steal_probe_probes", "steal_probe_pct", "steal_probe_naive_pct", "joint_n", "joint_base",
+    "joint_resid_sd", "joint_points", "joint_inconsistent_pairs", "joint_common_slope",
+    "joint_common_se", "joint_common_sd_x", "joint_common_believed", "needed_now_millicores",
+    "needed_at_ceiling_millicores"};
 static const char *const POOL_COLS[] = {
     "pool", "readings", "typical_pct", "p90_pct", "shape", "php_millicores", "busy_pct",
-    "busy_millicores", "fit_n", "fit_slope", "fit_intercept", "fit_sd_x", "overhead",
+    "busy_millicores", "fit_n", "fit_slope", "fit_intercept", "fit_sd_x", "joint_slope",
+    "joint_se", "joint_partial_sd", "joint_believed", "overhead_source", "recovered_pct", "overhead",
     "host_millicores_per_worker", "fill_workers", "ceiling", "max_children", "limit",
     "starved_rounds", "starved_by_steal_rounds", "throttled_rounds", "unanswered_full_rounds",
     "error_rounds"};

@@ -58,9 +58,28 @@ static int print_pool_json(FILE *out, const pl_pool *p, const wi_view *v)
     } else {
         fputs("null", out);
     }
+    fputs(", \"joint\": ", out);
+    if (v->joint.in_a) {
+        fputs("{\"slope\": ", out);
+        esc_double(out, v->joint.slope);
+        fputs(", \"se\": ", out);
+        esc_double(out, v->joint.se);
+        fputs(", \"partial_sd\": ", out);
+        esc_double(out, v->joint.partial_sd);
+        fprintf(out, ", \"believed\": %s}", v->joint.believed ? "true" : "false");
+    } else {
+        fputs("null", out);
+    }
+    const char *src = whatif_source_name(v->source);
+    fprintf(out, src ? ", \"overhead_source\": \"%s\"" : ", \"overhead_source\": null", src);
+    fputs(", \"recovered_pct\": ", out);
+    if (v->has_recovered)
+        esc_double(out, v->recovered_pct);
+    else
+        fputs("null", out);
     fputs(", \"overhead\": ", out);
-    if (v->line.believed)
-        esc_double(out, v->line.overhead);
+    if (v->source != WI_SRC_NONE)
+        esc_double(out, v->overhead);
     else
         fputs("null", out);
     fputs(", \"host_millicores_per_worker\": ", out);
@@ -137,7 +156,10 @@ static int json_begin(rp_ctx *c)
             esc_json_string(out, sc->max_children[i].pool, strlen(sc->max_children[i].pool));
             fprintf(out, ": %lld", (long long)sc->max_children[i].max_children);
         }
-        fprintf(out, "}, \"cost\": \"%s\"}, ", sc->cost == WI_COST_BUSY ? "busy" : "typical");
+        fprintf(out, "}, \"cost\": \"%s\"", sc->cost == WI_COST_BUSY ? "busy" : "typical");
+        if (sc->fit == WI_FIT_DOMINANT)
+            fputs(", \"fit\": \"dominant\"", out);
+        fputs("}, ", out);
     }
     fputs("\"hosts\": [", out);
     return 0;
@@ -187,6 +209,39 @@ static void json_truth(FILE *out, const pl_host *h)
     }
 }
 
+/* Section 11.6: the host's joint fit, or null until it has a line. */
+static int json_joint(FILE *out, const pl_host *h)
+{
+    joint_sol s;
+    if (whatif_joint(h, &s, NULL) != 0)
+        return -1;
+    fputs("\"joint\": ", out);
+    if (!s.exists) {
+        fputs("null, ", out);
+        return 0;
+    }
+    fputs("{\"n\": ", out);
+    esc_double(out, s.n);
+    fputs(", \"base\": ", out);
+    esc_double(out, s.base);
+    fputs(", \"resid_sd\": ", out);
+    esc_double(out, s.resid_sd);
+    fprintf(out, ", \"points\": %llu, \"inconsistent_pairs\": %llu, \"common\": ",
+            (unsigned long long)s.points, (unsigned long long)s.inconsistent);
+    if (s.common_exists) {
+        fputs("{\"slope\": ", out);
+        esc_double(out, s.common_slope);
+        fputs(", \"se\": ", out);
+        esc_double(out, s.common_se);
+        fputs(", \"sd_x\": ", out);
+        esc_double(out, s.common_sd_x);
+        fprintf(out, ", \"believed\": %s}}, ", s.common_believed ? "true" : "false");
+    } else {
+        fputs("null}, ", out);
+    }
+    return 0;
+}
+
 static int json_host(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_view *m)
 {
     (void)m;
@@ -200,6 +255,8 @@ static int json_host(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_vie
     json_time(out, "first_round_at", h->rounds > 0, h->first_real);
     json_time(out, "last_round_at", h->rounds > 0, h->last_real);
     json_truth(out, h);
+    if (json_joint(out, h) != 0)
+        return -1;
     fprintf(out, "\"needed_now_millicores\": %lld, \"needed_at_ceiling_millicores\": %lld, "
                  "\"pools\": [", (long long)now, (long long)atc);
     return 0;

@@ -19,8 +19,9 @@ static void om_labels(FILE *out, const pl_host *h, const pl_pool *p, const char 
     fprintf(out, "\"%s}", extra ? extra : "");
 }
 
-enum { OM_TYPICAL, OM_P90, OM_COUNT, OM_READINGS, OM_PHP, OM_HOST, OM_OVERHEAD, OM_FILL, OM_CEIL, OM_BUSY,
-       OM_STARVED, OM_LIMIT, OM_BY_STEAL, OM_THROTTLED, OM_UNANSWERED, OM_ERRORS };
+enum { OM_TYPICAL, OM_P90, OM_COUNT, OM_READINGS, OM_PHP, OM_HOST, OM_OVERHEAD, OM_OVERHEAD_SE,
+       OM_FILL, OM_CEIL, OM_BUSY, OM_STARVED, OM_LIMIT, OM_BY_STEAL, OM_THROTTLED, OM_UNANSWERED,
+       OM_ERRORS };
 
 /* One pool's value of a family; 0 when it has none. */
 static int om_value(int what, const pl_pool *p, const wi_view *v, double *x)
@@ -32,7 +33,8 @@ static int om_value(int what, const pl_pool *p, const wi_view *v, double *x)
     case OM_READINGS: *x = p->h.total; return 1;
     case OM_PHP: *x = (double)v->php_millicores / 1000.0; return v->shape != NULL;
     case OM_HOST: *x = (double)v->host_millicores_per_worker / 1000.0; return v->shape != NULL;
-    case OM_OVERHEAD: *x = v->line.overhead; return v->line.believed;
+    case OM_OVERHEAD: *x = v->overhead; return v->source != WI_SRC_NONE;
+    case OM_OVERHEAD_SE: *x = v->overhead_se; return v->source != WI_SRC_NONE && v->overhead_se >= 0;
     case OM_FILL: *x = (double)v->fill; return v->has_fill;
     case OM_CEIL: *x = (double)v->ceiling; return v->has_fill;
     case OM_STARVED: *x = (double)p->starved; return 1;
@@ -75,7 +77,10 @@ static const struct {
     {"fpm_cpu_host_worker_cores", "gauge", "cores",
      "CPU one busy worker costs the host, overhead counted", {OM_HOST, -1, -1}},
     {"fpm_cpu_host_overhead_ratio", "gauge", "ratio",
-     "Host CPU per unit of the pool's CPU, when believed", {OM_OVERHEAD, -1, -1}},
+     "Host CPU per unit of the pool's CPU sizing uses, when believed; source: own (its own "
+     "load), host (the host's average), dominant (--fit dominant)", {OM_OVERHEAD, -1, -1}},
+    {"fpm_cpu_host_overhead_se_ratio", "gauge", "ratio",
+     "Standard error of that overhead's slope (own or host)", {OM_OVERHEAD_SE, -1, -1}},
     {"fpm_cpu_fill_workers", "gauge", NULL, "Busy workers that fill the CPU", {OM_FILL, -1, -1}},
     {"fpm_cpu_ceiling_workers", "gauge", NULL, "Workers past which more only add latency",
      {OM_CEIL, -1, -1}},
@@ -202,9 +207,14 @@ static void metrics_families(FILE *out, const om_state *s, const wi_scenario *sc
                     const char *suffix = what == OM_COUNT ? "_count"
                                        : strcmp(FAMILIES[f].type, "counter") == 0 ? "_total" : "";
                     fprintf(out, "%s%s", FAMILIES[f].name, suffix);
+                    char src[32];
+                    snprintf(src, sizeof src, ",source=\"%s\"",
+                             whatif_source_name(s->hosts[k].v[i].source) ?
+                             whatif_source_name(s->hosts[k].v[i].source) : "");
                     om_labels(out, h, h->pools[i],
                               what == OM_TYPICAL ? ",quantile=\"0.5\""
-                              : what == OM_P90 ? ",quantile=\"0.9\"" : NULL);
+                              : what == OM_P90 ? ",quantile=\"0.9\""
+                              : what == OM_OVERHEAD || what == OM_OVERHEAD_SE ? src : NULL);
                     fputc(' ', out);
                     esc_double(out, x);
                     fputc('\n', out);

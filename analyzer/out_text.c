@@ -2,6 +2,7 @@
  * in a what-if, the measured figures beside the scenario's. */
 #include "report.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,11 +62,47 @@ static void why_no_readings(FILE *out, const pl_pool *p, uint64_t rounds)
         fputs("no readings: no request finished while it was recorded.", out);
 }
 
+/* Section 11: where the overhead used comes from, or why there is none. */
+static void why_joint(FILE *out, const wi_view *v)
+{
+    const joint_pool *j = &v->joint;
+    if (v->source == WI_SRC_OWN && j->se < 0.005)
+        fprintf(out, " (%.2fx +-<0.01, from its own load).", v->overhead);
+    else if (v->source == WI_SRC_OWN)
+        fprintf(out, " (%.2fx +-%.2f, from its own load).", v->overhead, j->se);
+    else if (v->source == WI_SRC_HOST)
+        fprintf(out, " (%.2fx, the host's average: its own load never moved apart from its "
+                     "neighbours').", v->overhead);
+    else if (v->joint_n < 1)
+        fputs(", at PHP's own cost: no round pair measured the pools' CPU beside the host's "
+              "yet, so its host overhead is not measured.", out);
+    else if (v->joint_n < JOINT_BELIEF_N)
+        fprintf(out, ", at PHP's own cost: host overhead not measured yet (fit n=%.1f of %.0f).",
+                v->joint_n, JOINT_BELIEF_N);
+    else if (!j->in_a)
+        fputs(", at PHP's own cost: its load never moved apart from its neighbours' and the "
+              "host's average is not known either.", out);
+    else if (j->slope > JOINT_MAX_SLOPE)
+        fprintf(out, ", at PHP's own cost: a host slope of %.1f is not believed, the pool's "
+                     "load moves with something else.", j->slope);
+    else
+        fprintf(out, ", at PHP's own cost: its overhead %.2fx +-%.2f is not known to 10%% yet.",
+                j->slope, j->se);
+    if (v->source != WI_SRC_NONE && v->line.believed &&
+        fabs(v->line.overhead / v->overhead - 1) > 0.2)
+        fprintf(out, " --fit dominant reads %.2fx.", v->line.overhead);
+}
+
 /* The fill sentence's reason for the cost it used. */
 static void why_cost(FILE *out, const wi_view *v)
 {
+    if (v->fit == WI_FIT_JOINT) {
+        why_joint(out, v);
+        return;
+    }
     if (v->line.believed)
-        fprintf(out, " (%.2fx PHP's own with the rest of the host counted).", v->line.overhead);
+        fprintf(out, " (%.2fx PHP's own with the rest of the host counted, --fit dominant).",
+                v->line.overhead);
     else if (v->line.exists && v->line.n >= FIT_BELIEF_N && v->line.sd_x >= FIT_BELIEF_SD_X)
         fprintf(out, ", at PHP's own cost: a host slope of %.1f is not believed, the pool's "
                      "load moves with something else.", v->line.slope);

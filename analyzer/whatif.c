@@ -8,7 +8,61 @@
 int whatif_differs(const wi_scenario *sc)
 {
     return sc->has_host_millicores || sc->headroom != WI_DEFAULT_HEADROOM || sc->nmax_children ||
-           sc->cost != WI_COST_TYPICAL;
+           sc->cost != WI_COST_TYPICAL || sc->fit != WI_FIT_JOINT;
+}
+
+const char *whatif_source_name(wi_source s)
+{
+    static const char *const names[] = {NULL, "own", "host", "dominant"};
+    return names[s];
+}
+
+int whatif_joint(const pl_host *h, joint_sol *sol, joint_pool *pools)
+{
+    size_t *order = malloc((h->npools ? h->npools : 1) * sizeof *order);
+    if (!order)
+        return -1;
+    for (size_t i = 0; i < h->npools; i++)
+        order[i] = h->pools[i]->jx; /* in name order */
+    int rc = joint_solve(&h->j, order, h->npools, sol, pools);
+    free(order);
+    return rc;
+}
+
+/* 11.5 (or section 5 with --fit dominant): the overhead used and its source. */
+static void overhead_of(wi_view *v, int fit, const joint_pool *jp, const joint_sol *sol)
+{
+    v->overhead = 1;
+    v->overhead_se = -1;
+    v->fit = jp && sol ? fit : WI_FIT_DOMINANT;
+    if (jp)
+        v->joint = *jp;
+    if (sol)
+        v->joint_n = sol->n;
+    if (fit == WI_FIT_DOMINANT || !jp || !sol) {
+        if (v->line.believed) {
+            v->source = WI_SRC_DOMINANT;
+            v->overhead = v->line.overhead;
+        }
+    } else if (sol->exists && jp->in_a && jp->believed) {
+        v->source = WI_SRC_OWN;
+        v->overhead = jp->slope < 1 ? 1 : jp->slope;
+        v->overhead_se = jp->se;
+    } else if (sol->common_exists && sol->common_believed) {
+        v->source = WI_SRC_HOST;
+        v->overhead = sol->common_slope < 1 ? 1 : sol->common_slope;
+        v->overhead_se = sol->common_se;
+    }
+}
+
+/* 11.2: the recovered share of a pool's ticks, two decimals. */
+static void recovered_of(wi_view *v, const pl_pool *p)
+{
+    if (p->master_pairs == 0)
+        return;
+    v->has_recovered = 1;
+    v->recovered_pct = p->ticks_all > 0 ? round(10000 * p->ticks_recovered / p->ticks_all) / 100
+                                        : 0;
 }
 
 int64_t whatif_now(const pl_pool *p, const wi_scenario *sc)
@@ -22,14 +76,18 @@ int64_t whatif_now(const pl_pool *p, const wi_scenario *sc)
 
 wi_view whatif_pool_view(const pl_pool *p, uint64_t hm, int headroom, int64_t now)
 {
-    return whatif_pool_view_cost(p, hm, headroom, now, WI_COST_TYPICAL);
+    return whatif_pool_view_cost(p, hm, headroom, now, WI_COST_TYPICAL, WI_FIT_DOMINANT, NULL,
+                                 NULL);
 }
 
 wi_view whatif_pool_view_cost(const pl_pool *p, uint64_t hm, int headroom, int64_t now,
-                                   int cost_of)
+                                   int cost_of, int fit, const joint_pool *jp,
+                                   const joint_sol *sol)
 {
     wi_view v = {0};
     v.line = fit_solve(&p->f);
+    overhead_of(&v, fit, jp, sol);
+    recovered_of(&v, p);
     v.now = now > 0 ? now : 0;
     if (p->h.total > 0) {
         v.has_typical = 1;
@@ -42,8 +100,8 @@ wi_view whatif_pool_view_cost(const pl_pool *p, uint64_t hm, int headroom, int64
     v.php_millicores = (int64_t)v.typical_pct * 10;
     v.has_busy = hist_busy(&p->h, &v.busy_hundredths, &v.busy_millicores) == 0;
     int64_t php = cost_of == WI_COST_BUSY && v.has_busy ? v.busy_millicores : v.php_millicores;
-    v.host_millicores_per_worker = v.line.believed
-        ? (int64_t)round((double)php * v.line.overhead)
+    v.host_millicores_per_worker = v.source != WI_SRC_NONE
+        ? (int64_t)round((double)php * v.overhead)
         : php;
     int64_t cost = v.host_millicores_per_worker;
     if (cost <= 0 || hm == 0)
@@ -86,18 +144,24 @@ uint64_t whatif_host_millicores(const pl_host *h, const wi_scenario *sc)
 wi_view *whatif_views(const pl_host *h, const wi_scenario *sc)
 {
     wi_view *v = calloc(h->npools ? h->npools : 1, sizeof *v);
-    if (!v)
+    joint_pool *jp = calloc(h->npools ? h->npools : 1, sizeof *jp);
+    joint_sol sol;
+    if (!v || !jp || whatif_joint(h, &sol, jp) != 0) {
+        free(v);
+        free(jp);
         return NULL;
+    }
     uint64_t hm = whatif_host_millicores(h, sc);
     for (size_t i = 0; i < h->npools; i++)
         v[i] = whatif_pool_view_cost(h->pools[i], hm, sc->headroom, whatif_now(h->pools[i], sc),
-                                     sc->cost);
+                                     sc->cost, sc->fit, &jp[i], &sol);
+    free(jp);
     return v;
 }
 
 /* The views as measured: the host's own size, headroom 2, its own max. */
 wi_view *whatif_measured_views(const pl_host *h)
 {
-    wi_scenario m = {.headroom = WI_DEFAULT_HEADROOM};
+    wi_scenario m = {.headroom = WI_DEFAULT_HEADROOM}; /* and the joint fit */
     return whatif_views(h, &m);
 }

@@ -1,8 +1,10 @@
 /*
  * whatif: the arithmetic of section 7 as pure functions of a pool's state
  * and a scenario: shape, cost per worker, fill, ceiling, limit and the host
- * line, as measured or for another host size, headroom, pm.max_children or
- * cost (--cost busy, section 10).  Used by the reports and by check.
+ * line, as measured or for another host size, headroom, pm.max_children,
+ * cost (--cost busy, section 10) or fit (--fit dominant, section 11: the
+ * overhead used is the pool's own joint slope, else the host's common
+ * line, else none).  Used by the reports and by check.
  */
 #ifndef WHATIF_H
 #define WHATIF_H
@@ -10,6 +12,7 @@
 #include <stdint.h>
 
 #include "fit.h"
+#include "joint.h"
 #include "pipeline.h"
 
 #define WI_DEFAULT_HEADROOM 200 /* hundredths */
@@ -17,6 +20,16 @@
 /* What a busy worker's PHP costs in section 7: TYPICAL x 10, or the
  * duration-weighted busy share (section 10, --cost busy). */
 enum { WI_COST_TYPICAL = 0, WI_COST_BUSY = 1 };
+
+/* The overhead sizing uses: section 11's (the default) or section 5's. */
+enum { WI_FIT_JOINT = 0, WI_FIT_DOMINANT = 1 };
+
+/* Where a pool's overhead comes from (11.5): none, its own joint slope, the
+ * host's common line, or section 5 (--fit dominant). */
+typedef enum { WI_SRC_NONE, WI_SRC_OWN, WI_SRC_HOST, WI_SRC_DOMINANT } wi_source;
+
+/* "own", "host", "dominant", or NULL for none. */
+const char *whatif_source_name(wi_source s);
 
 typedef struct {
     const char *pool;
@@ -30,6 +43,7 @@ typedef struct {
     const wi_override *max_children; /* --max-children POOL=N */
     size_t   nmax_children;
     int      cost;                  /* WI_COST_TYPICAL (the default) or WI_COST_BUSY */
+    int      fit;                   /* WI_FIT_JOINT (the default) or WI_FIT_DOMINANT */
     int      explain;               /* text: print the filter counts */
     int      has_from, has_until;   /* the window applied, for the heading */
     uint64_t from_ns, until_ns;
@@ -51,7 +65,15 @@ typedef struct {
     int64_t     php_millicores;     /* valid with a shape: TYPICAL x 10 */
     int         has_busy;           /* with a shape and a duration-weighted share */
     int64_t     busy_hundredths, busy_millicores; /* that share, and in millicores */
-    fit_line    line;
+    fit_line    line;               /* section 5's */
+    joint_pool  joint;              /* section 11's, with in_a */
+    int         fit;                /* WI_FIT_JOINT or WI_FIT_DOMINANT: what sized it */
+    double      joint_n;            /* the host's joint n (11.5) */
+    wi_source   source;             /* of the overhead used ... */
+    double      overhead;           /* ... max(slope, 1); 1 with none */
+    double      overhead_se;        /* its slope's standard error; -1 for dominant or none */
+    int         has_recovered;      /* a pair had MASTER data for it (11.2) ... */
+    double      recovered_pct;      /* ... and the recovered share of its ticks, rounded to 0.01 */
     int64_t     host_millicores_per_worker; /* valid with a shape */
     int         has_fill;           /* shape, cost > 0, host size known */
     int64_t     fill, ceiling;
@@ -62,14 +84,21 @@ typedef struct {
 #define WI_MIN_READINGS 20
 
 /* Section 7 for one pool on a host of host_millicores (0 unknown) with
- * pm.max_children now (0 unknown), at TYPICAL's cost. */
+ * pm.max_children now (0 unknown), at TYPICAL's cost, with section 5's
+ * overhead (a pool without its host has no joint fit). */
 wi_view whatif_pool_view(const pl_pool *p, uint64_t host_millicores, int headroom,
                               int64_t now);
 
 /* The same at the cost given (WI_COST_BUSY: the busy millicores, where the
- * pool has them, stand for PHP's). */
+ * pool has them, stand for PHP's) and the fit given: with WI_FIT_JOINT the
+ * pool's joint result jp and its host's sol (11.5). */
 wi_view whatif_pool_view_cost(const pl_pool *p, uint64_t host_millicores, int headroom,
-                                   int64_t now, int cost);
+                                   int64_t now, int cost, int fit, const joint_pool *jp,
+                                   const joint_sol *sol);
+
+/* Section 11.5 for a host: *sol and, when pools is not NULL, each pool's
+ * result in the host's pool order.  0, -1 ENOMEM. */
+int whatif_joint(const pl_host *h, joint_sol *sol, joint_pool *pools);
 
 /* The host line: the sums of section 7 over the pool views. */
 void whatif_host_needs(const wi_view *v, size_t n, int64_t *needed_now,

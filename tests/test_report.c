@@ -199,13 +199,13 @@ static void test_json_output_is_section_8(void **state)
         "\"pressure\": {\"pairs\": 0, \"p10_pct\": null, \"p50_pct\": null, \"p90_pct\": null, "
         "\"max_pct\": null}, \"php_accounted\": {\"pairs\": 0, \"p10_pct\": null, "
         "\"p50_pct\": null, \"p90_pct\": null, \"max_pct\": null}, \"steal_probe\": null, "
-        "\"needed_now_millicores\": 28000, \"needed_at_ceiling_millicores\": 8400, \"pools\": [\n"
+        "\"joint\": null, \"needed_now_millicores\": 28000, \"needed_at_ceiling_millicores\": 8400, \"pools\": [\n"
         "    {\"pool\": \"shop\", \"readings\": 20, \"histogram\": [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "
         "0, 0, 0, 0, 20, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "
         "0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], \"typical_pct\": 70, "
         "\"p90_pct\": 70, \"shape\": \"cpu-bound\", \"php_millicores\": 700, \"busy_pct\": 70.00, "
-        "\"busy_millicores\": 700, \"fit\": null, "
-        "\"overhead\": null, \"host_millicores_per_worker\": 700, \"fill_workers\": 6, "
+        "\"busy_millicores\": 700, \"fit\": null, \"joint\": null, \"overhead_source\": null, "
+        "\"recovered_pct\": null, \"overhead\": null, \"host_millicores_per_worker\": 700, \"fill_workers\": 6, "
         "\"ceiling\": 12, \"max_children\": 40, \"limit\": \"cpu\", \"starved_rounds\": 2, "
         "\"starved_by_steal_rounds\": 0, \"throttled_rounds\": 0, "
         "\"unanswered_full_rounds\": 0, \"error_rounds\": 0, \"filtered\": {\"no_request\": 0, \"running\": 0, \"repeat\": 0, \"own\": 0, "
@@ -214,8 +214,8 @@ static void test_json_output_is_section_8(void **state)
         "0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "
         "0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], \"typical_pct\": 0, "
         "\"p90_pct\": 0, \"shape\": null, \"php_millicores\": null, \"busy_pct\": null, "
-        "\"busy_millicores\": null, \"fit\": null, "
-        "\"overhead\": null, \"host_millicores_per_worker\": null, \"fill_workers\": null, "
+        "\"busy_millicores\": null, \"fit\": null, \"joint\": null, \"overhead_source\": null, "
+        "\"recovered_pct\": null, \"overhead\": null, \"host_millicores_per_worker\": null, \"fill_workers\": null, "
         "\"ceiling\": null, \"max_children\": null, \"limit\": null, \"starved_rounds\": 0, "
         "\"starved_by_steal_rounds\": 0, \"throttled_rounds\": 0, "
         "\"unanswered_full_rounds\": 0, \"error_rounds\": 0, \"filtered\": {\"no_request\": 0, \"running\": 0, \"repeat\": 18, \"own\": 0, "
@@ -283,8 +283,9 @@ static void test_text_table_and_why_sentences(void **state)
         "shop         20      70%  70%  70.00%  cpu-bound   700m    700m     6       12   40  cpu          2       0\n"
         "young         3      <5%  <5%       -  -              -       -     -        -    ?  -            0       0\n"
         "\n"
-        "shop: cpu-bound. ~6 busy workers fill 4 cores, at PHP's own cost: the pool never ran "
-        "alone or dominant, so its host overhead is not measured. Ceiling 12 (headroom 2.00). "
+        "shop: cpu-bound. ~6 busy workers fill 4 cores, at PHP's own cost: no round pair "
+        "measured the pools' CPU beside the host's yet, so its host overhead is not measured. "
+        "Ceiling 12 (headroom 2.00). "
         "pm.max_children 40 is past it. Queued in 2 rounds while the CPU was full.\n"
         "young: too few readings yet (3 of 20).\n"
         "\n"
@@ -427,8 +428,8 @@ static void test_cost_busy_drives_fill_ceiling_limit_and_the_host_line(void **st
 {
     (void)state;
     pl_pool p = bimodal(10);
-    wi_view t = whatif_pool_view_cost(&p, 4000, 200, 10, WI_COST_TYPICAL);
-    wi_view b = whatif_pool_view_cost(&p, 4000, 200, 10, WI_COST_BUSY);
+    wi_view t = whatif_pool_view_cost(&p, 4000, 200, 10, WI_COST_TYPICAL, WI_FIT_DOMINANT, NULL, NULL);
+    wi_view b = whatif_pool_view_cost(&p, 4000, 200, 10, WI_COST_BUSY, WI_FIT_DOMINANT, NULL, NULL);
     assert_int_equal(t.php_millicores, 200);
     assert_int_equal(t.fill, 20);
     assert_int_equal(t.limit, WI_LIMIT_WORKERS);
@@ -442,7 +443,7 @@ static void test_cost_busy_drives_fill_ceiling_limit_and_the_host_line(void **st
     assert_int_equal(now, 8360);
     assert_int_equal(atc, 8360);
     fit_125(&p);
-    b = whatif_pool_view_cost(&p, 4000, 200, 10, WI_COST_BUSY);
+    b = whatif_pool_view_cost(&p, 4000, 200, 10, WI_COST_BUSY, WI_FIT_DOMINANT, NULL, NULL);
     assert_int_equal(b.host_millicores_per_worker, 1045); /* round(836 x 1.25) */
 }
 

@@ -1,13 +1,15 @@
 -- fpm-cpu fleet tables and the questions an operator asks first.
 -- Loaded by fpm-fleet (psql -f fleet.sql), which then COPYs each host's
 -- `fpm-analyze --format csv` rows into fpm_pool.  Columns: fpm-analyze(1),
--- CSV COLUMNS; schema 1.  Safe to run again: it creates what is missing.
+-- CSV COLUMNS; schema 2 (schema 1 had no joint_* columns and its overhead
+-- was the dominant pool's fit).  Safe to run again: it creates what is
+-- missing, and a schema 1 table gains the new columns.
 
 SET client_min_messages = warning;
 
 CREATE TABLE IF NOT EXISTS fpm_pool (
     loaded_at                    timestamptz NOT NULL DEFAULT now(),
-    schema                       integer NOT NULL CHECK (schema = 1),
+    schema                       integer NOT NULL,
     hostname                     text NOT NULL,
     host_millicores              bigint,
     rounds                       bigint,
@@ -37,6 +39,15 @@ CREATE TABLE IF NOT EXISTS fpm_pool (
     steal_probe_probes           bigint,
     steal_probe_pct              numeric,
     steal_probe_naive_pct        numeric,
+    joint_n                      double precision,
+    joint_base                   double precision,
+    joint_resid_sd               double precision,
+    joint_points                 bigint,
+    joint_inconsistent_pairs     bigint,
+    joint_common_slope           double precision,
+    joint_common_se              double precision,
+    joint_common_sd_x            double precision,
+    joint_common_believed        boolean,
     needed_now_millicores        bigint,
     needed_at_ceiling_millicores bigint,
     pool                         text NOT NULL,
@@ -51,6 +62,12 @@ CREATE TABLE IF NOT EXISTS fpm_pool (
     fit_slope                    double precision,
     fit_intercept                double precision,
     fit_sd_x                     double precision,
+    joint_slope                  double precision,
+    joint_se                     double precision,
+    joint_partial_sd             double precision,
+    joint_believed               boolean,
+    overhead_source              text,
+    recovered_pct                numeric,
     overhead                     double precision,
     host_millicores_per_worker   bigint,
     fill_workers                 bigint,
@@ -71,6 +88,25 @@ CREATE TABLE IF NOT EXISTS fpm_pool (
     PRIMARY KEY (hostname, pool)
 );
 
+-- a schema 1 table: the columns schema 2 added, and its schema check widened
+ALTER TABLE fpm_pool DROP CONSTRAINT IF EXISTS fpm_pool_schema_check;
+ALTER TABLE fpm_pool ADD CONSTRAINT fpm_pool_schema_check CHECK (schema IN (1, 2));
+ALTER TABLE fpm_pool ADD COLUMN IF NOT EXISTS joint_n double precision,
+    ADD COLUMN IF NOT EXISTS joint_base double precision,
+    ADD COLUMN IF NOT EXISTS joint_resid_sd double precision,
+    ADD COLUMN IF NOT EXISTS joint_points bigint,
+    ADD COLUMN IF NOT EXISTS joint_inconsistent_pairs bigint,
+    ADD COLUMN IF NOT EXISTS joint_common_slope double precision,
+    ADD COLUMN IF NOT EXISTS joint_common_se double precision,
+    ADD COLUMN IF NOT EXISTS joint_common_sd_x double precision,
+    ADD COLUMN IF NOT EXISTS joint_common_believed boolean,
+    ADD COLUMN IF NOT EXISTS joint_slope double precision,
+    ADD COLUMN IF NOT EXISTS joint_se double precision,
+    ADD COLUMN IF NOT EXISTS joint_partial_sd double precision,
+    ADD COLUMN IF NOT EXISTS joint_believed boolean,
+    ADD COLUMN IF NOT EXISTS overhead_source text,
+    ADD COLUMN IF NOT EXISTS recovered_pct numeric;
+
 -- pools whose pm.max_children is past their ceiling: more workers only add latency
 CREATE OR REPLACE VIEW fleet_past_ceiling AS
     SELECT hostname, pool, shape, max_children, ceiling, fill_workers
@@ -86,7 +122,7 @@ CREATE OR REPLACE VIEW fleet_short_of_cpu AS
 
 -- pools with a shape but no measured host overhead: HOST/W is PHP's own cost
 CREATE OR REPLACE VIEW fleet_overhead_unmeasured AS
-    SELECT hostname, pool, shape, fit_n
+    SELECT hostname, pool, shape, fit_n, joint_n
       FROM fpm_pool WHERE shape IS NOT NULL AND overhead IS NULL
      ORDER BY hostname, pool;
 

@@ -79,7 +79,7 @@ assert len(body) == len(want), (len(body), len(want))
 for r, w in zip(body, want):
     assert len(r) == len(head)
     got = dict(zip(head, r))
-    assert got.pop("schema") == "1"
+    assert got.pop("schema") == "2"
     # a null object (fit, steal_probe) stands for its columns
     missing = {k for k in set(w) - set(got)
                if w[k] is not None or not any(c.startswith(k + "_") for c in head)}
@@ -90,6 +90,8 @@ for r, w in zip(body, want):
             assert v == "", (k, v)
         elif isinstance(x, str):
             assert v == x, (k, v, x)
+        elif isinstance(x, bool):
+            assert v == ("true" if x else "false"), (k, v, x)
         else:
             assert float(v) == float(x), (k, v, x)
 PY

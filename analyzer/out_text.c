@@ -413,6 +413,8 @@ static void print_heading(FILE *out, const wi_scenario *sc)
                     (long long)sc->max_children[i].max_children);
         if (sc->cost == WI_COST_BUSY)
             fputs(", a busy worker's PHP at its duration-weighted share (--cost busy)", out);
+        if (sc->fit == WI_FIT_DOMINANT)
+            fputs(", the host overhead of the dominant pool's own line (--fit dominant)", out);
         fputc('\n', out);
     }
     if (sc->has_from || sc->has_until || whatif_differs(sc))

@@ -83,7 +83,7 @@ done <<'LIST'
 5 busy excludes idle and iowait|formats/procfs.c|s/busy_fields\[6\] = \{0, 1, 2, 5, 6, 7\}/busy_fields[6] = {0, 1, 2, 4, 6, 7}/
 5 quota host uses usage_usec|analyzer/signals.c|s/if \(h->quota_millicores > 0 && cg->has &&/if (h->quota_millicores > 0 \&\& 0 \&\& cg->has \&\&/
 5 quota pair needs the same measure|analyzer/pairs.c|s/if \(pr->sig\[SIG_BUSY\].unit != busy->unit\)/if (pr->sig[SIG_BUSY].unit != busy->unit \&\& !busy_ok)/
-5 a new pid counts its whole counter|analyzer/pipeline.c|s/\? \(uint64_t\)\(now - before\) : \(uint64_t\)now;/? (uint64_t)(now - before) : 0;/
+5 a new pid counts its whole counter|analyzer/recover.c|s/\? w->ticks - b->ticks : w->ticks\);/? w->ticks - b->ticks : 0);/
 5 fields 14 to 17|formats/procfs.c|s/for \(int f = 3; f <= 13; f\+\+\)/for (int f = 3; f <= 12; f++)/
 5 every pool needs PIDS in both rounds|analyzer/pipeline.c|s/if \(pr->seen\[i\] != pl->work\[i\].pool \|\| !pr->had_pids\[i\] \|\| !pl->work\[i\].in->has_pids\)/if (pr->seen[i] != pl->work[i].pool)/
 5 saturated pairs give no point|analyzer/pipeline.h|s/PL_SATURATED        0.95/PL_SATURATED        0.96/
@@ -155,13 +155,40 @@ an output path checked before the replay|analyzer/main.c|s/    rc = check_output
 the recorder locks its log|recorder/logfile.c|s/    \} else if \(lock_log\(fd, err, errlen\) != 0\) \{/    } else if (lock_log(fd, err, errlen) != 0 \&\& 0) {/
 an adopted empty log is made 0600|recorder/logfile.c|s/st.st_size == 0 && \(st.st_mode & 077\) && fchmod/0 \&\& fchmod/
 csv: nested objects flattened as KEY_SUBKEY|analyzer/out_csv.c|s/prefix\[0\] \? "_" : ""/prefix[0] ? "." : ""/
-csv: the schema version in every row|analyzer/out_csv.c|s/#define CSV_SCHEMA 1/#define CSV_SCHEMA 2/
+csv: the schema version in every row|analyzer/out_csv.c|s/#define CSV_SCHEMA 2/#define CSV_SCHEMA 3/
 numbers from outside in their range|common/numarg.c|s/ \|\| x < lo \|\| x > hi\)\n        return -1;\n    \*v = x;\n    return 0;\n\}\n\nint num_real/ || x < lo || x > hi + hi)\n        return -1;\n    *v = x;\n    return 0;\n}\n\nint num_real/
 numbers from outside: no sign or space strtoll would take|common/numarg.c|s/    if \(!\(\(\*s >= '0' && \*s <= '9'\) \|\| \(\*s == '-' && lo < 0\)\)\)\n        return -1;/    if (!*s)\n        return -1;/
 the applier refuses an unnamed HOST at once|analyzer/applier.c|s/    if \(!pipeline_host_named\(payload, len\)\)\n        return -1;\n//
 the applier refuses a POOL before any HOST|analyzer/applier.c|s/return a->has_host \? record\(a, K_POOL, name, name_len, payload, len\) : -1;/return record(a, K_POOL, name, name_len, payload, len);/
 a problem said once until it changes|common/msg.c|s/    if \(strncmp\(o->last, now, sizeof o->last - 1\) == 0\)\n        return 0;\n//
 recorder: a round starts an interval after the last STAT|recorder/record.c|s/    if \(last_stat && next < last_stat \+ interval\)/    if (0 \&\& last_stat \&\& next < last_stat + interval)/
+11.1 a worker is its pid and start time|analyzer/recover.c|s/before->start == now->start\);/1);/
+11.1 a line without field 22 is matched by pid alone|analyzer/recover.c|s/\(before->start < 0 \|\| now->start < 0 \|\| before->start == now->start\)/(before->start == now->start)/
+11.2 lost shared by the workers that left|analyzer/recover.c|s/        if \(left > 0\)\n/        if (0)\n/
+11.2 else by the pools' cores|analyzer/recover.c|s/else if \(own > 0\)/else if (own > 0 \&\& 0)/
+11.2 else not assigned at all|analyzer/recover.c|s/else if \(own > 0\)\n            p->recovered \+= lost \* p->own_ticks \/ own;/else\n            p->recovered += own > 0 ? lost * p->own_ticks \/ own : lost \/ (double)n;/
+11.2 the carry is min(d, 0)|analyzer/recover.c|s/m->carry = d < 0 \? d : 0;/m->carry = 0;/
+11.2 the carry starts again with another master|analyzer/recover.c|s/cur->v\[i\].carry = b && same_master\(b, &cur->v\[i\]\) \? b->carry : 0;/cur->v[i].carry = b ? b->carry : 0;/
+11.2 no share when the master's counter went back|analyzer/recover.c|s/if \(m->child < b->child\)\n            continue;/if (0)\n            continue;/
+11.2 a MASTER line that does not parse is left out|analyzer/recover.c|s/\(mk_master\)\{p->pid, p->start, p->child_ticks, 0\}/(mk_master){p->pid, p->start, p->child_ticks + 1000, 0}/
+11.2 the recovered ticks count in the pool's cores|analyzer/pipeline.c|s/double t = \(double\)w->ticks \+ w->recovered;/double t = (double)w->ticks;/
+11.3 no dominance rule: every pool its cores|analyzer/pipeline.c|s/pl->x\[pl->work\[i\].pool->jx\] = pl->work\[i\].cores;/if (pl->work[i].cores >= 0.7 * total) pl->x[pl->work[i].pool->jx] = pl->work[i].cores;/
+11.3 inconsistent over 1.1 x host + 0.1|analyzer/joint.h|s/JOINT_INCONSISTENT  1.1/JOINT_INCONSISTENT  1.2/
+11.4 0.9975 per 300 s|analyzer/joint.h|s/JOINT_FORGET_S      300.0/JOINT_FORGET_S      30.0/
+11.4 decay by the pair's interval|analyzer/pipeline.c|s/joint_decay\(hp->interval\)/joint_decay(300)/
+11.5 a pool joins with C_pp over 1e-12|analyzer/joint.c|s/if \(!\(cpp > JOINT_VAR_EPSILON\)\)\n            continue;/if (0)\n            continue;/
+11.5 a pool joins with a pivot over 1e-6 C_pp|analyzer/joint.c|s/if \(pivot > JOINT_PIVOT \* cpp\)/if (pivot > -1)/
+11.5 k is the active set plus one|analyzer/joint.c|s/double kk = \(double\)na \+ 1/double kk = (double)na/
+11.5 the floor on s2|analyzer/joint.c|s/return r <= JOINT_S2_FLOOR \* vy \? 0 :/return 0 ? 0 :/
+11.5 se from s2 (C^-1)_pp / n|analyzer/joint.c|s/p->se = sqrt\(s2 \* inv\[r\] \/ z.n\);/p->se = sqrt(s2 * inv[r]);/
+11.5 partial sd sqrt(1 / (C^-1)_pp)|analyzer/joint.c|s/p->partial_sd = sqrt\(1 \/ inv\[r\]\);/p->partial_sd = sqrt(inv[r]);/
+11.5 belief needs n >= 30|analyzer/joint.h|s/JOINT_BELIEF_N      30.0/JOINT_BELIEF_N      3.0/
+11.5 belief needs se <= 5% of max(slope, 1)|analyzer/joint.c|s/se <= JOINT_SE \* \(slope > 1 \? slope : 1\)/1/
+11.5 belief needs a slope <= 20|analyzer/joint.c|s/n >= JOINT_BELIEF_N && slope <= JOINT_MAX_SLOPE &&/n >= JOINT_BELIEF_N \&\&/
+11.5 belief needs a partial sd >= 0.01|analyzer/joint.c|s/p->believed = p->partial_sd >= JOINT_PARTIAL_SD && /p->believed = /
+11.5 the common line needs sd_x >= 0.2|analyzer/joint.c|s/sol->common_believed = sol->common_sd_x >= JOINT_COMMON_SD_X &&/sol->common_believed =/
+11.5 the host's common line when a pool's own is not believed|analyzer/whatif.c|s/\} else if \(sol->common_exists && sol->common_believed\) \{/} else if (0) {/
+11.5 --fit dominant sizes by section 5|analyzer/whatif.c|s/if \(fit == WI_FIT_DOMINANT \|\| !jp \|\| !sol\)/if (!jp || !sol)/
 LIST
 echo "mutations: $killed killed, $survived survived"
 [ "$survived" -eq 0 ]

@@ -170,7 +170,7 @@ recorder: a round starts an interval after the last STAT|recorder/record.c|s/   
 11.2 the carry is min(d, 0)|analyzer/recover.c|s/m->carry = d < 0 \? d : 0;/m->carry = 0;/
 11.2 the carry starts again with another master|analyzer/recover.c|s/cur->v\[i\].carry = b && same_master\(b, &cur->v\[i\]\) \? b->carry : 0;/cur->v[i].carry = b ? b->carry : 0;/
 11.2 no share when the master's counter went back|analyzer/recover.c|s/if \(m->child < b->child\)\n            continue;/if (0)\n            continue;/
-11.2 a MASTER line that does not parse is left out|analyzer/recover.c|s/\(mk_master\)\{p->pid, p->start, p->child_ticks, 0\}/(mk_master){p->pid, p->start, p->child_ticks + 1000, 0}/
+11.2 a MASTER line that does not parse is left out|analyzer/recover.c|s/    procfs_each_pid\(\(const char \*\)p, len, add_master, &c\);/    if (procfs_each_pid((const char *)p, len, add_master, \&c))\n        l->n = 0;/
 11.2 the recovered ticks count in the pool's cores|analyzer/pipeline.c|s/double t = \(double\)w->ticks \+ w->recovered;/double t = (double)w->ticks;/
 11.3 no dominance rule: every pool its cores|analyzer/pipeline.c|s/pl->x\[pl->work\[i\].pool->jx\] = pl->work\[i\].cores;/if (pl->work[i].cores >= 0.7 * total) pl->x[pl->work[i].pool->jx] = pl->work[i].cores;/
 11.3 inconsistent over 1.1 x host + 0.1|analyzer/joint.h|s/JOINT_INCONSISTENT  1.1/JOINT_INCONSISTENT  1.2/
@@ -183,7 +183,7 @@ recorder: a round starts an interval after the last STAT|recorder/record.c|s/   
 11.5 se from s2 (C^-1)_pp / n|analyzer/joint.c|s/p->se = sqrt\(s2 \* inv\[r\] \/ z.n\);/p->se = sqrt(s2 * inv[r]);/
 11.5 partial sd sqrt(1 / (C^-1)_pp)|analyzer/joint.c|s/p->partial_sd = sqrt\(1 \/ inv\[r\]\);/p->partial_sd = sqrt(inv[r]);/
 11.5 belief needs n >= 30|analyzer/joint.h|s/JOINT_BELIEF_N      30.0/JOINT_BELIEF_N      3.0/
-11.5 belief needs se <= 5% of max(slope, 1)|analyzer/joint.c|s/se <= JOINT_SE \* \(slope > 1 \? slope : 1\)/1/
+11.5 belief needs se <= 5% of max(slope, 1)|analyzer/joint.c|s/se <= JOINT_SE \* \(slope > 1 \? slope : 1\)/se <= JOINT_SE * (slope > 1 ? slope : 1) + 1e9/
 11.5 belief needs a slope <= 20|analyzer/joint.c|s/n >= JOINT_BELIEF_N && slope <= JOINT_MAX_SLOPE &&/n >= JOINT_BELIEF_N \&\&/
 11.5 belief needs a partial sd >= 0.01|analyzer/joint.c|s/p->believed = p->partial_sd >= JOINT_PARTIAL_SD && /p->believed = /
 11.5 the common line needs sd_x >= 0.2|analyzer/joint.c|s/sol->common_believed = sol->common_sd_x >= JOINT_COMMON_SD_X &&/sol->common_believed =/

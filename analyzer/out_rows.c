@@ -85,9 +85,13 @@ static void on_round(void *arg, const pl_host *h, const pl_pool *p, const pl_rou
     else
         field(f, 0, "", 0);
     if (pair->has_pool_cores) fieldf(f, 0, "%.4f", pair->pool_cores); else field(f, 0, "", 0);
+    if (pair->has_pool_cores) fieldf(f, 0, "%.4f", pair->recovered_cores);
+    else field(f, 0, "", 0);
     if (pair->listen_queue >= 0) fieldf(f, 0, "%lld", (long long)pair->listen_queue);
     else field(f, 0, "", 0);
     field(f, 0, point[pair->point], strlen(point[pair->point]));
+    fieldf(f, 0, "%d", pair->joint_point);
+    fieldf(f, 0, "%d", pair->inconsistent);
     fieldf(f, 0, "%d", pair->starved);
     fieldf(f, 0, "%d", pair->starved_by_steal);
     fieldf(f, 0, "%d", pair->throttled);
@@ -100,8 +104,9 @@ void csvout_attach(csvout *c, pipeline *pl)
     static const char *const rh[] = {"time", "host", "pool", "pid", "requests", "state",
                                      "duration_us", "cpu_share_pct", "verdict"};
     static const char *const oh_before[] = {"time", "host", "pool", "interval_s"};
-    static const char *const oh_after[] = {"busy_ratio", "pool_cores", "listen_queue",
-                                           "fit_point", "starved", "starved_by_steal",
+    static const char *const oh_after[] = {"busy_ratio", "pool_cores", "recovered_cores",
+                                           "listen_queue", "fit_point", "joint_point",
+                                           "inconsistent", "starved", "starved_by_steal",
                                            "throttled", "unanswered_full"};
     const char *oh[sizeof oh_before / sizeof oh_before[0] + SIG_N +
                    sizeof oh_after / sizeof oh_after[0]];

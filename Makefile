@@ -130,12 +130,13 @@ fixtures-check:
 	for f in fixtures/logs/*; do cmp -s $$f $$d/$$(basename $$f) || { echo "FAIL: $$f is not what fixtures/simulate.py writes (make fixtures)"; rm -rf $$d; exit 1; }; done; \
 	rm -rf $$d; echo "fixtures: $$(ls fixtures/logs | wc -l) passed, 0 failed"
 
-integration: bin/fpm-analyze bin/fpm-record bin/tests/status_dump
+integration: bin/fpm-analyze bin/fpm-record bin/tests/status_dump bin/tests/logdrop
 	@tests/integration/status_pages.sh
 	@tests/integration/record_world.sh
 	@tests/integration/plots.sh
 	@tests/integration/progress.sh
 	@tests/integration/record_fpm.sh
+	@tests/integration/record_fit.sh
 	@tests/integration/record_crash.sh
 	@tests/integration/record_lock.sh
 	@tests/integration/record_enospc.sh
@@ -179,6 +180,9 @@ clean:
 -include $(shell find build/rel build/san build/fz -name '*.d' 2>/dev/null)
 
 bin/tests/status_dump: build/rel/tests/status_dump.o $(REL_LIB)
+	@mkdir -p bin/tests
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+bin/tests/logdrop: build/rel/tests/logdrop.o $(FORMATS:%.c=build/rel/%.o)
 	@mkdir -p bin/tests
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 

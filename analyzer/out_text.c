@@ -578,7 +578,12 @@ static void explain_pairs(FILE *out, const pl_host *h)
     for (int k = 0; k < PL_NDROP; k++)
         fprintf(out, ", %llu %s", (unsigned long long)h->pairs_dropped[k],
                 pl_drop_name((pl_drop)k));
-    fputc('\n', out);
+    fprintf(out, "\njoint fit: %llu point%s; no point from %llu usable pair%s whose host was at "
+                 "least 95%% busy, %llu without every pool's workers read in both rounds, "
+                 "%llu whose pools used more CPU than the host had\n",
+            (unsigned long long)h->j.points, h->j.points == 1 ? "" : "s",
+            (unsigned long long)h->pairs_saturated, h->pairs_saturated == 1 ? "" : "s",
+            (unsigned long long)h->pairs_unshared, (unsigned long long)h->j.inconsistent);
 }
 
 static int text_host_end(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_view *m)

@@ -646,6 +646,10 @@ int pipeline_round(pipeline *pl, const pl_round *r)
         pair_values(h, &hp, &sp);
         round_pool_cores(pl, h, &hp, n, in);
     }
+    if (hp.usable && in) {
+        h->pairs_saturated += (uint64_t)hp.saturated;
+        h->pairs_unshared += (uint64_t)(!hp.saturated && !sp.pids_complete);
+    }
     if (hp.usable && in && !hp.saturated && sp.pids_complete) {
         round_fit_points(pl, &hp, n);
         if (round_joint(pl, h, &hp, n))

@@ -95,6 +95,8 @@ typedef struct pl_host_s {
     uint64_t   span_first, span_last; /* the same over every round, in the window or not */
     uint64_t   pairs_usable;      /* round pairs in the window that gave host figures */
     uint64_t   pairs_dropped[PL_NDROP]; /* and those that could not, by why */
+    uint64_t   pairs_saturated;   /* usable, the host at least 95% busy: no fit point */
+    uint64_t   pairs_unshared;    /* usable, not every pool's PIDS in both: no fit point */
     pl_shares  shares[SIG_N];     /* section 9's signals (SIG_FIRST_SHARE on) */
     uint64_t   throttled_usec;    /* throttled_usec's growth over the throttled shares */
     pl_probe   probe;

@@ -1,0 +1,100 @@
+-- fleet.sql as fpm-cpu shipped it with CSV schema 1: tests/integration/fleet.sh
+-- loads it first, so that the current fleet.sql is seen to upgrade such a table.
+-- fpm-cpu fleet tables and the questions an operator asks first.
+-- Loaded by fpm-fleet (psql -f fleet.sql), which then COPYs each host's
+-- `fpm-analyze --format csv` rows into fpm_pool.  Columns: fpm-analyze(1),
+-- CSV COLUMNS; schema 1.  Safe to run again: it creates what is missing.
+
+SET client_min_messages = warning;
+
+CREATE TABLE IF NOT EXISTS fpm_pool (
+    loaded_at                    timestamptz NOT NULL DEFAULT now(),
+    schema                       integer NOT NULL CHECK (schema = 1),
+    hostname                     text NOT NULL,
+    host_millicores              bigint,
+    rounds                       bigint,
+    first_round_at               timestamptz,
+    last_round_at                timestamptz,
+    steal_pairs                  bigint,
+    steal_p10_pct                numeric,
+    steal_p50_pct                numeric,
+    steal_p90_pct                numeric,
+    steal_max_pct                numeric,
+    throttled_pairs              bigint,
+    throttled_p10_pct            numeric,
+    throttled_p50_pct            numeric,
+    throttled_p90_pct            numeric,
+    throttled_max_pct            numeric,
+    throttled_seconds            numeric,
+    pressure_pairs               bigint,
+    pressure_p10_pct             numeric,
+    pressure_p50_pct             numeric,
+    pressure_p90_pct             numeric,
+    pressure_max_pct             numeric,
+    php_accounted_pairs          bigint,
+    php_accounted_p10_pct        numeric,
+    php_accounted_p50_pct        numeric,
+    php_accounted_p90_pct        numeric,
+    php_accounted_max_pct        numeric,
+    steal_probe_probes           bigint,
+    steal_probe_pct              numeric,
+    steal_probe_naive_pct        numeric,
+    needed_now_millicores        bigint,
+    needed_at_ceiling_millicores bigint,
+    pool                         text NOT NULL,
+    readings                     bigint,
+    typical_pct                  integer,
+    p90_pct                      integer,
+    shape                        text,
+    php_millicores               bigint,
+    busy_pct                     numeric,
+    busy_millicores              bigint,
+    fit_n                        double precision,
+    fit_slope                    double precision,
+    fit_intercept                double precision,
+    fit_sd_x                     double precision,
+    overhead                     double precision,
+    host_millicores_per_worker   bigint,
+    fill_workers                 bigint,
+    ceiling                      bigint,
+    max_children                 bigint,
+    "limit"                      text,
+    starved_rounds               bigint,
+    starved_by_steal_rounds      bigint,
+    throttled_rounds             bigint,
+    unanswered_full_rounds       bigint,
+    error_rounds                 bigint,
+    filtered_no_request          bigint,
+    filtered_running             bigint,
+    filtered_repeat              bigint,
+    filtered_own                 bigint,
+    filtered_short               bigint,
+    filtered_invalid             bigint,
+    PRIMARY KEY (hostname, pool)
+);
+
+-- pools whose pm.max_children is past their ceiling: more workers only add latency
+CREATE OR REPLACE VIEW fleet_past_ceiling AS
+    SELECT hostname, pool, shape, max_children, ceiling, fill_workers
+      FROM fpm_pool WHERE "limit" = 'cpu'
+     ORDER BY max_children::numeric / ceiling DESC, hostname, pool;
+
+-- hosts whose pools together need more CPU now than the host has
+CREATE OR REPLACE VIEW fleet_short_of_cpu AS
+    SELECT DISTINCT hostname, host_millicores, needed_now_millicores,
+           round(needed_now_millicores::numeric / host_millicores, 2) AS times_the_host
+      FROM fpm_pool WHERE needed_now_millicores > host_millicores
+     ORDER BY times_the_host DESC, hostname;
+
+-- pools with a shape but no measured host overhead: HOST/W is PHP's own cost
+CREATE OR REPLACE VIEW fleet_overhead_unmeasured AS
+    SELECT hostname, pool, shape, fit_n
+      FROM fpm_pool WHERE shape IS NOT NULL AND overhead IS NULL
+     ORDER BY hostname, pool;
+
+-- hosts by their pools' starved rounds (requests queued while the CPU was full)
+CREATE OR REPLACE VIEW fleet_most_starved AS
+    SELECT hostname, sum(starved_rounds) AS starved_rounds, max(rounds) AS rounds
+      FROM fpm_pool GROUP BY hostname
+    HAVING sum(starved_rounds) > 0
+     ORDER BY sum(starved_rounds) DESC, hostname;

@@ -58,6 +58,14 @@ bin/fpm-analyze: build/rel/analyzer/main.o $(REL_LIB)
 	@mkdir -p bin
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# make bench only: the analyzer without the joint fit's work per pair
+build/nojoint/analyzer/pipeline.o: analyzer/pipeline.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -DPL_NO_JOINT -c $< -o $@
+bin/fpm-analyze-nojoint: build/rel/analyzer/main.o build/nojoint/analyzer/pipeline.o $(filter-out build/rel/analyzer/pipeline.o,$(REL_LIB))
+	@mkdir -p bin
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 # the recorder links only what it runs: a small resident size
 bin/fpm-record: build/rel/recorder/main.o $(FORMATS:%.c=build/rel/%.o) $(RECORDER:%.c=build/rel/%.o)
 	@mkdir -p bin
@@ -171,7 +179,7 @@ bin/readlog: build/rel/tests/bench/readlog.o $(FORMATS:%.c=build/rel/%.o)
 
 bench:
 	@scripts/deps.sh bench
-	@$(MAKE) -s bin/fpm-analyze bin/fpm-record bin/genlog bin/readlog
+	@$(MAKE) -s bin/fpm-analyze bin/fpm-record bin/genlog bin/readlog bin/fpm-analyze-nojoint
 	@tests/bench/bench.sh
 
 clean:

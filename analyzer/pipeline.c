@@ -11,6 +11,13 @@
 #include "pairs.h"
 #include "records.h"
 
+/* make bench's fpm-analyze-nojoint (-DPL_NO_JOINT): what the joint fit's work costs */
+#ifdef PL_NO_JOINT
+#define PL_JOINT 0
+#else
+#define PL_JOINT 1
+#endif
+
 /* One pool of the round being applied. */
 typedef struct {
     const pl_pool_round *in;    /* its records */
@@ -652,7 +659,7 @@ int pipeline_round(pipeline *pl, const pl_round *r)
     }
     if (hp.usable && in && !hp.saturated && sp.pids_complete) {
         round_fit_points(pl, &hp, n);
-        if (round_joint(pl, h, &hp, n))
+        if (PL_JOINT && round_joint(pl, h, &hp, n))
             return -2;
     }
     if (hp.usable && in && hp.saturated)

@@ -7,6 +7,9 @@
 #            reading every record of that log, against zstd -dc
 #   memory   peak RSS replaying 1 day and 7 days (flat: it must not grow), and
 #            with --threads 6, past which no more threads are used
+#   joint    a week of a 200-pool host (30 s) replayed, and replayed by a
+#            build without the joint fit's work per pair (section 11): the
+#            ratio, and the peak RSS at 200 pools
 #   record   fpm-record's CPU per 100 workers per round against a real
 #            php-fpm 8.2 with 255 workers (static pools of 200, 50 and 5),
 #            with and without 2,000 idle processes beside it
@@ -63,6 +66,19 @@ printf 'replay on 6 threads:               %.2f s: %.2fx\n' "${a6% *}" "$(awk "B
 printf 'peak RSS:                          1 day %.1f MiB, %d days %.1f MiB (%d threads); serial %.1f MiB; 6 threads %.1f MiB\n' \
     "$(awk "BEGIN { print ${m1#* } / 1024 }")" "$DAYS" "$(awk "BEGIN { print ${a#* } / 1024 }")" \
     "$cores" "$(awk "BEGIN { print ${s#* } / 1024 }")" "$(awk "BEGIN { print ${a6#* } / 1024 }")"
+
+# the joint fit's cost: a week of a 200-pool host (4 workers each at 30 s),
+# with and without its work per pair, and the peak RSS at 200 pools
+log200=$dir/week-200pools.fpmlog.zst
+[ -s "$log200" ] || { echo "writing a 200-pool week to $log200 (once)..."; "$top/bin/genlog" 168 200 4 30 16 > "$log200"; }
+j="" nj=""
+for i in $(seq "$BEST"); do
+    j=$(better "$j" "$(run "$top/bin/fpm-analyze" --format json "$log200")")
+    nj=$(better "$nj" "$(run "$top/bin/fpm-analyze-nojoint" --format json "$log200")")
+done
+printf 'joint fit, 200 pools, 7 days:      %.2f s, without its work %.2f s: %.2fx; peak RSS %.1f MiB (without %.1f MiB)\n' \
+    "${j% *}" "${nj% *}" "$(awk "BEGIN { print ${j% *} / ${nj% *} }")" \
+    "$(awk "BEGIN { print ${j#* } / 1024 }")" "$(awk "BEGIN { print ${nj#* } / 1024 }")"
 
 # the recorder against a real php-fpm with 255 workers
 if [ "${RECORD:-1}" = 1 ] && command -v php-fpm8.2 >/dev/null 2>&1; then

@@ -15,6 +15,7 @@
 #include "fit.h"
 #include "hist.h"
 #include "outfile.h"
+#include "whatif.h"
 
 typedef struct {
     const pl_host *h;
@@ -23,12 +24,25 @@ typedef struct {
     FILE          *series, *points;
     size_t         npoints, nusable; /* fit points; rounds with a usable pair */
     size_t         nshown[SIG_N]; /* rounds whose pair gave a share the lower panel draws */
+    double         sum_x;       /* of its points, for the band's centre */
+    joint_pool     jp;          /* its host's joint fit, at the end */
+    joint_sol      sol;
 } plot_pool;
+
+/* A joint point of the round being seen: its pools' cores, by plot_pool. */
+typedef struct {
+    size_t pool;
+    double cores;
+} plot_x;
 
 struct plotter {
     char      *dir;
     plot_pool *pools;
     size_t     n;
+    FILE      *joint;      /* every joint point: y, then "pool cores" pairs (a temp file) */
+    plot_x    *round;      /* the round being seen ... */
+    size_t     nround, round_cap;
+    double     round_y;    /* ... and its host cores */
     int        failed;
     char       why[4400];  /* the first file that could not be opened, and why */
 };
@@ -118,19 +132,58 @@ static plot_pool *pool_of(plotter *pt, const pl_host *h, const pl_pool *p)
     pt->n++;
     if (!q->series || !q->points)
         return NULL;
-    fputs("# time host_busy_cores pool_cores listen_queue starved", q->series);
+    fputs("# time host_busy_cores pool_cores listen_queue starved inconsistent", q->series);
     for (int k = 0; k < SIG_N; k++) /* the lower panel's signals, a column each */
         if (PL_SIGNALS[k].plot)
             fprintf(q->series, " %s", PL_SIGNALS[k].csv);
     fputc('\n', q->series);
-    fputs("# pool_cores host_cores (the fit's points)\n", q->points);
+    fputs("# pool_cores host_cores_less_the_other_pools_part (the joint fit's points)\n",
+          q->points);
     return q;
+}
+
+/* The round seen so far, as one line of the joint file. */
+static void flush_round(plotter *pt)
+{
+    if (pt->nround && pt->joint) {
+        fprintf(pt->joint, "%.6f", pt->round_y);
+        for (size_t i = 0; i < pt->nround; i++)
+            fprintf(pt->joint, " %zu %.6f", pt->round[i].pool, pt->round[i].cores);
+        fputc('\n', pt->joint);
+    }
+    pt->nround = 0;
+}
+
+/* A pool's joint point of this round, to its line. */
+static void note_joint(plotter *pt, const plot_pool *q, const pl_pool_pair *pair)
+{
+    if (!pt->joint) {
+        pt->joint = open_in(pt, "joint-points", ".tmp", "w");
+        if (!pt->joint) {
+            pt->failed = 1;
+            return;
+        }
+    }
+    if (pt->nround == pt->round_cap) {
+        size_t cap = pt->round_cap ? 2 * pt->round_cap : 16;
+        plot_x *r = realloc(pt->round, cap * sizeof *r);
+        if (!r) {
+            pt->failed = 1;
+            return;
+        }
+        pt->round = r;
+        pt->round_cap = cap;
+    }
+    pt->round[pt->nround++] = (plot_x){(size_t)(q - pt->pools), pair->pool_cores};
+    pt->round_y = pair->signal[SIG_BUSY];
 }
 
 static void on_round(void *arg, const pl_host *h, const pl_pool *p, const pl_round *r,
                      const pl_pool_pair *pair)
 {
     plotter *pt = arg;
+    if (pair->first)
+        flush_round(pt);
     plot_pool *q = pool_of(pt, h, p);
     if (!q || !q->series || !q->points) {
         pt->failed = 1;
@@ -146,9 +199,10 @@ static void on_round(void *arg, const pl_host *h, const pl_pool *p, const pl_rou
     else
         fputs("NaN ", q->series);
     if (pair->listen_queue >= 0)
-        fprintf(q->series, "%lld %d", (long long)pair->listen_queue, pair->starved);
+        fprintf(q->series, "%lld %d %d", (long long)pair->listen_queue, pair->starved,
+                pair->inconsistent);
     else
-        fprintf(q->series, "NaN %d", pair->starved);
+        fprintf(q->series, "NaN %d %d", pair->starved, pair->inconsistent);
     for (int k = 0; k < SIG_N; k++) {
         if (!PL_SIGNALS[k].plot)
             continue;
@@ -160,10 +214,55 @@ static void on_round(void *arg, const pl_host *h, const pl_pool *p, const pl_rou
     }
     fputc('\n', q->series);
     q->nusable += pair->usable;
-    q->npoints += pair->point != PL_POINT_NONE;
-    if (pair->point != PL_POINT_NONE)
-        fprintf(q->points, "%.4f %.4f\n", pair->point == PL_POINT_IDLE ? 0.0 : pair->pool_cores,
-                pair->signal[SIG_BUSY]);
+    if (pair->joint_point)
+        note_joint(pt, q, pair);
+}
+
+/* Each joint point as each pool's partial-regression point: its own
+ * cores, and the host's less the other pools' part (the slopes a[] of the
+ * host's joint fit, 0 for a pool without one).  Reads the joint file once;
+ * -1 when it cannot. */
+static int partial_points(plotter *pt, const double *a)
+{
+    flush_round(pt);
+    if (!pt->joint)
+        return 0;
+    int bad = fclose(pt->joint) != 0;
+    pt->joint = bad ? NULL : open_in(pt, "joint-points", ".tmp", "r");
+    if (!pt->joint)
+        return -1;
+    char *line = NULL;
+    size_t cap = 0;
+    plot_x *x = NULL;
+    size_t xcap = 0;
+    while (getline(&line, &cap, pt->joint) > 0) {
+        char *s = line, *e;
+        double y = strtod(s, &e), others = 0;
+        size_t n = 0;
+        for (s = e;; s = e) {
+            unsigned long i = strtoul(s, &e, 10);
+            if (e == s || i >= pt->n)
+                break;
+            double c = strtod(s = e, &e);
+            if (n == xcap) {
+                plot_x *nx = realloc(x, (xcap = xcap ? 2 * xcap : 16) * sizeof *nx);
+                if (!nx)
+                    break;
+                x = nx;
+            }
+            x[n++] = (plot_x){i, c};
+            others += a[i] * c;
+        }
+        for (size_t k = 0; k < n; k++) {
+            plot_pool *q = &pt->pools[x[k].pool];
+            fprintf(q->points, "%.4f %.4f\n", x[k].cores, y - others + a[x[k].pool] * x[k].cores);
+            q->npoints++;
+            q->sum_x += x[k].cores;
+        }
+    }
+    free(line);
+    free(x);
+    return 0;
 }
 
 int plot_attach(plotter *pt, pipeline *pl)
@@ -189,7 +288,7 @@ static int datablock(FILE *gp, plotter *pt, const char *base, const char *suffix
 }
 
 /* The time series' lower panel: the signals PL_SIGNALS' plot names, each
- * from its column (6 on) where a pair gave one. */
+ * from its column (7 on) where a pair gave one. */
 static void lower_panel(FILE *gp, const plot_pool *q)
 {
     fputs("set title 'the host under it: ", gp);
@@ -202,7 +301,7 @@ static void lower_panel(FILE *gp, const plot_pool *q)
     fputs("'\nunset y2label\nunset y2tics\nset ylabel '% of the time'\nset yrange [0:*]\nplot ",
           gp);
     sep = "";
-    for (int k = 0, col = 6; k < SIG_N; k++) {
+    for (int k = 0, col = 7; k < SIG_N; k++) {
         if (!PL_SIGNALS[k].plot)
             continue;
         if (q->nshown[k]) {
@@ -222,8 +321,35 @@ static void empty(FILE *gp, const char *why)
             why);
 }
 
-static void plots(FILE *gp, const char *term, const char *ext, const plot_pool *q,
-                  const fit_line *l)
+/* The fit plot: what the joint fit saw of the pool (its cores against the
+ * host's less the other pools' part), its line and a +-2 se band about the
+ * points' centre. */
+static void fit_plot(FILE *gp, const plot_pool *q)
+{
+    const joint_pool *j = &q->jp;
+    fputs("set title 'Host CPU against the pool''s, the other pools'' part taken out: '.name "
+          "noenhanced\nset xlabel 'pool cores'\nset ylabel 'host busy cores less the other "
+          "pools'' part'\nset grid\nset key left top opaque\n", gp);
+    if (q->npoints == 0) {
+        empty(gp, "no round pair gave the joint fit a point yet");
+        return;
+    }
+    if (!q->sol.exists || !j->in_a) {
+        fputs("plot $points using 1:2 with points pt 7 ps 0.6 title 'round pairs (no line of "
+              "its own: its load never moved apart from its neighbours'')'\n", gp);
+        return;
+    }
+    double m = q->sum_x / (double)q->npoints, b = q->sol.base, c = b + j->slope * m;
+    fprintf(gp, "plot $points using 1:2 with points pt 7 ps 0.6 title 'round pairs', "
+                "[0:*] %.6f + %.6f * x with lines lw 2 title sprintf('base %%.2f cores, "
+                "overhead %%.2fx +-%%.3f%s', %.6f, %.6f, %.6f), "
+                "[0:*] %.6f + %.6f * (x - %.6f) with lines dt 2 lc rgb 'gray40' title '+-2 se', "
+                "[0:*] %.6f + %.6f * (x - %.6f) with lines dt 2 lc rgb 'gray40' notitle\n",
+            b, j->slope, j->believed ? "" : " (not believed yet)", b, j->slope, j->se,
+            c, j->slope + 2 * j->se, m, c, j->slope - 2 * j->se, m);
+}
+
+static void plots(FILE *gp, const char *term, const char *ext, const plot_pool *q)
 {
     const char *base = q->base;
     fprintf(gp, "reset\nset terminal %s size 1000,600 noenhanced\n", term);
@@ -234,19 +360,7 @@ static void plots(FILE *gp, const char *term, const char *ext, const plot_pool *
           "set xtics rotate by -90 noenhanced font ',9'\nset grid ytics\n"
           "plot $hist using 0:2:xtic(3) with boxes notitle\n", gp);
     fprintf(gp, "reset\nset output '%s-fit.%s'\n", base, ext);
-    fputs("set title 'Host CPU against the pool''s CPU: '.name noenhanced\n"
-          "set xlabel 'pool cores'\nset ylabel 'host busy cores'\nset grid\nset key left top\n", gp);
-    if (q->npoints == 0)
-        empty(gp, "no round pair gave a fit point yet");
-    else if (l->exists)
-        fprintf(gp, "plot $points using 1:2 with points pt 7 ps 0.6 title 'round pairs', "
-                    "[0:*] %.6f + %.6f * x with lines lw 2 title sprintf('base %%.2f cores, "
-                    "overhead %%.2fx%s', %.6f, %.6f)\n",
-                l->intercept, l->slope, l->believed ? "" : " (not believed yet)", l->intercept,
-                l->slope);
-    else
-        fputs("plot $points using 1:2 with points pt 7 ps 0.6 title 'round pairs (no line "
-              "yet)'\n", gp);
+    fit_plot(gp, q);
     fprintf(gp, "reset\nset output '%s-series.%s'\n", base, ext);
     fputs("set title 'CPU and queue over time: '.name noenhanced\n"
           "set xdata time\nset timefmt '%s'\nset format x '%H:%M'\nset xlabel 'UTC'\n"
@@ -263,7 +377,9 @@ static void plots(FILE *gp, const char *term, const char *ext, const plot_pool *
         fputs("plot $series using 1:2 with lines title 'host busy cores', "
               "$series using 1:3 with lines title 'pool cores', "
               "$series using 1:4 axes x1y2 with steps title 'listen queue', "
-              "$series using 1:($5 > 0 ? $2 : NaN) with points pt 7 ps 1.2 title 'starved'\n",
+              "$series using 1:($5 > 0 ? $2 : NaN) with points pt 7 ps 1.2 title 'starved', "
+              "$series using 1:($6 > 0 ? $2 : NaN) with points pt 6 ps 1.6 lc rgb 'red' "
+              "title 'inconsistent pair (the pools used more than the host had)'\n",
               gp);
     if (truth)
         lower_panel(gp, q);
@@ -305,9 +421,8 @@ static int write_script(plotter *pt, plot_pool *q)
     int rc = datablock(gp, pt, q->base, ".hist.dat", "hist") |
              datablock(gp, pt, q->base, ".points.dat", "points") |
              datablock(gp, pt, q->base, ".series.dat", "series");
-    fit_line l = fit_solve(&q->p->f);
-    plots(gp, "pngcairo", "png", q, &l);
-    plots(gp, "svg", "svg", q, &l);
+    plots(gp, "pngcairo", "png", q);
+    plots(gp, "svg", "svg", q);
     if (fclose(gp) != 0)
         rc = -1;
     return rc;
@@ -382,6 +497,49 @@ static int images_replaceable(const plotter *pt, const plot_pool *q, char *note,
     return 0;
 }
 
+/* Each pool's joint result, and its partial-regression points. */
+static int joint_slopes(plotter *pt, pl_host *const *hosts, size_t nh)
+{
+    double *a = calloc(pt->n ? pt->n : 1, sizeof *a);
+    if (!a)
+        return -1;
+    int rc = 0;
+    for (size_t k = 0; k < nh && rc == 0; k++) {
+        const pl_host *h = hosts[k];
+        joint_pool *jp = calloc(h->npools ? h->npools : 1, sizeof *jp);
+        joint_sol sol;
+        if (!jp || whatif_joint(h, &sol, jp) != 0) {
+            free(jp);
+            rc = -1;
+            break;
+        }
+        for (size_t i = 0; i < pt->n; i++)
+            for (size_t x = 0; pt->pools[i].h == h && x < h->npools; x++)
+                if (h->pools[x] == pt->pools[i].p) {
+                    pt->pools[i].jp = jp[x];
+                    pt->pools[i].sol = sol;
+                    a[i] = sol.exists && jp[x].in_a ? jp[x].slope : 0;
+                }
+        free(jp);
+    }
+    if (rc == 0)
+        rc = partial_points(pt, a);
+    free(a);
+    return rc;
+}
+
+/* The joint file is scratch: gone once read, or on the way out. */
+static void drop_joint(plotter *pt)
+{
+    if (pt->joint) {
+        fclose(pt->joint);
+        pt->joint = NULL;
+        char path[4200];
+        snprintf(path, sizeof path, "%s/joint-points.tmp", pt->dir);
+        unlink(path);
+    }
+}
+
 int plot_finish(plotter *pt, const pipeline *pl, char *note, size_t notelen)
 {
     note[0] = '\0';
@@ -392,6 +550,13 @@ int plot_finish(plotter *pt, const pipeline *pl, char *note, size_t notelen)
         for (size_t i = 0; i < hosts[k]->npools; i++)
             if (!pool_of(pt, hosts[k], hosts[k]->pools[i]))
                 pt->failed = 1;
+    int jrc = joint_slopes(pt, hosts, nh);
+    drop_joint(pt);
+    if (jrc != 0) {
+        snprintf(note, notelen, "%s: could not write the joint fit's points: %s", pt->dir,
+                 strerror(errno));
+        return -1;
+    }
     for (size_t i = 0; i < pt->n; i++) {
         plot_pool *q = &pt->pools[i];
         int bad = !q->series || fclose(q->series) != 0;
@@ -446,6 +611,8 @@ void plot_free(plotter *pt)
         if (pt->pools[i].points)
             fclose(pt->pools[i].points);
     }
+    drop_joint(pt);
+    free(pt->round);
     free(pt->pools);
     free(pt->dir);
     free(pt);

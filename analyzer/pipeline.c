@@ -579,7 +579,7 @@ static void round_hooks(pipeline *pl, const pl_host *h, const pl_round *r, const
         pl_pool_pair pair = {hp->usable, hp->interval, hp->ratio, {0}, {0},
                              hp->usable && w->in->has_pids, w->cores,
                              hp->usable ? w->recovered / (double)h->clk_tck / hp->interval : 0,
-                             w->joint_point,
+                             i == 0, w->joint_point,
                              w->inconsistent, w->listen_queue, w->point, w->starved,
                              w->starved_by_steal, w->throttled, w->unanswered_full};
         for (int k = 0; k < SIG_N; k++) {

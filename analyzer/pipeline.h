@@ -183,6 +183,7 @@ typedef struct {
     int     has_pool_cores;
     double  pool_cores;      /* recovered_cores included */
     double  recovered_cores; /* section 11.2's share of the CPU that left */
+    int     first;           /* the round's first pool (hooks see a round's pools in a row) */
     int     joint_point;     /* the pair gave section 11's fit a point */
     int     inconsistent;    /* the pools' cores exceeded the host's (11.3) */
     int64_t listen_queue;    /* -1 unknown */

@@ -10,8 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <math.h>
+
 #include "msg.h"
 #include "out_plot.h"
+#include "whatif.h"
 #include "replay.h"
 #include "testlib.h"
 
@@ -124,6 +127,51 @@ static void test_the_lower_panel_of_steal_and_pressure(void **state)
     plots_are("fixtures/logs/vps.fpmlog", "vps");
 }
 
+/* The fit plot's points are what the joint fit saw: each pool's own cores
+ * against the host's less the other pools' part, so that a point less its
+ * own pool's part is the same for every pool of the pair (host cores less
+ * all pools' parts).  small.fpmlog's pools, shop and api, from the fixture
+ * test_the_data_and_scripts_of_a_log checks. */
+static void test_the_fit_points_take_the_other_pools_part_out(void **state)
+{
+    (void)state;
+    pipeline *pl = pipeline_new(NULL);
+    FILE *quiet = fopen("/dev/null", "w");
+    msg_stream(quiet);
+    replay *r = replay_new(pl, 1);
+    assert_int_equal(replay_file(r, "fixtures/logs/small.fpmlog", 0), 0);
+    replay_free(r);
+    msg_stream(NULL);
+    fclose(quiet);
+    pl_host *const *hs;
+    assert_int_equal(pipeline_hosts(pl, &hs), 1);
+    joint_pool jp[2];
+    joint_sol sol;
+    assert_int_equal(hs[0]->npools, 2);
+    assert_int_equal(whatif_joint(hs[0], &sol, jp), 0);
+    assert_true(jp[0].in_a && jp[1].in_a);
+    FILE *api = fopen("fixtures/plot/small/01-web1-api.points.dat", "r");
+    FILE *shop = fopen("fixtures/plot/small/02-web1-shop.points.dat", "r");
+    assert_non_null(api);
+    assert_non_null(shop);
+    char la[128], ls[128];
+    int n = 0;
+    assert_non_null(fgets(la, sizeof la, api)); /* the headers */
+    assert_non_null(fgets(ls, sizeof ls, shop));
+    while (fgets(la, sizeof la, api) && fgets(ls, sizeof ls, shop)) {
+        double xa, ya, xs, ys;
+        assert_int_equal(sscanf(la, "%lf %lf", &xa, &ya), 2);
+        assert_int_equal(sscanf(ls, "%lf %lf", &xs, &ys), 2);
+        /* written to 4 decimals: within their rounding */
+        assert_true(fabs((ya - jp[0].slope * xa) - (ys - jp[1].slope * xs)) < 2e-4);
+        n++;
+    }
+    assert_int_equal(n, (int)hs[0]->j.points);
+    fclose(api);
+    fclose(shop);
+    pipeline_free(pl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -131,6 +179,7 @@ int main(void)
         cmocka_unit_test(test_the_data_and_scripts_of_a_log),
         cmocka_unit_test(test_odd_names_in_the_scripts),
         cmocka_unit_test(test_the_lower_panel_of_steal_and_pressure),
+        cmocka_unit_test(test_the_fit_points_take_the_other_pools_part_out),
     };
     return cmocka_run_group_tests_name("plot", tests, NULL, NULL);
 }

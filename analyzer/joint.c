@@ -111,7 +111,7 @@ static int centre(const joint *j, const size_t *order, size_t k, centred *z)
 static double resid_var(double vy, double expl, double n, double kk)
 {
     double r = vy - expl;
-    return r <= JOINT_S2_FLOOR * vy ? 0 : r * n / (n - kk);
+    return r <= JOINT_S2_FLOOR * vy || !(r > 0) ? 0 : r * n / (n - kk); /* r <= 0: rounding */
 }
 
 static int believed(double n, double slope, double se)
@@ -138,6 +138,8 @@ static void common_line(const centred *z, joint_sol *sol)
     sol->common_sd_x = sqrt(var);
     sol->common_believed = sol->common_sd_x >= JOINT_COMMON_SD_X &&
                            believed(z->n, sol->common_slope, sol->common_se);
+    if (!isfinite(sol->common_slope) || !isfinite(sol->common_se) || !isfinite(sol->common_sd_x))
+        sol->common_exists = sol->common_believed = 0; /* sums past what a double holds */
 }
 
 /* The active set in order, with its Cholesky factor L (row r of A, k
@@ -227,6 +229,8 @@ int joint_solve(const joint *j, const size_t *order, size_t k, joint_sol *sol,
         base -= a[r] * z.m[A[r]];
     }
     double s2 = resid_var(z.vy, expl, z.n, kk);
+    if (!isfinite(base) || !isfinite(s2))
+        goto out; /* sums past what a double holds: no line */
     sol->exists = 1;
     sol->base = base;
     sol->resid_sd = sqrt(s2);
@@ -237,6 +241,8 @@ int joint_solve(const joint *j, const size_t *order, size_t k, joint_sol *sol,
         p->se = sqrt(s2 * inv[r] / z.n);
         p->partial_sd = sqrt(1 / inv[r]);
         p->believed = p->partial_sd >= JOINT_PARTIAL_SD && believed(z.n, p->slope, p->se);
+        if (!isfinite(p->slope) || !isfinite(p->se) || !isfinite(p->partial_sd))
+            *p = (joint_pool){0};
     }
 out:
     free(z.m);

@@ -256,6 +256,28 @@ static void test_a_new_pool_enters_with_zeros_in_name_order(void **state)
     joint_free(&m);
 }
 
+/* sums past what a double holds give no line and no NaN */
+static void test_no_nan_from_loads_past_a_double(void **state)
+{
+    (void)state;
+    joint j = {0};
+    assert_int_equal(joint_grow(&j, 2), 0);
+    for (int i = 0; i < 40; i++) {
+        double x[2] = {i % 2 ? 1e300 : 0, i % 3 * 0.5};
+        joint_add(&j, x, i % 2 ? 1e300 : 1 + x[1], 1);
+    }
+    joint_sol s;
+    joint_pool p[2];
+    solve(&j, 2, &s, p);
+    double v[] = {s.n, s.base, s.resid_sd, s.common_slope, s.common_se, s.common_sd_x,
+                  p[0].slope, p[0].se, p[0].partial_sd, p[1].slope, p[1].se, p[1].partial_sd};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        assert_true(isfinite(v[i]));
+    assert_false(p[0].in_a); /* its variance is inf - inf */
+    assert_false(s.common_exists);
+    joint_free(&j);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -268,6 +290,7 @@ int main(void)
         cmocka_unit_test(test_forgetting_is_0_9975_per_300_s),
         cmocka_unit_test(test_inconsistent_pair_is_over_1_1_host_plus_0_1),
         cmocka_unit_test(test_a_new_pool_enters_with_zeros_in_name_order),
+        cmocka_unit_test(test_no_nan_from_loads_past_a_double),
     };
     return cmocka_run_group_tests_name("joint", tests, NULL, NULL);
 }

@@ -87,6 +87,27 @@ static void test_each_thing_worse_is_one_line(void **state)
     free(s);
 }
 
+/* An overhead believed in the baseline and not now is a regression, named
+ * by the fit it came from: the joint fit's ("own", "host"), or the
+ * dominant pool's line ("dominant", or a baseline without the key). */
+static void test_an_overhead_believed_then_and_not_now(void **state)
+{
+    (void)state;
+    char err[256];
+    int worse;
+    char *s = check("{" SAME ", \"overhead\": 1.42, \"overhead_source\": \"own\"}", 0, &worse, err,
+                    sizeof err);
+    assert_int_equal(worse, 1);
+    assert_string_equal(s, "web1 shop: overhead 1.42x (joint fit) in the baseline, not believed now\n"
+                           "check: 1 regression against the baseline\n");
+    free(s);
+    s = check("{" SAME ", \"overhead\": 1.42}", 0, &worse, err, sizeof err);
+    assert_int_equal(worse, 1);
+    assert_string_equal(s, "web1 shop: overhead 1.42x (--fit dominant) in the baseline, not "
+                           "believed now\ncheck: 1 regression against the baseline\n");
+    free(s);
+}
+
 /* A host whose steal p90 rose past the tolerance (in buckets, as the pools'
  * shares); a baseline without the key is not compared. */
 static void test_host_steal_throttled_pressure_p90_rise(void **state)
@@ -151,6 +172,7 @@ int main(void)
         cmocka_unit_test(test_nothing_worse_exits_0),
         cmocka_unit_test(test_each_thing_worse_is_one_line),
         cmocka_unit_test(test_host_steal_throttled_pressure_p90_rise),
+        cmocka_unit_test(test_an_overhead_believed_then_and_not_now),
         cmocka_unit_test(test_an_unusable_baseline_is_an_error),
     };
     return cmocka_run_group_tests_name("check", tests, NULL, NULL);

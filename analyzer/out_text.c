@@ -160,6 +160,9 @@ static void why_text(FILE *out, const pl_pool *p, const wi_view *v, const why_ct
         fprintf(out, " Within its own ceiling, but together the pools need %.2fx the host.",
                 (double)c->needed_now / (double)c->hm);
 tail:
+    if (v->has_recovered && v->recovered_pct >= 1)
+        fprintf(out, " %.0f%% of its CPU left with workers that exited between rounds, and "
+                     "came back from its master.", v->recovered_pct);
     if (p->starved)
         fprintf(out, " Queued in %llu round%s while the CPU was full.",
                 (unsigned long long)p->starved, p->starved == 1 ? "" : "s");

@@ -115,7 +115,8 @@ int mk_parse(mk_list *l, const unsigned char *p, size_t len)
     parse_ctx c = {l, 0};
     l->n = 0;
     procfs_each_pid((const char *)p, len, add_master, &c); /* a line that does not parse: left out */
-    qsort(l->v, l->n, sizeof *l->v, cmp_master);
+    if (l->n > 1)
+        qsort(l->v, l->n, sizeof *l->v, cmp_master);
     size_t o = 0; /* a pid listed twice (lines read at once) keeps one of its lines */
     for (size_t i = 0; i < l->n; i++) {
         if (o && l->v[o - 1].pid == l->v[i].pid)
@@ -212,7 +213,8 @@ static void share_lost(double lost, const mk_link *k, size_t n, mk_pool *pools)
 
 void mk_recover(mk_list *cur, const mk_list *prev, mk_links *links, mk_pool *pools)
 {
-    qsort(links->v, links->n, sizeof *links->v, cmp_link);
+    if (links->n > 1)
+        qsort(links->v, links->n, sizeof *links->v, cmp_link);
     size_t at = 0;
     for (size_t i = 0; i < cur->n; i++) {
         mk_master *m = &cur->v[i];

@@ -24,7 +24,8 @@ int wk_set(wk_map *m, const procfs_proc *t, size_t n)
     while (i < n && t[i - 1].pid < t[i].pid)
         i++;
     if (i >= n) { /* sorted, each pid once: as read */
-        memcpy(m->v, t, n * sizeof *t);
+        if (n)
+            memcpy(m->v, t, n * sizeof *t);
         m->n = n;
         return 0;
     }

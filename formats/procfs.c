@@ -238,8 +238,12 @@ int procfs_proc_stat(const char *line, size_t len, procfs_proc *p)
         return -1;
     i = (size_t)(close - line) + 1;
     skip_field(line, len, &i); /* 3: state */
-    if (next_i64(line, len, &i, &ppid) != 0)
-        return -1;
+    size_t at4 = i;
+    if (next_i64(line, len, &i, &ppid) != 0 || (i < len && line[i] != ' ')) {
+        ppid = -1; /* not a number: no parent known, the times still read */
+        i = at4;
+        skip_field(line, len, &i);
+    }
     size_t fast = skip_fast(line, len, i, 9);
     if (fast != SIZE_MAX)
         i = fast;

@@ -30,7 +30,7 @@ int procfs_pid_stat(const char *line, size_t len, int64_t *pid, uint64_t *ticks)
 
 /* What the analyzer reads of a /proc/<pid>/stat line (pipeline.md 5, 11). */
 typedef struct {
-    int64_t  pid, ppid;       /* fields 1 and 4 */
+    int64_t  pid, ppid;       /* fields 1 and 4 (ppid -1 when not a number) */
     uint64_t ticks;           /* utime + stime + cutime + cstime (14 to 17) */
     uint64_t child_ticks;     /* cutime + cstime (16, 17): the reaped children's */
     int64_t  start;           /* starttime (22), -1 when the line stops before it */

@@ -90,7 +90,7 @@ static int compare_pool(FILE *out, const char *hname, const char *pname, const j
     }
     if (bshape && !v.shape) {
         fprintf(out, "%s %s: too few readings now (%u) to call a shape; the baseline "
-                     "was %s\n", hname, pname, p->h.total, bshape);
+                     "was %s\n", hname, pname, pl_hist(p)->total, bshape);
         worse++;
     } else if (bshape && shape_rank(v.shape) > shape_rank(bshape)) {
         fprintf(out, "%s %s: shape %s -> %s\n", hname, pname, bshape, v.shape);

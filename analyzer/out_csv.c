@@ -36,8 +36,10 @@ static const char *const POOL_COLS[] = {
     "busy_millicores", "fit_n", "fit_slope", "fit_intercept", "fit_sd_x", "joint_slope",
     "joint_se", "joint_partial_sd", "joint_believed", "overhead_source", "recovered_pct", "overhead",
     "host_millicores_per_worker", "fill_workers", "ceiling", "max_children", "limit",
-    "starved_rounds", "starved_by_steal_rounds", "throttled_rounds", "unanswered_full_rounds",
-    "error_rounds"};
+    "activity_cores_mean", "activity_cores_max", "activity_active_max", "activity_full_rounds",
+    "activity_maxed_rounds", "activity_queue_max", "contended_readings",
+    "measured_under_contention", "starved_rounds", "starved_by_steal_rounds", "throttled_rounds",
+    "unanswered_full_rounds", "error_rounds"};
 static const char *const SIGNAL_COLS[] = {"pairs", "p10_pct", "p50_pct", "p90_pct", "max_pct"};
 
 typedef struct {

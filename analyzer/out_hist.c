@@ -31,7 +31,7 @@ int out_hist_print(FILE *out, const pipeline *pl, const char *pool, double cutof
             char *hn = esc_display_name(h->hostname, h->hostname_len, &hw);
             char *pn = esc_display_name(p->name, p->name_len, &pw);
             fprintf(out, "%s%s on %s: %u readings; CPU share of requests up to %.4f%%:\n",
-                    shown++ ? "\n" : "", pn ? pn : "?", hn ? hn : "?", p->h.total, cutoff);
+                    shown++ ? "\n" : "", pn ? pn : "?", hn ? hn : "?", pl_hist(p)->total, cutoff);
             free(hn);
             free(pn);
             table t = tbl_new(4, left);
@@ -41,21 +41,21 @@ int out_hist_print(FILE *out, const pipeline *pl, const char *pool, double cutof
             tbl_cell(&t, "count");
             int last = -1;
             for (int b = 0; b < HIST_BUCKETS; b++)
-                if (p->h.count[b])
+                if (pl_hist(p)->count[b])
                     last = b;
             uint64_t run = 0;
             int stopped = -1;
             char r[32];
             for (int b = 0; b <= last; b++) {
-                if (!p->h.count[b])
+                if (!pl_hist(p)->count[b])
                     continue;
-                run += p->h.count[b];
+                run += pl_hist(p)->count[b];
                 bucket_range(r, sizeof r, b);
                 tbl_cell(&t, "%s", r);
-                tbl_cell(&t, "%.4f", 100.0 * p->h.count[b] / p->h.total);
-                tbl_cell(&t, "%.4f", 100.0 * (double)run / p->h.total);
-                tbl_cell(&t, "%u", p->h.count[b]);
-                if (100.0 * (double)run / p->h.total >= cutoff) {
+                tbl_cell(&t, "%.4f", 100.0 * pl_hist(p)->count[b] / pl_hist(p)->total);
+                tbl_cell(&t, "%.4f", 100.0 * (double)run / pl_hist(p)->total);
+                tbl_cell(&t, "%u", pl_hist(p)->count[b]);
+                if (100.0 * (double)run / pl_hist(p)->total >= cutoff) {
                     stopped = b;
                     break;
                 }
@@ -67,9 +67,9 @@ int out_hist_print(FILE *out, const pipeline *pl, const char *pool, double cutof
                 tbl_cell(&t, "%s", "");
                 bucket_range(r, sizeof r, last);
                 tbl_cell(&t, "%s", r);
-                tbl_cell(&t, "%.4f", 100.0 * p->h.count[last] / p->h.total);
+                tbl_cell(&t, "%.4f", 100.0 * pl_hist(p)->count[last] / pl_hist(p)->total);
                 tbl_cell(&t, "%.4f", 100.0);
-                tbl_cell(&t, "%u", p->h.count[last]);
+                tbl_cell(&t, "%u", pl_hist(p)->count[last]);
             }
             int rc = tbl_print(out, &t);
             tbl_free(&t);
@@ -77,7 +77,7 @@ int out_hist_print(FILE *out, const pipeline *pl, const char *pool, double cutof
                 return -1;
             int64_t busy, busy_mc;
             char b[ESC_HUNDREDTHS];
-            if (p->h.total >= WI_MIN_READINGS && hist_busy(&p->h, &busy, &busy_mc) == 0)
+            if (pl_hist(p)->total >= WI_MIN_READINGS && hist_busy(pl_hist(p), &busy, &busy_mc) == 0)
                 fprintf(out, "busy share (duration-weighted): %s%%\n", esc_hundredths(b, busy));
         }
     }

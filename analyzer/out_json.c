@@ -18,13 +18,36 @@ static void json_i64(FILE *out, int has, int64_t v)
         fputs("null", out);
 }
 
+/* 12.2: ", "activity": {...}" */
+static void json_activity(FILE *out, const pl_pool *p)
+{
+    const pl_activity *a = &p->act;
+    fputs(", \"activity\": {\"cores_mean\": ", out);
+    if (a->pairs && a->seconds > 0)
+        esc_double(out, a->core_seconds / a->seconds);
+    else
+        fputs("null", out);
+    fputs(", \"cores_max\": ", out);
+    if (a->pairs)
+        esc_double(out, a->cores_max);
+    else
+        fputs("null", out);
+    fputs(", \"active_max\": ", out);
+    json_i64(out, a->has_active, a->active_max);
+    fputs(", \"full_rounds\": ", out);
+    json_i64(out, p->max_children > 0, (int64_t)a->full_rounds);
+    fprintf(out, ", \"maxed_rounds\": %llu, \"queue_max\": ", (unsigned long long)a->maxed_rounds);
+    json_i64(out, a->has_queue, a->queue_max);
+    fputc('}', out);
+}
+
 static int print_pool_json(FILE *out, const pl_pool *p, const wi_view *v)
 {
     fputs("{\"pool\": ", out);
     esc_json_string(out, p->name, p->name_len);
-    fprintf(out, ", \"readings\": %u, \"histogram\": [", p->h.total);
+    fprintf(out, ", \"readings\": %u, \"histogram\": [", pl_hist(p)->total);
     for (int i = 0; i < HIST_BUCKETS; i++)
-        fprintf(out, "%s%u", i ? ", " : "", p->h.count[i]);
+        fprintf(out, "%s%u", i ? ", " : "", pl_hist(p)->count[i]);
     fputs("], \"typical_pct\": ", out);
     json_i64(out, v->has_typical, v->typical_pct);
     fputs(", \"p90_pct\": ", out);
@@ -93,6 +116,9 @@ static int print_pool_json(FILE *out, const pl_pool *p, const wi_view *v)
     fputs(", \"limit\": ", out);
     fputs(v->limit == WI_LIMIT_CPU ? "\"cpu\"" : v->limit == WI_LIMIT_WORKERS ? "\"workers\""
                                                                                : "null", out);
+    json_activity(out, p);
+    fprintf(out, ", \"contended_readings\": %llu, \"measured_under_contention\": %s",
+            (unsigned long long)p->contended_readings, pl_under_contention(p) ? "true" : "false");
     fprintf(out, ", \"starved_rounds\": %llu, \"starved_by_steal_rounds\": %llu, "
                  "\"throttled_rounds\": %llu, \"unanswered_full_rounds\": %llu, "
                  "\"error_rounds\": %llu, \"filtered\": {",

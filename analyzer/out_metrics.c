@@ -30,7 +30,7 @@ static int om_value(int what, const pl_pool *p, const wi_view *v, double *x)
     case OM_TYPICAL: *x = v->typical_pct / 100.0; return v->has_typical;
     case OM_P90: *x = v->p90_pct / 100.0; return v->has_typical;
     case OM_COUNT:
-    case OM_READINGS: *x = p->h.total; return 1;
+    case OM_READINGS: *x = pl_hist(p)->total; return 1;
     case OM_PHP: *x = (double)v->php_millicores / 1000.0; return v->shape != NULL;
     case OM_HOST: *x = (double)v->host_millicores_per_worker / 1000.0; return v->shape != NULL;
     case OM_OVERHEAD: *x = v->overhead; return v->source != WI_SRC_NONE;

@@ -25,6 +25,9 @@ typedef struct {
     size_t         npoints, nusable; /* fit points; rounds with a usable pair */
     size_t         nshown[SIG_N]; /* rounds whose pair gave a share the lower panel draws */
     double         sum_x;       /* of its points, for the band's centre */
+    double         max_x;       /* their largest cores */
+    double         t0, t1;      /* its first and last round (epoch seconds) */
+    int64_t        queue_max, active_max; /* the series' largest, -1 none */
     joint_pool     jp;          /* its host's joint fit, at the end */
     joint_sol      sol;
 } plot_pool;
@@ -127,12 +130,15 @@ static plot_pool *pool_of(plotter *pt, const pl_host *h, const pl_pool *p)
     safe_part(q->base, 48, h->hostname, h->hostname_len);
     strcat(q->base, "-");
     safe_part(q->base, sizeof q->base - 8, p->name, p->name_len);
+    q->queue_max = q->active_max = -1;
+    q->t0 = -1;
     q->series = open_in(pt, q->base, ".series.dat", "w");
     q->points = open_in(pt, q->base, ".points.dat", "w");
     pt->n++;
     if (!q->series || !q->points)
         return NULL;
-    fputs("# time host_busy_cores pool_cores listen_queue starved inconsistent", q->series);
+    fputs("# time host_busy_cores pool_cores listen_queue starved inconsistent active",
+          q->series);
     for (int k = 0; k < SIG_N; k++) /* the lower panel's signals, a column each */
         if (PL_SIGNALS[k].plot)
             fprintf(q->series, " %s", PL_SIGNALS[k].csv);
@@ -203,6 +209,16 @@ static void on_round(void *arg, const pl_host *h, const pl_pool *p, const pl_rou
                 pair->inconsistent);
     else
         fprintf(q->series, "NaN %d %d", pair->starved, pair->inconsistent);
+    if (pair->active >= 0)
+        fprintf(q->series, " %lld", (long long)pair->active);
+    else
+        fputs(" NaN", q->series);
+    q->queue_max = pair->listen_queue > q->queue_max ? pair->listen_queue : q->queue_max;
+    q->active_max = pair->active > q->active_max ? pair->active : q->active_max;
+    double t = (double)r->real / 1e9;
+    if (q->t0 < 0)
+        q->t0 = t;
+    q->t1 = t;
     for (int k = 0; k < SIG_N; k++) {
         if (!PL_SIGNALS[k].plot)
             continue;
@@ -258,6 +274,7 @@ static int partial_points(plotter *pt, const double *a)
             fprintf(q->points, "%.4f %.4f\n", x[k].cores, y - others + a[x[k].pool] * x[k].cores);
             q->npoints++;
             q->sum_x += x[k].cores;
+            q->max_x = x[k].cores > q->max_x ? x[k].cores : q->max_x;
         }
     }
     free(line);
@@ -288,7 +305,7 @@ static int datablock(FILE *gp, plotter *pt, const char *base, const char *suffix
 }
 
 /* The time series' lower panel: the signals PL_SIGNALS' plot names, each
- * from its column (7 on) where a pair gave one. */
+ * from its column (8 on) where a pair gave one. */
 static void lower_panel(FILE *gp, const plot_pool *q)
 {
     fputs("set title 'the host under it: ", gp);
@@ -301,7 +318,7 @@ static void lower_panel(FILE *gp, const plot_pool *q)
     fputs("'\nunset y2label\nunset y2tics\nset ylabel '% of the time'\nset yrange [0:*]\nplot ",
           gp);
     sep = "";
-    for (int k = 0, col = 7; k < SIG_N; k++) {
+    for (int k = 0, col = 8; k < SIG_N; k++) {
         if (!PL_SIGNALS[k].plot)
             continue;
         if (q->nshown[k]) {
@@ -329,7 +346,9 @@ static void fit_plot(FILE *gp, const plot_pool *q)
     const joint_pool *j = &q->jp;
     fputs("set title 'Host CPU against the pool''s, the other pools'' part taken out: '.name "
           "noenhanced\nset xlabel 'pool cores'\nset ylabel 'host busy cores less the other "
-          "pools'' part'\nset grid\nset key left top opaque\n", gp);
+          "pools'' part'\nset grid\nset key below\nset yrange [0:*]\n", gp);
+    /* an idle pool's cores are all 0: a 0..1 axis, not gnuplot's -1..1 */
+    fprintf(gp, q->max_x > 0 ? "set xrange [0:*]\n" : "set xrange [0:1]\n");
     if (q->npoints == 0) {
         empty(gp, "no round pair gave the joint fit a point yet");
         return;
@@ -362,10 +381,19 @@ static void plots(FILE *gp, const char *term, const char *ext, const plot_pool *
     fprintf(gp, "reset\nset output '%s-fit.%s'\n", base, ext);
     fit_plot(gp, q);
     fprintf(gp, "reset\nset output '%s-series.%s'\n", base, ext);
-    fputs("set title 'CPU and queue over time: '.name noenhanced\n"
-          "set xdata time\nset timefmt '%s'\nset format x '%H:%M'\nset xlabel 'UTC'\n"
-          "set ylabel 'cores'\nset y2label 'listen queue'\nset ytics nomirror\nset y2tics\n"
-          "set grid\nset key left top\n", gp);
+    fputs("set title 'CPU, workers and queue over time: '.name noenhanced\n"
+          "set xdata time\nset timefmt '%s'\nset xlabel 'UTC'\n"
+          "set ylabel 'cores'\nset yrange [0:*]\n"
+          "set y2label 'workers, queue'\nset ytics nomirror\nset y2tics\n"
+          "set grid\nset key below horizontal maxrows 2\n", gp);
+    /* labels that do not repeat: seconds on a short log, dates on a long one */
+    double span = q->t1 - q->t0;
+    fprintf(gp, "set format x '%s'\n", span < 1200 ? "%H:%M:%S" : span < 172800 ? "%H:%M"
+                                                                               : "%m-%d %H:%M");
+    int64_t top = q->queue_max > q->active_max ? q->queue_max : q->active_max;
+    if (q->p->max_children > top)
+        top = q->p->max_children;
+    fprintf(gp, "set y2range [0:%lld]\n", (long long)(top > 0 ? top + 1 : 1));
     int truth = 0;
     for (int k = 0; k < SIG_N; k++)
         truth |= q->nusable && q->nshown[k];
@@ -379,8 +407,13 @@ static void plots(FILE *gp, const char *term, const char *ext, const plot_pool *
               "$series using 1:4 axes x1y2 with steps title 'listen queue', "
               "$series using 1:($5 > 0 ? $2 : NaN) with points pt 7 ps 1.2 title 'starved', "
               "$series using 1:($6 > 0 ? $2 : NaN) with points pt 6 ps 1.6 lc rgb 'red' "
-              "title 'inconsistent pair (the pools used more than the host had)'\n",
-              gp);
+              "title 'inconsistent pair', "
+              "$series using 1:7 axes x1y2 with steps lw 2 title 'busy workers'", gp);
+    if (q->nusable && q->p->max_children > 0)
+        fprintf(gp, ", %lld axes x1y2 with lines dt 2 lc rgb 'gray40' title "
+                    "'pm.max_children'", (long long)q->p->max_children);
+    if (q->nusable)
+        fputc('\n', gp);
     if (truth)
         lower_panel(gp, q);
     fputs("set output\n", gp);
@@ -394,11 +427,11 @@ static int write_script(plotter *pt, plot_pool *q)
     /* the buckets up to the largest one observed, and at least 0-100% */
     int last = 19;
     for (int b = 0; b < HIST_BUCKETS; b++)
-        if (q->p->h.count[b] && b > last)
+        if (pl_hist(q->p)->count[b] && b > last)
             last = b;
     fputs("# bucket_floor_pct requests label\n", h);
     for (int b = 0; b <= last; b++)
-        fprintf(h, "%d %u %d%%\n", hist_floor_pct(b), q->p->h.count[b], hist_floor_pct(b));
+        fprintf(h, "%d %u %d%%\n", hist_floor_pct(b), pl_hist(q->p)->count[b], hist_floor_pct(b));
     if (fclose(h) != 0)
         return -1;
     FILE *gp = open_in(pt, q->base, ".gp", "w");

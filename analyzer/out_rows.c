@@ -89,6 +89,11 @@ static void on_round(void *arg, const pl_host *h, const pl_pool *p, const pl_rou
     else field(f, 0, "", 0);
     if (pair->listen_queue >= 0) fieldf(f, 0, "%lld", (long long)pair->listen_queue);
     else field(f, 0, "", 0);
+    if (pair->active >= 0) fieldf(f, 0, "%lld", (long long)pair->active);
+    else field(f, 0, "", 0);
+    fieldf(f, 0, "%d", pair->maxed);
+    if (pair->kernel_queue >= 0) fieldf(f, 0, "%lld", (long long)pair->kernel_queue);
+    else field(f, 0, "", 0);
     field(f, 0, point[pair->point], strlen(point[pair->point]));
     fieldf(f, 0, "%d", pair->joint_point);
     fieldf(f, 0, "%d", pair->inconsistent);
@@ -105,7 +110,8 @@ void csvout_attach(csvout *c, pipeline *pl)
                                      "duration_us", "cpu_share_pct", "verdict"};
     static const char *const oh_before[] = {"time", "host", "pool", "interval_s"};
     static const char *const oh_after[] = {"busy_ratio", "pool_cores", "recovered_cores",
-                                           "listen_queue", "fit_point", "joint_point",
+                                           "listen_queue", "active", "maxed", "queue",
+                                           "fit_point", "joint_point",
                                            "inconsistent", "starved", "starved_by_steal",
                                            "throttled", "unanswered_full"};
     const char *oh[sizeof oh_before / sizeof oh_before[0] + SIG_N +

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "out_activity.h"
 #include "out_escape.h"
 #include "out_table.h"
 #include "timearg.h"
@@ -38,6 +39,46 @@ typedef struct {
     int      cost;        /* WI_COST_TYPICAL or WI_COST_BUSY */
 } why_ctx;
 
+/* 12.2 in a sentence, for a pool without a cost: what it did all the same. */
+static void why_activity(FILE *out, const pl_pool *p)
+{
+    const pl_activity *a = &p->act;
+    if (!a->pairs && !a->full_rounds && !a->maxed_rounds)
+        return;
+    fputs(" It ran all the same:", out);
+    const char *sep = "";
+    if (a->pairs && a->seconds > 0) {
+        fprintf(out, " %.2f cores on average, %.2f at most", a->core_seconds / a->seconds,
+                a->cores_max);
+        sep = ";";
+    }
+    if (a->full_rounds && p->max_children > 0) {
+        fprintf(out, "%s all %lld workers busy in %llu round%s", sep, (long long)p->max_children,
+                (unsigned long long)a->full_rounds, a->full_rounds == 1 ? "" : "s");
+        sep = ";";
+    }
+    if (a->maxed_rounds)
+        fprintf(out, "%s out of workers in %llu round%s", sep,
+                (unsigned long long)a->maxed_rounds, a->maxed_rounds == 1 ? "" : "s");
+    fputc('.', out);
+}
+
+/* 12.3: readings taken while the CPU was full. */
+static void why_contention(FILE *out, const pl_pool *p)
+{
+    if (!p->contended_readings)
+        return;
+    if (pl_under_contention(p))
+        fprintf(out, " Measured under contention: %llu of its readings came while the CPU was "
+                     "full, when each request also waited for it, so its shares are a floor.",
+                (unsigned long long)p->contended_readings);
+    else
+        fprintf(out, " %llu reading%s taken while the CPU was full (each request also waiting "
+                     "for it) %s left out of its figures.",
+                (unsigned long long)p->contended_readings, p->contended_readings == 1 ? "" : "s",
+                p->contended_readings == 1 ? "is" : "are");
+}
+
 /* Why a pool has no reading yet: the filter that took its finished requests. */
 static void why_no_readings(FILE *out, const pl_pool *p, uint64_t rounds)
 {
@@ -58,8 +99,16 @@ static void why_no_readings(FILE *out, const pl_pool *p, uint64_t rounds)
     else if (f[RD_INVALID] > 0)
         fprintf(out, "no readings: php-fpm gave no usable CPU share (%llu invalid).",
                 (unsigned long long)f[RD_INVALID]);
+    else if (f[RD_RUNNING] > 0 && f[RD_RUNNING] >= f[RD_PRIMED])
+        fputs("no readings: its workers were running a request at every round, so none "
+              "finished where the recorder could see it.", out);
+    else if (f[RD_PRIMED] > 0)
+        fprintf(out, "no readings: the requests on its first page had finished before the "
+                     "recording began (%llu primed), and none finished since.",
+                (unsigned long long)f[RD_PRIMED]);
     else
         fputs("no readings: no request finished while it was recorded.", out);
+    why_activity(out, p);
 }
 
 /* Section 11: where the overhead used comes from, or why there is none. */
@@ -122,10 +171,10 @@ static void why_text(FILE *out, const pl_pool *p, const wi_view *v, const why_ct
 {
     char cores[48];
     if (!v->shape) {
-        if (p->h.total == 0)
+        if (pl_hist(p)->total == 0)
             why_no_readings(out, p, c->rounds);
         else
-            fprintf(out, "too few readings yet (%u of %d).", p->h.total, WI_MIN_READINGS);
+            fprintf(out, "too few readings yet (%u of %d).", pl_hist(p)->total, WI_MIN_READINGS);
         goto tail;
     }
     fprintf(out, "%s.", v->shape);
@@ -156,10 +205,8 @@ static void why_text(FILE *out, const pl_pool *p, const wi_view *v, const why_ct
                 (long long)v->busy_millicores, (long long)v->php_millicores,
                 c->cost == WI_COST_BUSY ? " (sized by it here, --cost busy)"
                                         : "; --cost busy sizes the pool by it");
-    if (v->limit == WI_LIMIT_WORKERS && c->needed_now > (int64_t)c->hm)
-        fprintf(out, " Within its own ceiling, but together the pools need %.2fx the host.",
-                (double)c->needed_now / (double)c->hm);
 tail:
+    why_contention(out, p);
     if (v->has_recovered && v->recovered_pct >= 1)
         fprintf(out, " %.0f%% of its CPU left with workers that exited between rounds, and "
                      "came back from its master.", v->recovered_pct);
@@ -176,7 +223,7 @@ tail:
         fprintf(out, " Could not answer in %llu round%s while the CPU was full, so its queue "
                      "then went unseen.", (unsigned long long)p->unanswered_full,
                 p->unanswered_full == 1 ? "" : "s");
-    if (p->error_rounds && !(p->h.total == 0 && p->error_rounds == c->rounds))
+    if (p->error_rounds && !(pl_hist(p)->total == 0 && p->error_rounds == c->rounds))
         fprintf(out, " Its status page could not be read in %llu of %llu rounds.",
                 (unsigned long long)p->error_rounds, (unsigned long long)c->rounds);
     if (p->error_rounds && p->last_error[0])
@@ -188,18 +235,47 @@ static const char *limit_name(wi_limit l)
     return l == WI_LIMIT_CPU ? "cpu" : l == WI_LIMIT_WORKERS ? "workers" : "-";
 }
 
-static void host_line(FILE *out, const char *hn, uint64_t hm, int64_t now, int64_t atc,
-                      const char *label)
+/* The host in lines, one idea each: what it measured (h, NULL for none),
+ * what every worker busy at once would need, and at the pools' ceilings,
+ * against hm (the what-if's size), and the pools those sums leave out. */
+static void host_lines(FILE *out, const char *hn, const char *label, uint64_t hm,
+                       const pl_host *h, const wi_view *v, size_t n, const pl_pool *const *pools)
 {
-    fprintf(out, "host %s%s: ", hn, label);
+    int64_t now, atc;
+    whatif_host_needs(v, n, &now, &atc);
+    char size[48];
+    cores_text(size, sizeof size, hm);
+    if (h && h->busy_seconds > 0) {
+        fprintf(out, "host %s: busy %.2f cores on average, %.2f at its busiest pair", hn,
+                h->busy_core_seconds / h->busy_seconds, h->busy_max);
+        if (h->pools_pairs)
+            fprintf(out, "; its pools used %.2f at most", h->pools_max);
+        fputs(".\n", out);
+    }
+    else if (h)
+        fprintf(out, "host %s: no usable round pair measured its CPU.\n", hn);
     if (hm)
-        fprintf(out, "needed now %lldm of %llum (%.2fx), at ceiling %lldm (%.2fx); a worst "
-                     "case, every worker busy at once\n",
-                (long long)now, (unsigned long long)hm, (double)now / (double)hm,
-                (long long)atc, (double)atc / (double)hm);
+        fprintf(out, "host %s%s: every worker busy at once would need %.2f cores, %.2fx its %s; "
+                     "every pool at its ceiling %.2f cores, %.2fx.\n", hn, label, now / 1000.0,
+                (double)now / (double)hm, size, atc / 1000.0, (double)atc / (double)hm);
     else
-        fprintf(out, "needed now %lldm, at ceiling %lldm; the host's size is unknown\n",
-                (long long)now, (long long)atc);
+        fprintf(out, "host %s%s: every worker busy at once would need %.2f cores, every pool at "
+                     "its ceiling %.2f; the host's size is unknown.\n", hn, label, now / 1000.0,
+                atc / 1000.0);
+    int first = 1;
+    for (size_t i = 0; i < n; i++) {
+        if (v[i].shape && v[i].host_millicores_per_worker > 0)
+            continue;
+        size_t w;
+        char *name = esc_display_name(pools[i]->name, pools[i]->name_len, &w);
+        fprintf(out, first ? "host %s: not in these sums, no cost measured: %s" : ", %s",
+                first ? hn : (name ? name : "?"), name ? name : "?");
+        if (first)
+            first = 0;
+        free(name);
+    }
+    if (!first)
+        fputs(".\n", out);
 }
 
 #define ARROW "\xe2\x86\x92" /* → */
@@ -253,9 +329,8 @@ static int print_what_if(FILE *out, const pl_host *h, const wi_view *v,
     if (rc)
         return -1;
     fputc('\n', out);
-    int64_t now, atc;
-    whatif_host_needs(m, h->npools, &now, &atc);
-    host_line(out, hn, h->host_millicores, now, atc, " as measured");
+    host_lines(out, hn, " as measured", h->host_millicores, NULL, m, h->npools,
+               (const pl_pool *const *)h->pools);
     return 0;
 }
 
@@ -277,7 +352,7 @@ static void c_name(table *t, const pl_pool *p, const wi_view *v)
 static void c_readings(table *t, const pl_pool *p, const wi_view *v)
 {
     (void)v;
-    tbl_cell(t, "%u", p->h.total);
+    tbl_cell(t, "%u", pl_hist(p)->total);
 }
 
 static void c_typical(table *t, const pl_pool *p, const wi_view *v)
@@ -597,6 +672,10 @@ static int text_host_end(rp_ctx *c, const pl_host *h, const wi_view *v, const wi
     uint64_t hm = whatif_host_millicores(h, sc);
     fputc('\n', out);
     int rc = tbl_print(out, &s->t);
+    if (rc == 0 && h->npools) {
+        fputc('\n', out);
+        rc = out_activity_table(out, h);
+    }
     if (rc == 0) {
         if (h->npools)
             fputc('\n', out);
@@ -613,7 +692,8 @@ static int text_host_end(rp_ctx *c, const pl_host *h, const wi_view *v, const wi
         if (sc->explain)
             explain_pairs(out, h);
         fputc('\n', out);
-        host_line(out, s->hn, hm, now, atc, whatif_differs(sc) ? " in the what-if" : "");
+        host_lines(out, s->hn, whatif_differs(sc) ? " in the what-if" : "", hm, h, v, h->npools,
+                   (const pl_pool *const *)h->pools);
         if (whatif_differs(sc))
             rc = print_what_if(out, h, v, m, s->hn);
     }

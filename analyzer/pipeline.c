@@ -24,7 +24,10 @@ typedef struct {
     pl_pool             *pool;
     int                  queued; /* its page showed requests in the listen queue */
     int                  errored; /* an ERROR, or a STATUS without a page */
-    int64_t              listen_queue; /* -1 unknown */
+    int64_t              listen_queue; /* 12.1's; -1 unknown */
+    int64_t              kernel_queue; /* LISTEN's; -1 none */
+    int64_t              active;       /* -1 unknown */
+    int                  maxed, pids_both; /* ran out of workers; PIDS in both rounds */
     uint64_t             ticks;  /* its workers' ticks since its previous PIDS */
     double               recovered; /* 11.2: its share of the CPU that left, ticks */
     double               cores; /* over the pair, when usable, recovered included */
@@ -339,7 +342,7 @@ typedef struct {
     pl_host        *h;
     pl_pool        *p;
     const pl_round *r;
-    int             in;
+    int             in, contended;
 } reading_ctx;
 
 static void on_reading(void *arg, const status_worker *w, rd_verdict v, int64_t share)
@@ -347,9 +350,13 @@ static void on_reading(void *arg, const status_worker *w, rd_verdict v, int64_t 
     reading_ctx *c = arg;
     if (!c->in)
         return;
-    if (v == RD_ACCEPTED)
-        hist_add(&c->p->h, share, w->has_duration ? w->duration : 0);
-    else
+    if (v == RD_ACCEPTED) {
+        int64_t us = w->has_duration ? w->duration : 0;
+        hist_add(&c->p->h, share, us);
+        if (!c->contended)
+            hist_add(&c->p->calm, share, us);
+        c->p->contended_readings += (uint64_t)c->contended;
+    } else
         c->p->filtered[v]++;
     for (size_t k = 0; k < c->pl->nfn; k++)
         c->pl->fn[k](c->pl->fn_arg[k], c->h, c->p, c->r, w, v, share);
@@ -389,35 +396,73 @@ static int pool_ticks(pipeline *pl, round_pool *w, size_t i, mk_links *links)
     return c.nomem ? -1 : 0;
 }
 
-/* Section 2: each pool's page of the round, judged worker by worker; a pool
- * that could not be read counts an error round.  0, or -2 ENOMEM. */
-static int round_readings(pipeline *pl, pl_host *h, const pl_round *r, int in, size_t n)
+const hist *pl_hist(const pl_pool *p)
+{
+    return p->calm.total >= PL_MIN_READINGS ? &p->calm : &p->h;
+}
+
+int pl_under_contention(const pl_pool *p)
+{
+    return pl_hist(p) == &p->h && p->contended_readings > 0;
+}
+
+/* The round's pools, found or made. */
+static int round_get_pools(pipeline *pl, pl_host *h, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!(pl->work[i].pool = get_pool(pl, h, pl->work[i].in->name, pl->work[i].in->name_len)))
+            return -2;
+    return 0;
+}
+
+/* A pool's status page of the round, NULL for none or one that is an
+ * ERROR (counted when in).  *rc -2 on ENOMEM. */
+static const status_page *round_page(pipeline *pl, round_pool *w, int in, int *rc)
+{
+    const pl_pool_round *in_rec = w->in;
+    *rc = 0;
+    if (!in_rec->has_status)
+        return NULL;
+    int prc = in_rec->is_error ? 1
+            : in_rec->page ? in_rec->page_rc
+            : status_parse(&pl->page, (const char *)in_rec->status, in_rec->status_len);
+    if (prc == -2)
+        *rc = -2;
+    if (prc == 0)
+        return in_rec->page ? in_rec->page : &pl->page;
+    w->errored = prc != -2; /* an ERROR, or no status page: an ERROR for this pool */
+    if (w->errored && in)
+        note_error(w->pool, in_rec);
+    return NULL;
+}
+
+/* Sections 2 and 12: each pool's page of the round, judged worker by worker
+ * (contended when the pair is saturated); its queue and activity.  0, or
+ * -2 ENOMEM. */
+static int round_readings(pipeline *pl, pl_host *h, const pl_round *r, int in, int contended,
+                          size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         round_pool *w = &pl->work[i];
+        int rc;
+        const status_page *pg = round_page(pl, w, in, &rc);
+        if (rc)
+            return -2;
         const pl_pool_round *in_rec = w->in;
-        if (!(w->pool = get_pool(pl, h, in_rec->name, in_rec->name_len)))
-            return -2;
-        if (!in_rec->has_status)
+        w->listen_queue = act_queue(pg, in_rec->has_listen ? in_rec->listen : NULL,
+                                    in_rec->listen_len);
+        w->kernel_queue = in_rec->has_listen ? act_queue(NULL, in_rec->listen, in_rec->listen_len)
+                                             : -1;
+        w->queued = w->listen_queue > 0;
+        act_round(&w->pool->act, pg, w->listen_queue, w->pool->max_children, in, &w->maxed,
+                  &w->active);
+        if (!pg)
             continue;
-        const status_page *pg = in_rec->page ? in_rec->page : &pl->page;
-        int rc = in_rec->is_error ? 1
-               : in_rec->page ? in_rec->page_rc
-               : status_parse(&pl->page, (const char *)in_rec->status, in_rec->status_len);
-        if (rc == -2)
+        reading_ctx ctx = {pl, h, w->pool, r, in, contended};
+        if (rd_page(pg, &w->pool->remembered, &pl->scratch, &w->pool->status_before,
+                    &w->pool->own, on_reading, &ctx))
             return -2;
-        if (rc != 0) { /* an ERROR, or no status page: an ERROR for this pool */
-            w->errored = 1;
-            if (in)
-                note_error(w->pool, in_rec);
-            continue;
-        }
-        reading_ctx ctx = {pl, h, w->pool, r, in};
-        if (rd_page(pg, &w->pool->remembered, &pl->scratch, &w->pool->own, on_reading, &ctx))
-            return -2;
-        if (pg->has_listen_queue)
-            w->listen_queue = pg->listen_queue;
-        w->queued = pg->has_listen_queue && pg->listen_queue > 0;
+        w->pool->status_before = (rd_before){1, (int64_t)(r->real / 1000000000u)};
     }
     return 0;
 }
@@ -425,7 +470,7 @@ static int round_readings(pipeline *pl, pl_host *h, const pl_round *r, int in, s
 /* Section 5: each pool's ticks from its PIDS (its worker map is replaced
  * every round it has PIDS, usable pair or not), with links noted; their
  * sum into *sum.  0, -2 ENOMEM. */
-static int round_pool_ticks(pipeline *pl, size_t n, int links, uint64_t *sum)
+static int round_pool_ticks(pipeline *pl, const pl_host *h, size_t n, int links, uint64_t *sum)
 {
     *sum = 0;
     pl->links.n = 0;
@@ -433,6 +478,8 @@ static int round_pool_ticks(pipeline *pl, size_t n, int links, uint64_t *sum)
         round_pool *w = &pl->work[i];
         if (!w->in->has_pids)
             continue;
+        w->pids_both = w->pool->pids_round + 1 == h->round_no;
+        w->pool->pids_round = h->round_no;
         if (pool_ticks(pl, w, i, links ? &pl->links : NULL))
             return -2;
         *sum = w->ticks > UINT64_MAX - *sum ? UINT64_MAX : *sum + w->ticks; /* saturates */
@@ -485,9 +532,10 @@ static void round_pool_cores(pipeline *pl, const pl_host *h, const host_pair *hp
             continue;
         double t = (double)w->ticks + w->recovered;
         w->cores = t / (double)h->clk_tck / hp->interval;
-        if (in) {
+        if (in && w->pids_both) { /* 11.2's recovered_pct, 12.2's cores */
             w->pool->ticks_all += t;
             w->pool->ticks_recovered += w->recovered;
+            act_pair(&w->pool->act, t, (double)h->clk_tck, hp->interval);
         }
     }
 }
@@ -580,7 +628,8 @@ static void round_hooks(pipeline *pl, const pl_host *h, const pl_round *r, const
                              hp->usable && w->in->has_pids, w->cores,
                              hp->usable ? w->recovered / (double)h->clk_tck / hp->interval : 0,
                              i == 0, w->joint_point,
-                             w->inconsistent, w->listen_queue, w->point, w->starved,
+                             w->inconsistent, w->listen_queue, w->kernel_queue, w->active,
+                             w->maxed, w->point, w->starved,
                              w->starved_by_steal, w->throttled, w->unanswered_full};
         for (int k = 0; k < SIG_N; k++) {
             pair.signal[k] = hp->value[k];
@@ -636,24 +685,38 @@ int pipeline_round(pipeline *pl, const pl_round *r)
     if (grow_work(pl, n + 1))
         return -2;
     for (size_t i = 0; i < n; i++)
-        pl->work[i] = (round_pool){.in = &r->pools[i], .listen_queue = -1};
+        pl->work[i] = (round_pool){.in = &r->pools[i], .listen_queue = -1, .kernel_queue = -1,
+                                   .active = -1};
     qsort(pl->work, n, sizeof *pl->work, cmp_round_pool);
-
-    if (round_readings(pl, h, r, in, n) != 0)
+    h->round_no++;
+    if (round_get_pools(pl, h, n) != 0)
         return -2;
     host_pair hp = pair_of(h, r, in);
     sig_pair sp = {0};
     sp.pids_complete = pids_complete(pl, h, n);
     int recover = hp.usable && sp.pids_complete && r->rec[PL_REC_MASTER].has &&
                   h->prev->masters.n > 0;
-    if (round_pool_ticks(pl, n, recover, &sp.pool_ticks) || round_recover(pl, h, r, recover, in, n))
+    if (round_pool_ticks(pl, h, n, recover, &sp.pool_ticks) || round_recover(pl, h, r, recover, in, n))
         return -2;
     if (hp.usable) {
         sp.interval_ns = r->stat_mono - h->prev->mono;
         pair_values(h, &hp, &sp);
         round_pool_cores(pl, h, &hp, n, in);
     }
+    if (round_readings(pl, h, r, in, hp.usable && hp.saturated, n) != 0)
+        return -2;
     if (hp.usable && in) {
+        double pools = 0;
+        int any = 0;
+        for (size_t i = 0; i < n; i++) {
+            pools += pl->work[i].in->has_pids ? pl->work[i].cores : 0;
+            any |= pl->work[i].in->has_pids;
+        }
+        h->pools_pairs += (uint64_t)any;
+        h->busy_core_seconds += hp.value[SIG_BUSY] * hp.interval;
+        h->busy_seconds += hp.interval;
+        h->busy_max = hp.value[SIG_BUSY] > h->busy_max ? hp.value[SIG_BUSY] : h->busy_max;
+        h->pools_max = pools > h->pools_max ? pools : h->pools_max;
         h->pairs_saturated += (uint64_t)hp.saturated;
         h->pairs_unshared += (uint64_t)(!hp.saturated && !sp.pids_complete);
     }

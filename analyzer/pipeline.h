@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "activity.h"
 #include "fit.h"
 #include "hist.h"
 #include "joint.h"
@@ -29,6 +30,7 @@
 #define PL_MAX_NPROC        1000000ull      /* HOST nproc past this is unknown */
 #define PL_MAX_CHILDREN     1000000ull      /* POOL max_children past this is unknown */
 #define PL_MAX_CLK_TCK      1000000ull      /* HOST clk_tck past this is the default 100 */
+#define PL_MIN_READINGS     20              /* a shape, and the calm set's figures (12.3) */
 
 /* Why a round and the one before it give no host figures (section 5). */
 typedef enum {
@@ -48,7 +50,12 @@ typedef struct {
     size_t         name_len;
     rd_prefixes    own;           /* own_uri of POOL records, fpm-tune's, the user's */
     int64_t        max_children;  /* latest POOL record; 0 unknown */
-    hist           h;
+    hist           h;             /* every reading: the all set (12.3) ... */
+    hist           calm;          /* ... and those not taken while the CPU was full */
+    uint64_t       contended_readings; /* taken in saturated rounds, not halved */
+    rd_before      status_before; /* its previous round with a status page (12.4) */
+    pl_activity    act;           /* what it did (12.2) */
+    uint64_t       pids_round;    /* the host's round number of its last PIDS */
     fit            f;
     uint64_t       filtered[RD_NREASONS];
     uint64_t       starved;
@@ -91,10 +98,14 @@ typedef struct pl_host_s {
     uint64_t   host_millicores;   /* quota, else nproc x 1000, of the latest HOST */
     uint64_t   interval_ms;       /* the recorder's, of the latest HOST; 0 unknown */
     uint64_t   rounds;            /* complete rounds (in the window) */
+    uint64_t   round_no;          /* rounds applied, in the window or not */
     uint64_t   first_real, last_real; /* REAL of the first and last counted round, 0 none */
     uint64_t   span_first, span_last; /* the same over every round, in the window or not */
     uint64_t   pairs_usable;      /* round pairs in the window that gave host figures */
     uint64_t   pairs_dropped[PL_NDROP]; /* and those that could not, by why */
+    double     busy_core_seconds, busy_seconds; /* the host's CPU over the usable pairs ... */
+    double     busy_max, pools_max; /* ... its busiest pair, and the pools' (cores) */
+    uint64_t   pools_pairs;       /* usable pairs in which a pool's PIDS were read */
     uint64_t   pairs_saturated;   /* usable, the host at least 95% busy: no fit point */
     uint64_t   pairs_unshared;    /* usable, not every pool's PIDS in both: no fit point */
     pl_shares  shares[SIG_N];     /* section 9's signals (SIG_FIRST_SHARE on) */
@@ -115,9 +126,9 @@ typedef procfs_proc pl_tick;
 typedef struct {
     const char          *name;
     size_t               name_len;
-    int                  has_status, is_error, has_pids;
-    const unsigned char *status, *pids;
-    size_t               status_len, pids_len;
+    int                  has_status, is_error, has_pids, has_listen;
+    const unsigned char *status, *pids, *listen;
+    size_t               status_len, pids_len, listen_len;
     const status_page   *page;      /* the STATUS parsed, or NULL */
     int                  page_rc;   /* with page: status_parse's result */
     const pl_tick       *ticks;     /* the PIDS parsed, or NULL */
@@ -186,7 +197,10 @@ typedef struct {
     int     first;           /* the round's first pool (hooks see a round's pools in a row) */
     int     joint_point;     /* the pair gave section 11's fit a point */
     int     inconsistent;    /* the pools' cores exceeded the host's (11.3) */
-    int64_t listen_queue;    /* -1 unknown */
+    int64_t listen_queue;    /* 12.1's queue; -1 unknown */
+    int64_t kernel_queue;    /* LISTEN's alone; -1 none */
+    int64_t active;          /* `active processes`; -1 unknown */
+    int     maxed;           /* `max children reached` grew since its page before */
     enum { PL_POINT_NONE, PL_POINT_IDLE, PL_POINT_DOMINANT } point;
     int     starved;
     int     starved_by_steal, throttled, unanswered_full; /* section 9's rounds */
@@ -218,6 +232,14 @@ int pipeline_pool(pipeline *pl, const char *name, size_t name_len,
 
 /* A complete round.  0 ok, -1 no host yet (ignored), -2 ENOMEM. */
 int pipeline_round(pipeline *pl, const pl_round *r);
+
+/* 12.3: the readings a pool's figures come from: the calm set when it holds
+ * at least 20, else all of them. */
+const hist *pl_hist(const pl_pool *p);
+
+/* 12.3: its figures come from all readings and some were contended: its
+ * shares are a floor. */
+int pl_under_contention(const pl_pool *p);
 
 /* The hosts seen, sorted by hostname. */
 size_t pipeline_hosts(const pipeline *pl, pl_host *const **hosts);

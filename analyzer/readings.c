@@ -7,7 +7,7 @@
 const char *rd_name(rd_verdict v)
 {
     static const char *const names[] = {"no_request", "running", "repeat", "own",
-                                        "short", "invalid", "accepted"};
+                                        "short", "invalid", "primed", "accepted"};
     return v <= RD_ACCEPTED ? names[v] : "?";
 }
 
@@ -74,7 +74,7 @@ static int is_own(const status_worker *w, const rd_prefixes *own)
     return 0;
 }
 
-rd_verdict rd_judge(const status_worker *w, pidmap *before,
+rd_verdict rd_judge(const status_worker *w, pidmap *before, const rd_before *prev,
                     const rd_prefixes *own, int64_t *share)
 {
     int64_t old;
@@ -82,8 +82,11 @@ rd_verdict rd_judge(const status_worker *w, pidmap *before,
         return RD_NO_REQUEST;
     if (!is_idle(w))
         return RD_RUNNING;
-    if (pidmap_get(before, w->pid, &old) && old == w->requests)
+    int known = pidmap_get(before, w->pid, &old);
+    if (known && old == w->requests)
         return RD_REPEAT;
+    if (!known && w->has_start && w->start >= 0 && !(prev && prev->has && w->start >= prev->real_s))
+        return RD_PRIMED; /* its request may have finished before we watched */
     if (is_own(w, own))
         return RD_OWN;
     if (!w->has_duration)
@@ -95,7 +98,7 @@ rd_verdict rd_judge(const status_worker *w, pidmap *before,
     return RD_ACCEPTED;
 }
 
-int rd_page(const status_page *pg, pidmap *remembered, pidmap *scratch,
+int rd_page(const status_page *pg, pidmap *remembered, pidmap *scratch, const rd_before *prev,
             const rd_prefixes *own,
             void (*fn)(void *arg, const status_worker *w, rd_verdict v, int64_t share),
             void *arg)
@@ -104,14 +107,15 @@ int rd_page(const status_page *pg, pidmap *remembered, pidmap *scratch,
     for (size_t i = 0; i < pg->nworkers; i++) {
         const status_worker *w = &pg->workers[i];
         int64_t share = 0, old;
-        rd_verdict v = rd_judge(w, remembered, own, &share);
+        rd_verdict v = rd_judge(w, remembered, prev, own, &share);
         int rc = 0;
-        if (v == RD_RUNNING) {
-            if (pidmap_get(remembered, w->pid, &old))
-                rc = pidmap_put(scratch, w->pid, old);
-        } else if (v != RD_NO_REQUEST) {
+        if (v == RD_RUNNING) /* its counter before, or seen running */
+            rc = pidmap_put(scratch, w->pid,
+                            pidmap_get(remembered, w->pid, &old) ? old : RD_SEEN_RUNNING);
+        else if (v != RD_NO_REQUEST)
             rc = pidmap_put(scratch, w->pid, w->requests);
-        }
+        else if (w->has_pid && w->has_requests && w->requests == 0)
+            rc = pidmap_put(scratch, w->pid, 0); /* forked, nothing served: its first is new */
         if (rc != 0)
             return -1;
         if (fn)

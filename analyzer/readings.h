@@ -14,7 +14,7 @@
 
 /* Why a worker gave no reading; RD_ACCEPTED when it did. */
 typedef enum {
-    RD_NO_REQUEST, RD_RUNNING, RD_REPEAT, RD_OWN, RD_SHORT, RD_INVALID,
+    RD_NO_REQUEST, RD_RUNNING, RD_REPEAT, RD_OWN, RD_SHORT, RD_INVALID, RD_PRIMED,
     RD_NREASONS,
     RD_ACCEPTED = RD_NREASONS,
 } rd_verdict;
@@ -35,16 +35,29 @@ typedef struct {
 int rd_prefixes_add(rd_prefixes *p, const char *s, size_t len);
 void rd_prefixes_free(rd_prefixes *p);
 
+/* A pid remembered as seen running, without a counter (12.4). */
+#define RD_SEEN_RUNNING INT64_MIN
+
+/* The pool's previous round with a status page (12.4): whether there was
+ * one, and its ROUND REAL in whole seconds. */
+typedef struct {
+    int     has;
+    int64_t real_s;
+} rd_before;
+
 /* Judges one worker against the counters remembered before this round.
- * For RD_ACCEPTED, *share is its CPU share in hundredths of a percent. */
-rd_verdict rd_judge(const status_worker *w, pidmap *before,
+ * For RD_ACCEPTED, *share is its CPU share in hundredths of a percent.
+ * An idle pid remembered not at all is primed unless its process started
+ * at or after the pool's previous round (12.4). */
+rd_verdict rd_judge(const status_worker *w, pidmap *before, const rd_before *prev,
                     const rd_prefixes *own, int64_t *share);
 
 /* Judges every worker of pg, calling fn (may be NULL) with each verdict, and
- * replaces *remembered by what this round sets: idle pids with their counter,
- * running pids with the counter they had before.  scratch is a map the
- * caller keeps to save allocations.  0 ok, -1 ENOMEM (map unchanged). */
-int rd_page(const status_page *pg, pidmap *remembered, pidmap *scratch,
+ * replaces *remembered by what this round sets: idle pids with their counter
+ * (a worker that served nothing yet with 0), running pids with the counter
+ * they had before, or as seen running.  scratch is a map the caller keeps
+ * to save allocations.  0 ok, -1 ENOMEM (map unchanged). */
+int rd_page(const status_page *pg, pidmap *remembered, pidmap *scratch, const rd_before *prev,
             const rd_prefixes *own,
             void (*fn)(void *arg, const status_worker *w, rd_verdict v, int64_t share),
             void *arg);

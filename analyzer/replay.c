@@ -65,8 +65,8 @@ typedef struct {
 
 typedef struct {
     bytes name;
-    span  status, pids;
-    int   has_status, is_error, has_pids;
+    span  status, pids, listen;
+    int   has_status, is_error, has_pids, has_listen;
 } pend_pool;
 
 
@@ -124,7 +124,7 @@ static pend_pool *pend_pool_get(pending *p, const fpmlog_record *rec)
     if (keep(&pp->name, rec->source, rec->source_len) != 0 ||
         namemap_put(&p->index, (const char *)pp->name.p, pp->name.len, p->n) != 0)
         return NULL;
-    pp->has_status = pp->is_error = pp->has_pids = 0;
+    pp->has_status = pp->is_error = pp->has_pids = pp->has_listen = 0;
     p->n++;
     return pp;
 }
@@ -141,7 +141,8 @@ static int gather(pending *p, rec_kind k, const fpmlog_record *rec)
         p->host[hr].len = rec->len;
         return append(&p->blob, rec->payload, rec->len, &p->host[hr].at);
     }
-    if ((k.type != REC_STATUS && k.type != REC_ERROR && k.type != REC_PIDS) || !rec->has_source)
+    if ((k.type != REC_STATUS && k.type != REC_ERROR && k.type != REC_PIDS &&
+         k.type != REC_LISTEN) || !rec->has_source)
         return 0; /* read by no rule yet */
     pend_pool *pp = pend_pool_get(p, rec);
     if (!pp)
@@ -151,6 +152,11 @@ static int gather(pending *p, rec_kind k, const fpmlog_record *rec)
         pp->has_pids = 1;
         pp->pids.len = rec->len;
         return append(&p->blob, rec->payload, rec->len, &pp->pids.at);
+    }
+    if (k.type == REC_LISTEN) {
+        pp->has_listen = 1;
+        pp->listen.len = rec->len;
+        return append(&p->blob, rec->payload, rec->len, &pp->listen.at);
     }
     pp->has_status = 1;
     pp->is_error = k.type == REC_ERROR;
@@ -173,6 +179,11 @@ static int finish_round(replay *st, pending *p, const fpmlog_record *rec)
                                     pp->has_status ? b + pp->status.at : NULL, pp->status.len,
                                     pp->is_error, pp->has_pids ? b + pp->pids.at : NULL,
                                     pp->pids.len);
+        if (pp->has_listen) {
+            p->rp[i].has_listen = 1;
+            p->rp[i].listen = b + pp->listen.at;
+            p->rp[i].listen_len = pp->listen.len;
+        }
     }
     r.pools = p->rp;
     r.npools = p->n;

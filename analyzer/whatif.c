@@ -89,16 +89,16 @@ wi_view whatif_pool_view_cost(const pl_pool *p, uint64_t hm, int headroom, int64
     overhead_of(&v, fit, jp, sol);
     recovered_of(&v, p);
     v.now = now > 0 ? now : 0;
-    if (p->h.total > 0) {
+    if (pl_hist(p)->total > 0) {
         v.has_typical = 1;
-        v.typical_pct = hist_floor_pct(hist_percentile(&p->h, 50));
-        v.p90_pct = hist_floor_pct(hist_percentile(&p->h, 90));
+        v.typical_pct = hist_floor_pct(hist_percentile(pl_hist(p), 50));
+        v.p90_pct = hist_floor_pct(hist_percentile(pl_hist(p), 90));
     }
-    if (p->h.total < WI_MIN_READINGS)
+    if (pl_hist(p)->total < WI_MIN_READINGS)
         return v;
     v.shape = v.typical_pct >= 50 ? "cpu-bound" : v.typical_pct >= 20 ? "mixed" : "i/o-bound";
     v.php_millicores = (int64_t)v.typical_pct * 10;
-    v.has_busy = hist_busy(&p->h, &v.busy_hundredths, &v.busy_millicores) == 0;
+    v.has_busy = hist_busy(pl_hist(p), &v.busy_hundredths, &v.busy_millicores) == 0;
     int64_t php = cost_of == WI_COST_BUSY && v.has_busy ? v.busy_millicores : v.php_millicores;
     v.host_millicores_per_worker = v.source != WI_SRC_NONE
         ? (int64_t)round((double)php * v.overhead)

@@ -81,7 +81,7 @@ typedef struct {
     wi_limit    limit;
 } wi_view;
 
-#define WI_MIN_READINGS 20
+#define WI_MIN_READINGS PL_MIN_READINGS
 
 /* Section 7 for one pool on a host of host_millicores (0 unknown) with
  * pm.max_children now (0 unknown), at TYPICAL's cost, with section 5's

@@ -19,7 +19,7 @@ static const struct {
     KEY("last request memory"),
 };
 #define NKEYS (sizeof KEYS / sizeof KEYS[0])
-enum { K_PID = 0, K_STATE = 1, K_REQUESTS = 4, K_DURATION = 5, K_URI = 7, K_CPU = 11 };
+enum { K_PID = 0, K_STATE = 1, K_START = 2, K_REQUESTS = 4, K_DURATION = 5, K_URI = 7, K_CPU = 11 };
 
 typedef struct {
     const char *b;
@@ -278,6 +278,8 @@ static void number_value(cursor *c, int k, status_worker *w)
     size_t tl = e - s;
     if (k == K_PID)
         w->has_pid = status_parse_int(t, tl, &w->pid) == 0;
+    else if (k == K_START)
+        w->has_start = status_parse_int(t, tl, &w->start) == 0;
     else if (k == K_REQUESTS)
         w->has_requests = status_parse_int(t, tl, &w->requests) == 0;
     else if (k == K_DURATION)
@@ -409,6 +411,7 @@ static int parse_worker_fast(status_page *pg, cursor *c, status_worker *w, size_
     w->has_state = 1;
     LIT(",\"start time\":");
     NUM();
+    w->has_start = status_parse_int(b + vs, ve - vs, &w->start) == 0;
     LIT(",\"start since\":");
     NUM();
     LIT(",\"requests\":");
@@ -453,11 +456,48 @@ int status_parse(status_page *pg, const char *buf, size_t len)
     return status_parse_as(pg, buf, len, 1);
 }
 
+/* The number after "KEY": in the page's head (before its processes). */
+static int head_number(const char *buf, size_t head, const char *key, size_t keylen,
+                       int64_t *v)
+{
+    const char *k = find(buf, head, key, 0);
+    if (!k)
+        return 0;
+    cursor l = {buf, head, (size_t)(k - buf) + keylen};
+    if (!eat(&l, ':'))
+        return 0;
+    skip_ws(&l);
+    size_t s = l.i;
+    while (l.i < l.n && l.b[l.i] != ',' && l.b[l.i] != '}' && l.b[l.i] != ' ' && l.b[l.i] != '\n')
+        l.i++;
+    return status_parse_int(buf + s, l.i - s, v) == 0;
+}
+
+/* The page's `pool`: the raw bytes of its string. */
+static void head_pool(status_page *pg, const char *buf, size_t head)
+{
+    const char *k = find(buf, head, "\"pool\"", 0);
+    if (!k)
+        return;
+    cursor l = {buf, head, (size_t)(k - buf) + 6};
+    if (!eat(&l, ':') || !eat(&l, '"'))
+        return;
+    const char *e = memchr(buf + l.i, '"', head - l.i);
+    if (!e)
+        return;
+    pg->has_pool = 1;
+    pg->pool = buf + l.i;
+    pg->pool_len = (size_t)(e - (buf + l.i));
+}
+
+#define HEAD(key, v) head_number(buf, head, "\"" key "\"", sizeof key + 1, v)
+
 int status_parse_as(status_page *pg, const char *buf, size_t len, int fast)
 {
     pg->nworkers = 0;
     pg->has_listen_queue = 0;
     pg->listen_queue = 0;
+    pg->has_pool = pg->has_start_time = pg->has_active = pg->has_max_reached = 0;
     const char *pr = find(buf, len, "\"processes\"", 0);
     if (!pr)
         return -1;
@@ -465,17 +505,11 @@ int status_parse_as(status_page *pg, const char *buf, size_t len, int fast)
     if (!eat(&c, ':') || !eat(&c, '['))
         return -1;
     size_t head = (size_t)(pr - buf);
-    const char *lq = find(buf, head, "\"listen queue\"", 0);
-    if (lq) {
-        cursor l = {buf, head, (size_t)(lq - buf) + 14};
-        if (eat(&l, ':')) {
-            skip_ws(&l);
-            size_t s = l.i;
-            while (l.i < l.n && l.b[l.i] != ',' && l.b[l.i] != '}' && l.b[l.i] != ' ')
-                l.i++;
-            pg->has_listen_queue = status_parse_int(buf + s, l.i - s, &pg->listen_queue) == 0;
-        }
-    }
+    pg->has_listen_queue = HEAD("listen queue", &pg->listen_queue);
+    pg->has_start_time = HEAD("start time", &pg->start_time);
+    pg->has_active = HEAD("active processes", &pg->active);
+    pg->has_max_reached = HEAD("max children reached", &pg->max_reached);
+    head_pool(pg, buf, head);
     if (pg->strcap < len + 1) {
         char *nb = realloc(pg->strbuf, len + 1);
         if (!nb)

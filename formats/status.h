@@ -17,8 +17,9 @@
 #include <stdint.h>
 
 typedef struct {
-    int         has_pid, has_requests, has_duration, has_state, has_uri, has_cpu;
+    int         has_pid, has_requests, has_duration, has_state, has_uri, has_cpu, has_start;
     int64_t     pid, requests, duration;  /* duration in microseconds */
+    int64_t     start;                    /* `start time`, epoch seconds */
     const char *state;                    /* decoded, NUL-terminated */
     size_t      state_len;
     const char *uri;                      /* decoded, NUL-terminated */
@@ -30,6 +31,13 @@ typedef struct {
 typedef struct {
     int            has_listen_queue;
     int64_t        listen_queue;
+    /* the page's own keys: `pool` (raw bytes of its string, pointing into
+     * the buffer parsed), `start time`, `active processes`, `max children
+     * reached` */
+    int            has_pool, has_start_time, has_active, has_max_reached;
+    const char    *pool;
+    size_t         pool_len;
+    int64_t        start_time, active, max_reached;
     status_worker *workers;
     size_t         nworkers;
     /* private */

@@ -49,9 +49,11 @@ static void test_pools_are_keyed_by_hostname_and_pool_name(void **state)
     th_host(pl, "web1", 4, "b2", 0);
     round_a(pl, 0, 0, 0);
     round_a(pl, 30, 0, 0);
-    assert_int_equal(th_find(pl, "web1", "a")->h.total, 1);
+    /* each host's pool a primes its worker in its own first round (12.4) */
+    assert_int_equal(th_find(pl, "web1", "a")->filtered[RD_PRIMED], 1);
     assert_int_equal(th_find(pl, "web1", "a")->filtered[RD_REPEAT], 1);
-    assert_int_equal(th_find(pl, "web2", "a")->h.total, 1);
+    assert_int_equal(th_find(pl, "web2", "a")->filtered[RD_PRIMED], 1);
+    assert_int_equal(th_find(pl, "web2", "a")->filtered[RD_REPEAT], 0);
     assert_int_equal(th_find_host(pl, "web1")->rounds, 2);
     assert_int_equal(th_find_host(pl, "web2")->rounds, 1);
     pl_host *const *hs;
@@ -84,7 +86,8 @@ static void test_new_boot_id_forgets_pids_counters_and_previous_round(void **sta
     th_host(pl, "web1", 4, "boot-2", 0); /* rebooted: the same pid is a new worker */
     round_a(pl, 30, 3000, 1500);
     pl_pool *p = th_find(pl, "web1", "a");
-    assert_int_equal(p->h.total, 2);             /* histograms are kept */
+    assert_int_equal(p->filtered[RD_PRIMED], 1); /* the first round's */
+    assert_int_equal(p->h.total, 1);             /* after the reboot, a new worker's */
     assert_int_equal(p->filtered[RD_REPEAT], 0);
     assert_true(p->f.n == 0);                    /* no pair across the reboot */
     round_a(pl, 60, 6000, 3000);
@@ -109,7 +112,7 @@ static void test_status_without_processes_is_an_error_and_keeps_the_map(void **s
     th_run(pl, r);
     round_a(pl, 90, 0, 0);
     pl_pool *p = th_find(pl, "web1", "a");
-    assert_int_equal(p->h.total, 1);
+    assert_int_equal(p->filtered[RD_PRIMED], 1);
     assert_int_equal(p->filtered[RD_REPEAT], 1); /* still remembered after 2 errors */
     pipeline_free(pl);
 }
@@ -131,6 +134,9 @@ static void test_own_uri_prefixes_are_the_union_of_pool_records(void **state)
                    {4, "Idle", 1, 90000, "/cbox-phpfpm-opcache-x", "1.00"},
                    {5, "Idle", 1, 90000, "/shop", "1.00"}};
     th_round *r = th_round_at(0, 0);
+    th_status(r, "a", 0, w, 0); /* a round before: its workers are not primed */
+    th_run(pl, r);
+    r = th_round_at(30, 0);
     th_status(r, "a", 0, w, 5);
     th_run(pl, r);
     pl_pool *p = th_find(pl, "web1", "a");

@@ -22,6 +22,10 @@ static void collect(void *arg, const status_worker *w, rd_verdict v, int64_t sha
     s->share[s->n++] = share;
 }
 
+/* The pool's previous round at the epoch: every worker started after it,
+ * so 12.4 primes none of these tests' workers (its own tests below). */
+static const rd_before SINCE_EPOCH = {1, 0};
+
 /* Runs one round's page through rd_page with the map. */
 static seen judge(pidmap *map, const rd_prefixes *own, const tworker *w, size_t n)
 {
@@ -32,7 +36,7 @@ static seen judge(pidmap *map, const rd_prefixes *own, const tworker *w, size_t 
     assert_int_equal(pg.nworkers, n);
     pidmap scratch = {0};
     seen s = {0};
-    assert_int_equal(rd_page(&pg, map, &scratch, own, collect, &s), 0);
+    assert_int_equal(rd_page(&pg, map, &scratch, &SINCE_EPOCH, own, collect, &s), 0);
     pidmap_free(&scratch);
     status_page_free(&pg);
     buf_free(&b);
@@ -60,11 +64,14 @@ static void test_no_request_when_requests_is_0_or_pid_is_missing(void **state)
     seen s = {0};
     pidmap_put(&m, 1, 9);
     pidmap_seal(&m);
-    assert_int_equal(rd_page(&pg, &m, &scratch, NULL, collect, &s), 0);
+    assert_int_equal(rd_page(&pg, &m, &scratch, &SINCE_EPOCH, NULL, collect, &s), 0);
     assert_int_equal(s.n, 5);
     for (size_t i = 0; i < 5; i++)
         assert_int_equal(s.v[i], RD_NO_REQUEST);
-    assert_int_equal(m.n, 0); /* remembers nothing, forgets pid 1 */
+    /* 12.4 rule 1: pid 1, forked and nothing served, is remembered with 0;
+     * the others nothing (pid 1's 9 is forgotten) */
+    assert_int_equal(m.n, 1);
+    assert_int_equal(remembered(&m, 1), 0);
     status_page_free(&pg);
     pidmap_free(&scratch);
     pidmap_free(&m);
@@ -85,10 +92,10 @@ static void test_running_is_skipped_and_keeps_the_remembered_counter(void **stat
     seen s = judge(&m, NULL, r3, 1);
     assert_int_equal(s.v[0], RD_ACCEPTED);
     assert_int_equal(s.share[0], 4000);
-    /* a running pid never seen before is remembered with nothing */
+    /* a running pid never seen before is remembered as seen running (12.4) */
     tworker r4[] = {{11, "Reading headers", 1, 1000, "/c", "0.00"}};
     assert_int_equal(judge(&m, NULL, r4, 1).v[0], RD_RUNNING);
-    assert_int_equal(remembered(&m, 11), -1);
+    assert_int_equal(remembered(&m, 11), RD_SEEN_RUNNING);
     pidmap_free(&m);
 }
 
@@ -114,7 +121,7 @@ static void test_idle_is_ascii_case_insensitive_without_trimming(void **state)
     pidmap m = {0}, scratch = {0};
     seen s = {0};
     assert_int_equal(status_parse(&pg, page, strlen(page)), 0);
-    assert_int_equal(rd_page(&pg, &m, &scratch, NULL, collect, &s), 0);
+    assert_int_equal(rd_page(&pg, &m, &scratch, &SINCE_EPOCH, NULL, collect, &s), 0);
     assert_int_equal(s.v[0], RD_RUNNING);
     status_page_free(&pg);
     pidmap_free(&m);
@@ -199,7 +206,7 @@ static void test_short_below_50ms_invalid_duration(void **state)
     pidmap mm = {0}, scratch = {0};
     seen t = {0};
     assert_int_equal(status_parse(&pg, page, strlen(page)), 0);
-    rd_page(&pg, &mm, &scratch, NULL, collect, &t);
+    rd_page(&pg, &mm, &scratch, &SINCE_EPOCH, NULL, collect, &t);
     assert_int_equal(t.v[0], RD_INVALID);
     assert_int_equal(t.v[1], RD_INVALID);
     status_page_free(&pg);
@@ -257,6 +264,81 @@ static void test_pid_listed_twice_is_judged_against_the_map_before_the_round(voi
     pidmap_free(&m);
 }
 
+/* 12.4: one round's page through rd_page with the pool's previous round */
+static seen judge_since(pidmap *map, const rd_before *prev, const char *page)
+{
+    status_page pg = {0};
+    assert_int_equal(status_parse(&pg, page, strlen(page)), 0);
+    pidmap scratch = {0};
+    seen s = {0};
+    assert_int_equal(rd_page(&pg, map, &scratch, prev, NULL, collect, &s), 0);
+    pidmap_free(&scratch);
+    status_page_free(&pg);
+    return s;
+}
+
+#define WORKER(pid, state, start, req) \
+    "{\"pid\":" #pid ",\"state\":\"" state "\",\"start time\":" #start ",\"requests\":" #req \
+    ",\"request duration\":90000,\"request uri\":\"/a\",\"last request cpu\":50.00}"
+
+/* rule 3: the first round of a pool primes every idle worker on it */
+static void test_the_first_round_primes_idle_workers(void **state)
+{
+    (void)state;
+    pidmap m = {0};
+    rd_before none = {0, 0};
+    seen s = judge_since(&m, &none, "{\"processes\":[" WORKER(10, "Idle", 1000, 5) "]}");
+    assert_int_equal(s.v[0], RD_PRIMED);
+    assert_int_equal(remembered(&m, 10), 5);
+    rd_before at = {1, 2000};
+    s = judge_since(&m, &at, "{\"processes\":[" WORKER(10, "Idle", 1000, 6) "]}");
+    assert_int_equal(s.v[0], RD_ACCEPTED); /* its next request is one we watched */
+    pidmap_free(&m);
+}
+
+/* rule 3: a worker not remembered counts when its process started at or
+ * after the pool's previous round (in whole seconds), else is primed */
+static void test_an_unseen_worker_counts_when_it_started_after_the_round_before(void **state)
+{
+    (void)state;
+    pidmap m = {0};
+    rd_before at = {1, 2000};
+    seen s = judge_since(&m, &at, "{\"processes\":[" WORKER(10, "Idle", 2000, 1) ","
+                                  WORKER(11, "Idle", 1999, 4) "]}");
+    assert_int_equal(s.v[0], RD_ACCEPTED);
+    assert_int_equal(s.v[1], RD_PRIMED);
+    pidmap_free(&m);
+    /* no start time, or not a plain non-negative integer: the old rule */
+    pidmap n = {0};
+    s = judge_since(&n, &at, "{\"processes\":[" WORKER(13, "Idle", -5, 2) ",{\"pid\":12,"
+                             "\"state\":\"Idle\",\"requests\":2,\"request duration\":90000,"
+                             "\"last request cpu\":5.00}]}");
+    assert_int_equal(s.v[0], RD_ACCEPTED);
+    assert_int_equal(s.v[1], RD_ACCEPTED);
+    pidmap_free(&n);
+}
+
+/* rules 1 and 2: a worker remembered with 0, or as seen running, gives
+ * its next idle request however old its process */
+static void test_a_worker_seen_with_0_or_running_gives_its_next_request(void **state)
+{
+    (void)state;
+    pidmap m = {0};
+    rd_before none = {0, 0}, at = {1, 5000};
+    judge_since(&m, &none, "{\"processes\":[" WORKER(10, "Idle", 1000, 0) ","
+                           WORKER(11, "Running", 1000, 3) "]}");
+    assert_int_equal(remembered(&m, 10), 0);
+    assert_int_equal(remembered(&m, 11), RD_SEEN_RUNNING);
+    seen s = judge_since(&m, &at, "{\"processes\":[" WORKER(10, "Idle", 1000, 1) ","
+                                  WORKER(11, "Running", 1000, 3) "]}");
+    assert_int_equal(s.v[0], RD_ACCEPTED);
+    assert_int_equal(s.v[1], RD_RUNNING);
+    assert_int_equal(remembered(&m, 11), RD_SEEN_RUNNING); /* still running: kept */
+    s = judge_since(&m, &at, "{\"processes\":[" WORKER(11, "Idle", 1000, 3) "]}");
+    assert_int_equal(s.v[0], RD_ACCEPTED); /* the request we watched run */
+    pidmap_free(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -270,6 +352,9 @@ int main(void)
         cmocka_unit_test(test_negative_or_unparsable_cpu_is_invalid),
         cmocka_unit_test(test_remembered_map_holds_only_this_round),
         cmocka_unit_test(test_pid_listed_twice_is_judged_against_the_map_before_the_round),
+        cmocka_unit_test(test_the_first_round_primes_idle_workers),
+        cmocka_unit_test(test_an_unseen_worker_counts_when_it_started_after_the_round_before),
+        cmocka_unit_test(test_a_worker_seen_with_0_or_running_gives_its_next_request),
     };
     return cmocka_run_group_tests_name("readings", tests, NULL, NULL);
 }

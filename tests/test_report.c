@@ -177,7 +177,7 @@ static pipeline *small_history(void)
         tworker w[] = {{100, "Idle", k + 1, 90000, "/buy", "70.00"}};
         th_status(r, "shop", k >= 19 ? 2 : 0, w, k ? 1 : 0);
         tworker y[] = {{200, "Idle", k / 7 + 1, 90000, "/y", "4.99"}};
-        th_status(r, "young", 0, y, 1);
+        th_status(r, "young", 0, y, k ? 1 : 0); /* round 0 empty: nothing primed (12.4) */
         th_run(pl, r);
     }
     return pl;
@@ -206,20 +206,26 @@ static void test_json_output_is_section_8(void **state)
         "\"p90_pct\": 70, \"shape\": \"cpu-bound\", \"php_millicores\": 700, \"busy_pct\": 70.00, "
         "\"busy_millicores\": 700, \"fit\": null, \"joint\": null, \"overhead_source\": null, "
         "\"recovered_pct\": null, \"overhead\": null, \"host_millicores_per_worker\": 700, \"fill_workers\": 6, "
-        "\"ceiling\": 12, \"max_children\": 40, \"limit\": \"cpu\", \"starved_rounds\": 2, "
+        "\"ceiling\": 12, \"max_children\": 40, \"limit\": \"cpu\", \"activity\": {\"cores_mean\": null, "
+        "\"cores_max\": null, \"active_max\": 1, \"full_rounds\": 0, \"maxed_rounds\": 0, "
+        "\"queue_max\": 2}, \"contended_readings\": 2, \"measured_under_contention\": true, "
+        "\"starved_rounds\": 2, "
         "\"starved_by_steal_rounds\": 0, \"throttled_rounds\": 0, "
         "\"unanswered_full_rounds\": 0, \"error_rounds\": 0, \"filtered\": {\"no_request\": 0, \"running\": 0, \"repeat\": 0, \"own\": 0, "
-        "\"short\": 0, \"invalid\": 0}},\n"
+        "\"short\": 0, \"invalid\": 0, \"primed\": 0}},\n"
         "    {\"pool\": \"young\", \"readings\": 3, \"histogram\": [3, 0, 0, 0, 0, 0, 0, 0, 0, 0, "
         "0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "
         "0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], \"typical_pct\": 0, "
         "\"p90_pct\": 0, \"shape\": null, \"php_millicores\": null, \"busy_pct\": null, "
         "\"busy_millicores\": null, \"fit\": null, \"joint\": null, \"overhead_source\": null, "
         "\"recovered_pct\": null, \"overhead\": null, \"host_millicores_per_worker\": null, \"fill_workers\": null, "
-        "\"ceiling\": null, \"max_children\": null, \"limit\": null, \"starved_rounds\": 0, "
+        "\"ceiling\": null, \"max_children\": null, \"limit\": null, \"activity\": {\"cores_mean\": null, "
+        "\"cores_max\": null, \"active_max\": 1, \"full_rounds\": null, \"maxed_rounds\": 0, "
+        "\"queue_max\": 0}, \"contended_readings\": 0, \"measured_under_contention\": false, "
+        "\"starved_rounds\": 0, "
         "\"starved_by_steal_rounds\": 0, \"throttled_rounds\": 0, "
-        "\"unanswered_full_rounds\": 0, \"error_rounds\": 0, \"filtered\": {\"no_request\": 0, \"running\": 0, \"repeat\": 18, \"own\": 0, "
-        "\"short\": 0, \"invalid\": 0}}\n"
+        "\"unanswered_full_rounds\": 0, \"error_rounds\": 0, \"filtered\": {\"no_request\": 0, \"running\": 0, \"repeat\": 17, \"own\": 0, "
+        "\"short\": 0, \"invalid\": 0, \"primed\": 0}}\n"
         "  ]}\n"
         "]}\n";
     assert_string_equal(j, want);
@@ -283,14 +289,22 @@ static void test_text_table_and_why_sentences(void **state)
         "shop         20      70%  70%  70.00%  cpu-bound   700m    700m     6       12   40  cpu          2       0\n"
         "young         3      <5%  <5%       -  -              -       -     -        -    ?  -            0       0\n"
         "\n"
+        "ACTIVITY  CORES  PEAK  BUSY MAX  ALL BUSY  RAN OUT  QUEUE MAX\n"
+        "shop          -     -   1 of 40         0        0          2\n"
+        "young         -     -         1         -        0          0\n"
+        "\n"
         "shop: cpu-bound. ~6 busy workers fill 4 cores, at PHP's own cost: no round pair "
         "measured the pools' CPU beside the host's yet, so its host overhead is not measured. "
         "Ceiling 12 (headroom 2.00). "
-        "pm.max_children 40 is past it. Queued in 2 rounds while the CPU was full.\n"
+        "pm.max_children 40 is past it. Measured under contention: 2 of its readings came while "
+        "the CPU was full, when each request also waited for it, so its shares are a floor. "
+        "Queued in 2 rounds while the CPU was full.\n"
         "young: too few readings yet (3 of 20).\n"
         "\n"
-        "host web1: needed now 28000m of 4000m (7.00x), at ceiling 8400m (2.10x); a worst case, "
-        "every worker busy at once\n";
+        "host web1: busy 0.72 cores on average, 4.20 at its busiest pair.\n"
+        "host web1: every worker busy at once would need 28.00 cores, 7.00x its 4 cores; every "
+        "pool at its ceiling 8.40 cores, 2.10x.\n"
+        "host web1: not in these sums, no cost measured: young.\n";
     assert_string_equal(t, want);
     free(t);
     pipeline_free(pl);
@@ -321,19 +335,19 @@ static void test_why_says_why_a_pool_has_no_readings(void **state)
     pipeline *pl = pipeline_new(NULL);
     th_host(pl, "h", 4, "b", 0);
     th_pool(pl, "quiet", 4, "/status");
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 4; k++) { /* round 0's pages empty: nothing primed (12.4) */
         th_round *r = th_round_at(30.0 * k, 100ULL * k);
-        tworker s[] = {{300, "Idle", k + 1, 20000, "/short", "50.00"}};
-        th_status(r, "fast", 0, s, 1);
-        tworker o[] = {{400, "Idle", k + 1, 90000, "/status?json&full", "0.00"}};
-        th_status(r, "quiet", 0, o, 1);
+        tworker s[] = {{300, "Idle", k, 20000, "/short", "50.00"}};
+        th_status(r, "fast", 0, s, k ? 1 : 0);
+        tworker o[] = {{400, "Idle", k, 90000, "/status?json&full", "0.00"}};
+        th_status(r, "quiet", 0, o, k ? 1 : 0);
         th_page(r, "down", "cannot connect to /d.sock: Connection refused", 1);
         th_run(pl, r);
     }
     wi_scenario sc = {.headroom = 200};
     char *t = render(pl, "text", &sc);
     assert_non_null(strstr(t, "\ndown: no readings: its status page could not be read in any of "
-                              "its 3 rounds. Last error: cannot connect to /d.sock: Connection "
+                              "its 4 rounds. Last error: cannot connect to /d.sock: Connection "
                               "refused.\n"));
     assert_non_null(strstr(t, "\nfast: no readings: every request that finished was under 50 ms "
                               "(3), too short for its CPU share to mean anything.\n"));
@@ -345,9 +359,9 @@ static void test_why_says_why_a_pool_has_no_readings(void **state)
     pipeline_free(pl);
 }
 
-/* A pool within its own ceiling is told when the pools together need more
- * than the host has. */
-static void test_why_says_when_the_pools_together_need_more_than_the_host(void **state)
+/* The host line says what the pools need together, one idea a line, and
+ * names the pools without a cost instead of adding 0m for them. */
+static void test_host_line_says_what_the_pools_need_together(void **state)
 {
     (void)state;
     pipeline *pl = small_history();
@@ -355,12 +369,16 @@ static void test_why_says_when_the_pools_together_need_more_than_the_host(void *
     wi_scenario sc = {.headroom = 200};
     char *t = render(pl, "text", &sc);
     assert_non_null(strstr(t, "pm.max_children 6 is within it: the pool runs out of workers "
-                              "before the host runs out of CPU. Within its own ceiling, but "
-                              "together the pools need 1.05x the host."));
+                              "before the host runs out of CPU. Measured"));
+    assert_non_null(strstr(t, "\nhost web1: every worker busy at once would need 4.20 cores, "
+                              "1.05x its 4 cores; every pool at its ceiling 8.40 cores, 2.10x.\n"
+                              "host web1: not in these sums, no cost measured: young.\n"));
     free(t);
-    th_pool(pl, "shop", 5, "/status"); /* 3500m: the host has room */
+    sc.has_host_millicores = 1; /* the ratio is the what-if's */
+    sc.host_millicores = 8000;
     t = render(pl, "text", &sc);
-    assert_null(strstr(t, "together"));
+    assert_non_null(strstr(t, "\nhost web1 in the what-if: every worker busy at once would need "
+                              "4.20 cores, 0.53x its 8 cores;"));
     free(t);
     pipeline_free(pl);
 }
@@ -376,7 +394,8 @@ static void test_numbers_from_a_log_are_range_checked_and_products_saturate(void
     assert_int_equal(th_find(pl, "web1", "shop")->max_children, 0);
     wi_scenario sc = {.headroom = 200};
     char *t = render(pl, "text", &sc);
-    assert_non_null(strstr(t, "host web1: needed now 0m of 4000m (0.00x)"));
+    assert_non_null(strstr(t, "host web1: every worker busy at once would need 0.00 cores, 0.00x "
+                              "its 4 cores;"));
     free(t);
     wi_view v[2] = {{.shape = "cpu-bound", .now = INT64_MAX / 2, .host_millicores_per_worker = 700},
                          {.shape = "cpu-bound", .now = 1, .host_millicores_per_worker = 700}};
@@ -455,11 +474,11 @@ static void test_busy_in_json_scenario_and_why(void **state)
     pipeline *pl = pipeline_new(NULL);
     th_host(pl, "h", 4, "b", 0);
     th_pool(pl, "mix", 10, "/status");
-    for (int k = 0; k < 100; k++) {
+    for (int k = 0; k <= 100; k++) { /* round 0 empty: nothing primed (12.4) */
         th_round *r = th_round_at(30.0 * k, 100ULL * (unsigned)k);
-        tworker w[] = {{100, "Idle", k + 1, k < 90 ? 100000 : 5000000, "/m",
-                        k < 90 ? "20.00" : "95.00"}};
-        th_status(r, "mix", 0, w, 1);
+        tworker w[] = {{100, "Idle", k, k <= 90 ? 100000 : 5000000, "/m",
+                        k <= 90 ? "20.00" : "95.00"}};
+        th_status(r, "mix", 0, w, k ? 1 : 0);
         th_run(pl, r);
     }
     wi_scenario sc = {.headroom = 200};
@@ -494,10 +513,10 @@ static void test_why_median_hides_heavy_requests_from_1_5x(void **state)
     for (int heavy = 4; heavy <= 5; heavy++) {
         pipeline *pl = pipeline_new(NULL);
         th_host(pl, "h", 4, "b", 0);
-        for (int k = 0; k < 20; k++) {
+        for (int k = 0; k <= 20; k++) { /* round 0 empty: nothing primed (12.4) */
             th_round *r = th_round_at(30.0 * k, 100ULL * (unsigned)k);
-            tworker w[] = {{100, "Idle", k + 1, 100000, "/m", k < 20 - heavy ? "20.00" : "60.00"}};
-            th_status(r, "mix", 0, w, 1);
+            tworker w[] = {{100, "Idle", k, 100000, "/m", k <= 20 - heavy ? "20.00" : "60.00"}};
+            th_status(r, "mix", 0, w, k ? 1 : 0);
             th_run(pl, r);
         }
         wi_scenario sc = {.headroom = 200};
@@ -531,7 +550,7 @@ int main(void)
         cmocka_unit_test(test_what_if_max_children_replaces_now_for_that_pool),
         cmocka_unit_test(test_text_table_and_why_sentences),
         cmocka_unit_test(test_why_says_why_a_pool_has_no_readings),
-        cmocka_unit_test(test_why_says_when_the_pools_together_need_more_than_the_host),
+        cmocka_unit_test(test_host_line_says_what_the_pools_need_together),
         cmocka_unit_test(test_names_are_escaped_in_json_and_text),
         cmocka_unit_test(test_busy_is_null_under_20_readings),
         cmocka_unit_test(test_cost_busy_drives_fill_ceiling_limit_and_the_host_line),

@@ -99,11 +99,14 @@ static void test_csv_of_readings_and_rounds_parses_back(void **state)
     assert_string_equal(r.rows[0][0], "time");
     assert_string_equal(r.rows[0][8], "verdict");
     assert_string_equal(o.rows[0][11], "recovered_cores");
-    assert_string_equal(o.rows[0][13], "fit_point");
-    assert_string_equal(o.rows[0][14], "joint_point");
-    assert_string_equal(o.rows[0][15], "inconsistent");
+    assert_string_equal(o.rows[0][13], "active");
+    assert_string_equal(o.rows[0][14], "maxed");
+    assert_string_equal(o.rows[0][15], "queue");
+    assert_string_equal(o.rows[0][16], "fit_point");
+    assert_string_equal(o.rows[0][17], "joint_point");
+    assert_string_equal(o.rows[0][18], "inconsistent");
     assert_string_equal(o.rows[0][5], "steal_pct");
-    assert_string_equal(o.rows[0][19], "unanswered_full");
+    assert_string_equal(o.rows[0][22], "unanswered_full");
     const char *odd = "a\"; system(\"touch /tmp/fpmcpu-pwned\"); \"";
     pl_host *const *hs;
     pipeline_hosts(pl, &hs);
@@ -117,8 +120,8 @@ static void test_csv_of_readings_and_rounds_parses_back(void **state)
         assert_int_equal(strlen(r.rows[i][0]), 24); /* 2026-11-29T22:07:10.008Z */
     }
     for (size_t i = 1; i < o.nrows; i++) {
-        assert_int_equal(o.ncols[i], 20);
-        starved += strcmp(o.rows[i][16], "1") == 0;
+        assert_int_equal(o.ncols[i], 23);
+        starved += strcmp(o.rows[i][19], "1") == 0;
     }
     uint64_t readings = 0, want_starved = 0;
     for (size_t i = 0; i < h->npools; i++) {
@@ -150,16 +153,17 @@ static void test_csv_values(void **state)
     table_t r, o;
     pipeline *pl = csv_of("fixtures/logs/small.fpmlog", &r, &o);
     static const char *const reading[] = {"2026-11-29T22:07:10.008Z", "web1", "api", "4200", "17",
-                                          "Idle", "323333", "8.37", "accepted"};
+                                          "Idle", "323333", "8.37", "primed"};
     assert_row(&r, 1, reading, 9);
     static const char *const first[] = {"2026-11-29T22:07:10.008Z", "web1", "api", "", "", "", "",
-                                        "", "", "", "", "", "0", "none", "0", "0", "0", "0",
-                                        "0", "0"};
-    assert_row(&o, 1, first, 20);
+                                        "", "", "", "", "", "0", "1", "0", "", "none", "0", "0",
+                                        "0", "0", "0", "0"};
+    assert_row(&o, 1, first, 23);
     static const char *const pair[] = {"2026-11-29T22:07:40.043Z", "web1", "shop", "30.028",
                                        "2.2682", "0.00", "", "", "", "0.5671", "1.4460", "0.0000",
-                                       "0", "dominant", "1", "0", "0", "0", "0", "0"};
-    assert_row(&o, 4, pair, 20);
+                                       "0", "2", "0", "", "dominant", "1", "0", "0", "0", "0",
+                                       "0"};
+    assert_row(&o, 4, pair, 23);
     table_free_all(&r);
     table_free_all(&o);
     pipeline_free(pl);
@@ -167,9 +171,9 @@ static void test_csv_values(void **state)
     pl = csv_of("fixtures/logs/throttled.fpmlog", &r, &o);
     static const char *const box[] = {"2026-11-29T22:07:40.047Z", "box2", "shop", "30.016",
                                       "1.4992", "0.00", "35.00", "19.99", "94.31", "0.9995",
-                                      "1.3932", "0.0000", "0", "none", "0", "0", "0", "0", "0",
-                                      "0"};
-    assert_row(&o, 4, box, 20);
+                                      "1.3932", "0.0000", "0", "1", "0", "", "none", "0", "0",
+                                      "0", "0", "0", "0"};
+    assert_row(&o, 4, box, 23);
     table_free_all(&r);
     table_free_all(&o);
     pipeline_free(pl);

@@ -1,8 +1,9 @@
 -- fpm-cpu fleet tables and the questions an operator asks first.
 -- Loaded by fpm-fleet (psql -f fleet.sql), which then COPYs each host's
 -- `fpm-analyze --format csv` rows into fpm_pool.  Columns: fpm-analyze(1),
--- CSV COLUMNS; schema 2 (schema 1 had no joint_* columns and its overhead
--- was the dominant pool's fit).  Safe to run again: it creates what is
+-- CSV COLUMNS; schema 2 (schema 1 had no joint_*, activity_*, contended and
+-- primed columns, its overhead was the dominant pool's fit and its readings
+-- counted those taken while the CPU was full).  Safe to run again: it creates what is
 -- missing, and a schema 1 table gains the new columns.
 
 SET client_min_messages = warning;
@@ -74,6 +75,14 @@ CREATE TABLE IF NOT EXISTS fpm_pool (
     ceiling                      bigint,
     max_children                 bigint,
     "limit"                      text,
+    activity_cores_mean          double precision,
+    activity_cores_max           double precision,
+    activity_active_max          bigint,
+    activity_full_rounds         bigint,
+    activity_maxed_rounds        bigint,
+    activity_queue_max           bigint,
+    contended_readings           bigint,
+    measured_under_contention    boolean,
     starved_rounds               bigint,
     starved_by_steal_rounds      bigint,
     throttled_rounds             bigint,
@@ -85,6 +94,7 @@ CREATE TABLE IF NOT EXISTS fpm_pool (
     filtered_own                 bigint,
     filtered_short               bigint,
     filtered_invalid             bigint,
+    filtered_primed              bigint,
     PRIMARY KEY (hostname, pool)
 );
 
@@ -105,7 +115,16 @@ ALTER TABLE fpm_pool ADD COLUMN IF NOT EXISTS joint_n double precision,
     ADD COLUMN IF NOT EXISTS joint_partial_sd double precision,
     ADD COLUMN IF NOT EXISTS joint_believed boolean,
     ADD COLUMN IF NOT EXISTS overhead_source text,
-    ADD COLUMN IF NOT EXISTS recovered_pct numeric;
+    ADD COLUMN IF NOT EXISTS recovered_pct numeric,
+    ADD COLUMN IF NOT EXISTS activity_cores_mean double precision,
+    ADD COLUMN IF NOT EXISTS activity_cores_max double precision,
+    ADD COLUMN IF NOT EXISTS activity_active_max bigint,
+    ADD COLUMN IF NOT EXISTS activity_full_rounds bigint,
+    ADD COLUMN IF NOT EXISTS activity_maxed_rounds bigint,
+    ADD COLUMN IF NOT EXISTS activity_queue_max bigint,
+    ADD COLUMN IF NOT EXISTS contended_readings bigint,
+    ADD COLUMN IF NOT EXISTS measured_under_contention boolean,
+    ADD COLUMN IF NOT EXISTS filtered_primed bigint;
 
 -- pools whose pm.max_children is past their ceiling: more workers only add latency
 CREATE OR REPLACE VIEW fleet_past_ceiling AS

@@ -1,0 +1,57 @@
+/* A pool's activity: pipeline.md 12.1 and 12.2. */
+#include "activity.h"
+
+#include "fpmlog.h"
+#include "records.h"
+
+int64_t act_queue(const status_page *pg, const unsigned char *listen, size_t listen_len)
+{
+    int64_t q = -1;
+    if (pg && pg->has_listen_queue && pg->listen_queue >= 0)
+        q = pg->listen_queue;
+    uint64_t k;
+    if (listen && fpmlog_kv_u64(listen, listen_len, LISTEN_QUEUE, &k) == 0 &&
+        k <= (uint64_t)INT64_MAX && (int64_t)k > q)
+        q = (int64_t)k;
+    return q;
+}
+
+void act_round(pl_activity *a, const status_page *pg, int64_t queue, int64_t max_children,
+               int in, int *maxed, int64_t *active)
+{
+    *maxed = 0;
+    *active = -1;
+    if (in && queue >= 0 && (!a->has_queue || queue > a->queue_max)) {
+        a->has_queue = 1;
+        a->queue_max = queue;
+    }
+    if (!pg)
+        return;
+    if (pg->has_active && pg->active >= 0) {
+        *active = pg->active;
+        if (in && (!a->has_active || pg->active > a->active_max)) {
+            a->has_active = 1;
+            a->active_max = pg->active;
+        }
+        if (in && max_children > 0 && pg->active >= max_children)
+            a->full_rounds++;
+    }
+    if (!pg->has_max_reached)
+        return;
+    int64_t start = pg->has_start_time ? pg->start_time : -1;
+    *maxed = a->has_prev && a->prev_start == start && pg->max_reached > a->prev_reached;
+    a->maxed_rounds += (uint64_t)(in && *maxed);
+    a->has_prev = 1; /* a new start time: a restarted master, counting from 0 */
+    a->prev_reached = pg->max_reached;
+    a->prev_start = start;
+}
+
+void act_pair(pl_activity *a, double ticks, double clk_tck, double interval_s)
+{
+    double cores = ticks / clk_tck / interval_s;
+    if (a->pairs == 0 || cores > a->cores_max)
+        a->cores_max = cores;
+    a->pairs++;
+    a->core_seconds += ticks / clk_tck;
+    a->seconds += interval_s;
+}

@@ -62,7 +62,7 @@ while IFS='|' read -r rule file subst; do
     touch "$t/$file" # newer than the objects built from the mutant: make rebuilds them
 done <<'LIST'
 2.1 requests <= 0 is no_request|analyzer/readings.c|s/w->requests <= 0/w->requests < 0/
-2.2 running keeps the counter|analyzer/readings.c|s/rc = pidmap_put\(scratch, w->pid, old\);/rc = 0;/
+2.2 running keeps the counter|analyzer/readings.c|s/\? old : RD_SEEN_RUNNING/? RD_SEEN_RUNNING : RD_SEEN_RUNNING/
 2.2 idle is case-insensitive|analyzer/readings.c|s/c = \(char\)\(c - 'A' \+ 'a'\);/c = (char)(c + 0);/
 2.3 same counter is a repeat|analyzer/readings.c|s/old == w->requests\)/old == w->requests \&\& 0)/
 2.4 own-URI prefix|analyzer/readings.c|s/if \(is_own\(w, own\)\)/if (0 \&\& is_own(w, own))/
@@ -74,7 +74,7 @@ done <<'LIST'
 3 bucket of a share|analyzer/hist.c|s/return \(int\)\(20 \+ \(s - 10000\) \/ 2500\);/return (int)(20 + (s - 10000) \/ 2000);/
 3 halving past 4096|analyzer/hist.h|s/HIST_LIMIT   4096/HIST_LIMIT   4095/
 3 percentile rank is a ceiling|analyzer/hist.c|s/\+ 99\) \/ 100/) \/ 100/
-4 shape at 20 readings|analyzer/whatif.h|s/WI_MIN_READINGS 20/WI_MIN_READINGS 19/
+4 shape at 20 readings|analyzer/whatif.c|s/if \(pl_hist\(p\)->total < WI_MIN_READINGS\)\n        return v;\n    v.shape/if (pl_hist(p)->total < WI_MIN_READINGS - 1)\n        return v;\n    v.shape/
 4 cpu-bound from 50%|analyzer/whatif.c|s/v.typical_pct >= 50/v.typical_pct > 50/
 4 php millicores = typical x 10|analyzer/whatif.c|s/\(int64_t\)v.typical_pct \* 10/(int64_t)v.typical_pct * 9/
 5 interval at least 5 s|analyzer/pipeline.h|s/PL_MIN_INTERVAL_NS  5000000000ull/PL_MIN_INTERVAL_NS  4000000000ull/
@@ -98,14 +98,14 @@ done <<'LIST'
 5 slope above 20 not believed|analyzer/fit.h|s/FIT_MAX_SLOPE    20.0/FIT_MAX_SLOPE    25.0/
 5 cost rounds half away from zero|analyzer/whatif.c|s/\(int64_t\)round\(/(int64_t)floor(/
 6 starved needs a full CPU|analyzer/pipeline.c|s/if \(hp.usable && in && hp.saturated\)/if (hp.usable \&\& in)/
-6 an error round does not starve|analyzer/pipeline.c|s/                note_error\(w->pool, in_rec\);\n            continue;/                note_error(w->pool, in_rec);\n            w->queued = 1;\n            continue;/
+6 an error round does not starve|analyzer/pipeline.c|s/w->queued = w->listen_queue > 0;/w->queued = w->listen_queue > 0 || w->errored;/
 7 fill is a ceiling|analyzer/whatif.c|s/v.fill = \(\(int64_t\)hm \+ cost - 1\) \/ cost;/v.fill = (int64_t)hm \/ cost;/
 7 ceiling at least cores + 1|analyzer/whatif.c|s/\+ 999\) \/ 1000 \+ 1;/+ 999) \/ 1000;/
 7 headroom exact in hundredths|analyzer/whatif.c|s/\(v.fill \* headroom \+ 99\) \/ 100;/(int64_t)ceil(v.fill * (headroom \/ 100.0));/
 7 limit cpu when now > ceiling|analyzer/whatif.c|s/v.now > v.ceiling \?/v.now >= v.ceiling ?/
 7 host line sums|analyzer/whatif.c|s/\*now = mul_add_sat\(v\[i\].now, /*now = mul_add_sat(1, /
 1 new boot forgets|analyzer/pipeline.c|s/strcmp\(h->boot_id, b\) != 0\)/strcmp(h->boot_id, b) != 0 \&\& 0)/
-1 page without processes is an error|analyzer/pipeline.c|s/if \(rc != 0\) \{ \/\* an ERROR, or no status page/if (rc != 0 \&\& in_rec->is_error) { \/* an ERROR, or no status page/
+1 page without processes is an error|analyzer/pipeline.c|s/w->errored = prc != -2;/w->errored = prc != -2 \&\& in_rec->is_error;/
 1 HOST drops the round in flight|analyzer/replay.c|s/pend_drop\(p\); \/\* a new recorder/; \/* a new recorder/
 1 end of file drops the round|analyzer/replay.c|s/    if \(in_round && rc == 0\) \{/    if (in_round && rc == 0 && 0) {/
 7b window start|analyzer/pipeline.c|s/r->real >= pl->opt.from_ns/r->real > pl->opt.from_ns/
@@ -123,7 +123,7 @@ log ahead: a broken frame is damage|formats/fpmlog_feed.c|s/    \} else \{\n    
 10 W and C halve with the histogram|analyzer/hist.c|s/        h->busy_c \/= 2;\n//
 10 busy rounds half away from zero|analyzer/hist.c|s/\(2 \* \(h->busy_c % h->busy_w\) >= h->busy_w\)/0/
 10 busy millicores from C and W|analyzer/hist.c|s/\(2 \* \(h->busy_c % w10\) >= w10\)/0/
-10 busy null under 20 readings|analyzer/whatif.c|s/    if \(p->h.total < WI_MIN_READINGS\)\n        return v;/    v.has_busy = hist_busy(\&p->h, \&v.busy_hundredths, \&v.busy_millicores) == 0;\n    if (p->h.total < WI_MIN_READINGS)\n        return v;/
+10 busy null under 20 readings|analyzer/whatif.c|s/    if \(pl_hist\(p\)->total < WI_MIN_READINGS\)\n        return v;/    v.has_busy = hist_busy(pl_hist(p), \&v.busy_hundredths, \&v.busy_millicores) == 0;\n    if (pl_hist(p)->total < WI_MIN_READINGS)\n        return v;/
 10 --cost busy uses busy millicores|analyzer/whatif.c|s/cost_of == WI_COST_BUSY && v.has_busy \?/cost_of == WI_COST_BUSY \&\& !v.has_busy ?/
 10 the WHY at 1.5x|analyzer/out_text.c|s/2 \* v->busy_millicores >= 3 \* v->php_millicores/v->busy_millicores >= 2 * v->php_millicores/
 9 error rounds counted|analyzer/pipeline.c|s/    p->error_rounds\+\+;//
@@ -179,7 +179,7 @@ recorder: a round starts an interval after the last STAT|recorder/record.c|s/   
 11.5 a pool joins with C_pp over 1e-12|analyzer/joint.c|s/if \(!\(cpp > JOINT_VAR_EPSILON\)\)\n            continue;/if (0)\n            continue;/
 11.5 a pool joins with a pivot over 1e-6 C_pp|analyzer/joint.c|s/if \(pivot > JOINT_PIVOT \* cpp\)/if (pivot > -1)/
 11.5 k is the active set plus one|analyzer/joint.c|s/double kk = \(double\)na \+ 1/double kk = (double)na/
-11.5 the floor on s2|analyzer/joint.c|s/return r <= JOINT_S2_FLOOR \* vy \? 0 :/return 0 ? 0 :/
+11.5 the floor on s2|analyzer/joint.c|s/return r <= JOINT_S2_FLOOR \* vy \|\| !\(r > 0\) \? 0 :/return !(r > 0) ? 0 :/
 11.5 se from s2 (C^-1)_pp / n|analyzer/joint.c|s/p->se = sqrt\(s2 \* inv\[r\] \/ z.n\);/p->se = sqrt(s2 * inv[r]);/
 11.5 partial sd sqrt(1 / (C^-1)_pp)|analyzer/joint.c|s/p->partial_sd = sqrt\(1 \/ inv\[r\]\);/p->partial_sd = sqrt(inv[r]);/
 11.5 belief needs n >= 30|analyzer/joint.h|s/JOINT_BELIEF_N      30.0/JOINT_BELIEF_N      3.0/
@@ -189,6 +189,18 @@ recorder: a round starts an interval after the last STAT|recorder/record.c|s/   
 11.5 the common line needs sd_x >= 0.2|analyzer/joint.c|s/sol->common_believed = sol->common_sd_x >= JOINT_COMMON_SD_X &&/sol->common_believed =/
 11.5 the host's common line when a pool's own is not believed|analyzer/whatif.c|s/\} else if \(sol->common_exists && sol->common_believed\) \{/} else if (0) {/
 11.5 --fit dominant sizes by section 5|analyzer/whatif.c|s/if \(fit == WI_FIT_DOMINANT \|\| !jp \|\| !sol\)/if (!jp || !sol)/
+12.1 the queue is the larger of the page's and the kernel's|analyzer/activity.c|s/\(int64_t\)k > q\)/(int64_t)k > q \&\& q < 0)/
+12.1 a kernel queue while the CPU is full is starved|analyzer/pipeline.c|s/w->queued = w->listen_queue > 0;/w->queued = pg \&\& pg->has_listen_queue \&\& pg->listen_queue > 0;/
+12.2 all busy: active processes >= max_children|analyzer/activity.c|s/pg->active >= max_children/pg->active > max_children/
+12.2 ran out of workers under one start time|analyzer/activity.c|s/a->has_prev && a->prev_start == start && /a->has_prev \&\& /
+12.2 cores from pairs with the PIDS in both rounds|analyzer/pipeline.c|s/if \(in && w->pids_both\) \{/if (in) {/
+12.3 contended readings stay out of the calm set|analyzer/pipeline.c|s/if \(!c->contended\)\n            hist_add/if (1)\n            hist_add/
+12.3 the calm set's figures from 20 readings|analyzer/pipeline.c|s/p->calm.total >= PL_MIN_READINGS/p->calm.total >= PL_MIN_READINGS - 1/
+12.4 rule 1: 0 requests is remembered with 0|analyzer/readings.c|s/rc = pidmap_put\(scratch, w->pid, 0\);/rc = 0;/
+12.4 rule 2: a running pid is remembered as seen running|analyzer/readings.c|s/\? old : RD_SEEN_RUNNING/? old : 0/
+12.4 rule 3: started at or after the previous round|analyzer/readings.c|s/w->start >= prev->real_s/w->start > prev->real_s/
+12.4 rule 3: the pool's previous page round|analyzer/pipeline.c|s/        w->pool->status_before = \(rd_before\)\{1, \(int64_t\)\(r->real \/ 1000000000u\)\};\n//
+12.4 rule 3: no start time keeps the old rule|analyzer/readings.c|s/if \(!known && w->has_start && w->start >= 0 && /if (!known \&\& /
 LIST
 echo "mutations: $killed killed, $survived survived"
 [ "$survived" -eq 0 ]

@@ -32,8 +32,8 @@ static inline void th_pool(pipeline *pl, const char *name, int max_children, con
 
 typedef struct {
     char name[32];
-    int  has_status, is_error, has_pids;
-    buf  status, pids;
+    int  has_status, is_error, has_pids, has_listen;
+    buf  status, pids, listen;
 } th_pool_round;
 
 typedef struct {
@@ -139,6 +139,15 @@ static inline void th_master(th_round *r, int n, ...)
     va_end(ap);
 }
 
+/* LISTEN of a pool: the kernel's queue and backlog. */
+static inline void th_listen(th_round *r, const char *pool, long long queue, long long backlog)
+{
+    th_pool_round *p = th_p(r, pool);
+    p->has_listen = 1;
+    p->listen.n = 0;
+    buf_printf(&p->listen, "queue=%lld\nbacklog=%lld\n", queue, backlog);
+}
+
 static inline void th_cgroup_usage(th_round *r, unsigned long long usec)
 {
     r->has_cg = 1;
@@ -204,6 +213,11 @@ static inline int th_run(pipeline *pl, th_round *r)
         const char *pi = p->has_pids ? (p->pids.p ? p->pids.p : "") : NULL;
         pr[i] = pl_pool_round_of(p->name, strlen(p->name), (const unsigned char *)st,
                                  p->status.n, p->is_error, (const unsigned char *)pi, p->pids.n);
+        if (p->has_listen) {
+            pr[i].has_listen = 1;
+            pr[i].listen = (const unsigned char *)p->listen.p;
+            pr[i].listen_len = p->listen.n;
+        }
     }
     pl_round round = {.real = r->real, .stat_mono = r->mono, .pools = pr, .npools = (size_t)r->n};
     const int has[PL_NREC] = {[PL_REC_STAT] = r->has_stat, [PL_REC_CPU_STAT] = r->has_cg,
@@ -220,6 +234,7 @@ static inline int th_run(pipeline *pl, th_round *r)
     for (int i = 0; i < r->n; i++) {
         buf_free(&r->p[i].status);
         buf_free(&r->p[i].pids);
+        buf_free(&r->p[i].listen);
     }
     buf_free(&r->stat);
     buf_free(&r->cg);

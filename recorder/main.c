@@ -75,6 +75,13 @@ static int check_config(rec_config *cfg)
                    (int)strcspn((char *)resp.body, "\r\n"), (char *)resp.body);
             hint = hint_for("", resp.status ? resp.status : 1);
             bad = 1;
+        } else if (pg.has_pool && (strlen(pool->c.name) != pg.pool_len ||
+                                   memcmp(pool->c.name, pg.pool, pg.pool_len) != 0)) {
+            printf("this is the status page of pool \"%.*s\", not of %s\n", (int)pg.pool_len,
+                   pg.pool, pool->c.name);
+            hint = "give --pool the name php-fpm reports (its [section] name), or the "
+                   "endpoint of this pool";
+            bad = 1;
         } else {
             printf("ok, %zu workers\n", pg.nworkers);
         }

@@ -21,6 +21,7 @@
 #include "fpmconf.h"
 #include "fpmlog.h"
 #include "logfile.h"
+#include "masterconf.h"
 #include "probe.h"
 #include "procfs.h"
 #include "procscan.h"
@@ -120,6 +121,20 @@ static void commit(recorder *r, int end_frame, int is_round)
     }
 }
 
+/* A POOL record of one pool, now. */
+static void write_pool(recorder *r, const rec_pool *pool, uint64_t mono, uint64_t real)
+{
+    char p[16384];
+    int n = snprintf(p, sizeof p, POOL_NAME "=%s\n" POOL_ENDPOINT "=%s\n" POOL_STATUS_PATH "=%s\n"
+                              POOL_PM "=%s\n" POOL_MAX_CHILDREN "=%ld\n" POOL_OWN_URI "=%s\n"
+                              POOL_LISTEN "=%s\n",
+                     pool->c.name, config_status_endpoint(pool), pool->c.status_path,
+                     pool->c.pm ? pool->c.pm : "-", pool->c.max_children, pool->c.status_path,
+                     pool->c.endpoint ? pool->c.endpoint : "-");
+    if (n > 0 && (size_t)n < sizeof p)
+        add(r, rec_name(REC_POOL), mono, real, pool->c.name, p, (size_t)n);
+}
+
 /* The cgroup's CPU files a round reads, in r->cg_files' order. */
 static const char *const cg_file_names[3] = {"cpu.stat", "cpu.max", "cpu.pressure"};
 
@@ -182,16 +197,8 @@ static void write_host_and_pools(recorder *r)
                      r->host.clk_tck, (unsigned long long)cfg->interval_ms,
                      (unsigned long long)r->quota_mc, r->cgroup_rel, r->host.clocksource);
     add(r, rec_name(REC_HOST), mono, real, NULL, p, (size_t)n);
-    for (size_t i = 0; i < cfg->npools; i++) {
-        rec_pool *pool = &cfg->pools[i];
-        n = snprintf(p, sizeof p, POOL_NAME "=%s\n" POOL_ENDPOINT "=%s\n" POOL_STATUS_PATH "=%s\n"
-                                  POOL_PM "=%s\n" POOL_MAX_CHILDREN "=%ld\n" POOL_OWN_URI "=%s\n"
-                                  POOL_LISTEN "=%s\n",
-                     pool->c.name, config_status_endpoint(pool),
-                     pool->c.status_path, pool->c.pm ? pool->c.pm : "-", pool->c.max_children,
-                     pool->c.status_path, pool->c.endpoint ? pool->c.endpoint : "-");
-        add(r, rec_name(REC_POOL), mono, real, pool->c.name, p, (size_t)n);
-    }
+    for (size_t i = 0; i < cfg->npools; i++)
+        write_pool(r, &cfg->pools[i], mono, real);
 }
 
 static void note(recorder *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -399,6 +406,23 @@ static void add_kept(recorder *r, rec_type type, const char *source, ps_kept *k)
         add(r, rec_name(type), mono, real, source, k->buf, (size_t)n);
 }
 
+/* --pool without --fpm-config: once per master, a pool's max_children and
+ * own listen socket from the configuration its master runs with, and a
+ * POOL record again when they were new. */
+static void discover_pools(recorder *r)
+{
+    for (size_t i = 0; !r->cfg->fpm_config && i < r->cfg->npools; i++) {
+        rec_pool *pool = &r->cfg->pools[i];
+        if (pool->master <= 0 || pool->conf_master == pool->master)
+            continue;
+        pool->conf_master = pool->master;
+        char path[4096];
+        if (mc_config_of(r->cfg->proc_root, pool->master, path, sizeof path) == 0 &&
+            mc_fill_pool(path, &pool->c) == 1)
+            write_pool(r, pool, MONO(r), REAL(r));
+    }
+}
+
 static void do_round(recorder *r)
 {
     rec_config *cfg = r->cfg;
@@ -411,6 +435,7 @@ static void do_round(recorder *r)
     write_masters(r);
     for (size_t i = 0; i < cfg->npools; i++)
         read_pool(r, &cfg->pools[i]);
+    discover_pools(r);
     write_listens(r);
     uint64_t mono = MONO(r), real = REAL(r);
     long n = ps_kept_read(&r->stat_file);

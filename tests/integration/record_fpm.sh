@@ -140,6 +140,19 @@ awk '/^#fpmlog1 (PIDS|LISTEN) [0-9]* [0-9]* quiet / { print $2 }' "$dir/plain" |
     --interval 1s --rounds 2 -o "$dir/log2" 2>"$dir/rec2.err"
 check "fpm-record --pool beside a second master exits 0" $?
 zstdcat "$dir/log2" > "$dir/plain2"
+# --pool without a configuration: max_children from the configuration its master names
+grep -a -q '^max_children=4$' "$dir/plain2"; check "--pool learns pm.max_children from its master's configuration" $?
+# the status listener given as the endpoint: the pool's own socket from the configuration
+"$top/bin/fpm-record" -q --pool "heavy=unix:$dir/heavy-status.sock" --interval 1s --rounds 2 \
+    -o "$dir/log3" 2>"$dir/rec3.err"
+check "fpm-record --pool NAME=its status listener exits 0" $?
+zstdcat "$dir/log3" | grep -a -q "^listen=unix:$dir/heavy.sock\$"
+check "and writes the pool's own listen socket from the configuration" $?
+# -n: a status page of another pool than the one named
+"$top/bin/fpm-record" -n --pool "light=unix:$dir/heavy-status.sock" > "$dir/n.out" 2>&1
+[ $? -eq 1 ]; check "-n with a pool's name that is not its page's exits 1" $?
+grep -q 'this is the status page of pool "heavy", not of light' "$dir/n.out"
+check "and says which pool the page is ($(head -1 "$dir/n.out"))" $?
 # the heavy pool's workers are those of its own master, not the other's
 python3 - "$dir/plain2" "$(cat "$dir/fpm.pid")" "$(cat "$dir/other/fpm.pid")" <<'PY' > "$dir/checks"
 import re, sys

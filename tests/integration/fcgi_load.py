@@ -1,0 +1,59 @@
+"""A FastCGI client for the integration tests' load: cheap enough per
+request (no process per request) that the host's CPU it adds is small
+beside the requests'.  As a module: request(address, script, query), an
+address being a unix socket's path or HOST:PORT.  As a program:
+    fcgi_load.py ADDRESS SCRIPT QUERY CLIENTS STOPFILE
+runs CLIENTS connections in a loop, one request each at a time, until
+STOPFILE exists."""
+import os
+import socket
+import struct
+import sys
+import threading
+import time
+
+
+def _rec(t, body, rid=1):
+    return struct.pack(">BBHHBx", 1, t, rid, len(body), 0) + body
+
+
+def _nv(k, v):
+    k, v = k.encode(), v.encode()
+    head = bytes([len(k)])
+    head += bytes([len(v)]) if len(v) < 128 else struct.pack(">I", len(v) | 0x80000000)
+    return head + k + v
+
+
+def request(address, script, query):
+    params = b"".join(_nv(k, v) for k, v in (
+        ("SCRIPT_FILENAME", script), ("SCRIPT_NAME", "/" + os.path.basename(script)),
+        ("QUERY_STRING", query), ("REQUEST_URI", "/" + os.path.basename(script) + "?" + query),
+        ("REQUEST_METHOD", "GET"), ("SERVER_PROTOCOL", "HTTP/1.1")))
+    if address.startswith("/"):
+        s = socket.socket(socket.AF_UNIX)
+        s.connect(address)
+    else:
+        host, port = address.rsplit(":", 1)
+        s = socket.create_connection((host, int(port)))
+    s.sendall(_rec(1, struct.pack(">HB5x", 1, 0)) + _rec(4, params) + _rec(4, b"") + _rec(5, b""))
+    while s.recv(65536):
+        pass
+    s.close()
+
+
+def main(address, script, query, clients, stop):
+    def loop():
+        while not os.path.exists(stop):
+            try:
+                request(address, script, query)
+            except OSError:
+                time.sleep(0.05)
+    ts = [threading.Thread(target=loop, daemon=True) for _ in range(int(clients))]
+    for t in ts:
+        t.start()
+    while not os.path.exists(stop):
+        time.sleep(0.2)
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:6])

@@ -2,9 +2,9 @@
 request (no process per request) that the host's CPU it adds is small
 beside the requests'.  As a module: request(address, script, query), an
 address being a unix socket's path or HOST:PORT.  As a program:
-    fcgi_load.py ADDRESS SCRIPT QUERY CLIENTS STOPFILE
-runs CLIENTS connections in a loop, one request each at a time, until
-STOPFILE exists."""
+    fcgi_load.py ADDRESS SCRIPT QUERY CLIENTS STOPFILE [PAUSE_MS]
+runs CLIENTS connections in a loop, one request each at a time (PAUSE_MS
+apart: the worker is idle in between), until STOPFILE exists."""
 import os
 import socket
 import struct
@@ -41,13 +41,14 @@ def request(address, script, query):
     s.close()
 
 
-def main(address, script, query, clients, stop):
+def main(address, script, query, clients, stop, pause_ms="0"):
     def loop():
         while not os.path.exists(stop):
             try:
                 request(address, script, query)
             except OSError:
                 time.sleep(0.05)
+            time.sleep(int(pause_ms) / 1000)
     ts = [threading.Thread(target=loop, daemon=True) for _ in range(int(clients))]
     for t in ts:
         t.start()
@@ -56,4 +57,4 @@ def main(address, script, query, clients, stop):
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:6])
+    main(*sys.argv[1:7])

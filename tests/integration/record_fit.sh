@@ -84,25 +84,12 @@ fpm_start "$dir" "$dir/alpha.conf" "$dir/beta.conf" || { cat "$dir/fpm.log" >&2;
 # the load: a FastCGI client per slot, each slot on when its pool's level
 # (stepped on its own schedule) reaches it; 100 ms of CPU per request
 cat > "$dir/load.py" <<'PY'
-import os, socket, struct, sys, threading, time
+import os, sys, threading, time
 d = sys.argv[1]
-def rec(t, body, rid=1):
-    return struct.pack(">BBHHBx", 1, t, rid, len(body), 0) + body
-def nv(k, v):
-    k, v = k.encode(), v.encode()
-    return bytes([len(k)]) + bytes([len(v)]) + k + v if len(v) < 128 else \
-        bytes([len(k)]) + struct.pack(">I", len(v) | 0x80000000) + k + v
+sys.path.insert(0, sys.argv[2])
+from fcgi_load import request as fcgi
 def request(pool, query):
-    params = b"".join(nv(k, v) for k, v in (
-        ("SCRIPT_FILENAME", d + "/burn.php"), ("SCRIPT_NAME", "/burn.php"),
-        ("QUERY_STRING", query), ("REQUEST_URI", "/burn.php?" + query),
-        ("REQUEST_METHOD", "GET"), ("SERVER_PROTOCOL", "HTTP/1.1")))
-    s = socket.socket(socket.AF_UNIX)
-    s.connect(d + "/" + pool + ".sock")
-    s.sendall(rec(1, struct.pack(">HB5x", 1, 0)) + rec(4, params) + rec(4, b"") + rec(5, b""))
-    while s.recv(65536):
-        pass
-    s.close()
+    fcgi(d + "/" + pool + ".sock", d + "/burn.php", query)
 # levels: alpha 0, 1, 2 clients in 15 s steps, beta 0, 2, 1 in 35 s steps
 sched = {"alpha": (15, (0, 1, 2), 300), "beta": (35, (0, 2, 1), 400)}
 t0 = time.monotonic()
@@ -120,7 +107,7 @@ for t in ts:
 while not os.path.exists(d + "/stop"):
     time.sleep(0.5)
 PY
-python3 "$dir/load.py" "$dir" &
+python3 "$dir/load.py" "$dir" "$top/tests/integration" &
 load=$!
 sleep 1
 "$top/bin/fpm-record" --fpm-config "$dir/fpm.conf" --interval 5s --rounds "$ROUNDS" -o "$dir/log" 2>"$dir/rec.err"

@@ -7,7 +7,7 @@
 #          phase B's window shows its activity
 #   tcp    127.0.0.1, 1 worker, 3 connections in phase B: the kernel's
 #          queue against php-fpm's own listen queue
-#   mixed  3 workers, 30 ms of CPU + 50 ms asleep, through both phases:
+#   mixed  6 workers, 30 ms of CPU + 20 ms asleep, through both phases:
 #          its first round primed; TYPICAL from the calm rounds and the
 #          saturated ones counted as contended, or, when the machine was busy
 #          before the test began (every round saturated), measured under
@@ -43,22 +43,25 @@ echo "ok";
 PHP
 chmod 644 "$dir/burn.php"
 port=$((20000 + $$ % 20000))
-pool() { # NAME LISTEN MAX EXTRA...
-    n=$1 l=$2 m=$3; shift 3
-    printf '[%s]\nlisten = %s\npm = static\npm.max_children = %s\npm.status_path = /status\n' "$n" "$l" "$m" > "$dir/$n.conf"
+pool() { # NAME LISTEN MAX PM EXTRA...
+    n=$1 l=$2 m=$3 pm=$4; shift 4
+    printf '[%s]\nlisten = %s\npm = %s\npm.max_children = %s\npm.status_path = /status\n' "$n" "$l" "$pm" "$m" > "$dir/$n.conf"
     printf 'access.log = %s/$pool.access\naccess.format = "%%p %%{mili}d %%C %%{%%s}T"\n' "$dir" >> "$dir/$n.conf"
     for x in "$@"; do echo "$x" >> "$dir/$n.conf"; done
 }
-pool cpu "$dir/cpu.sock" 2 "pm.status_listen = $dir/cpu-status.sock"
-pool tcp "127.0.0.1:$port" 1 "pm.status_listen = $dir/tcp-status.sock"
-pool mixed "$dir/mixed.sock" 3
+# cpu is dynamic: php-fpm counts max children reached only when it would
+# have started another worker
+pool cpu "$dir/cpu.sock" 2 dynamic "pm.start_servers = 2" "pm.min_spare_servers = 1" \
+    "pm.max_spare_servers = 2" "pm.status_listen = $dir/cpu-status.sock"
+pool tcp "127.0.0.1:$port" 1 static "pm.status_listen = $dir/tcp-status.sock"
+pool mixed "$dir/mixed.sock" 6 static
 chmod 711 "$dir"
 fpm_start "$dir" "$dir/cpu.conf" "$dir/tcp.conf" "$dir/mixed.conf" || { cat "$dir/fpm.log" >&2; exit 1; }
 
 # requests served before the recording: its first round must not count them
 for i in 1 2 3 4 5 6; do python3 -c "import sys; sys.path.insert(0, '$top/tests/integration'); \
-import fcgi_load; fcgi_load.request('$dir/mixed.sock', '$dir/burn.php', 'busy=30&sleep=50')"; done
-$load "$dir/mixed.sock" "$dir/burn.php" "busy=30&sleep=50" 1 "$dir/stop" &
+import fcgi_load; fcgi_load.request('$dir/mixed.sock', '$dir/burn.php', 'busy=30&sleep=20')"; done
+$load "$dir/mixed.sock" "$dir/burn.php" "busy=30&sleep=20" 6 "$dir/stop" 100 &
 "$top/bin/fpm-record" --fpm-config "$dir/fpm.conf" --interval 5s --rounds "$ROUNDS" -o "$dir/log" \
     2>"$dir/rec.err" &
 rec=$!
@@ -151,7 +154,9 @@ else:
     say(mx["measured_under_contention"] and abs(mx["typical_pct"] - b) <= 5,
         "saturated throughout: mixed measured under contention, TYPICAL %s%% against the median %%C of all "
         "its requests (%.2f%%)" % (mx["typical_pct"], med))
-    print("note case: saturated throughout (host %.0f%% busy before the test)" % (100 * before))
+    print("note case: saturated throughout (host %.0f%% busy before the test; mixed: %d readings, %d "
+          "contended, calm pairs %s)" % (100 * before, mx["readings"], mx["contended_readings"],
+                                         [r["busy_ratio"] for r in calm_a]))
 PY
 check "the python step ran" $?
 while read -r verdict rest; do

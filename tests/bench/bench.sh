@@ -12,7 +12,8 @@
 #            ratio, and the peak RSS at 200 pools
 #   record   fpm-record's CPU per 100 workers per round against a real
 #            php-fpm 8.2 with 255 workers (static pools of 200, 50 and 5),
-#            with and without 2,000 idle processes beside it
+#            with and without 2,000 idle processes beside it, and with
+#            2,000 unrelated listening unix sockets (the LISTEN lookup)
 #   size     the log's bytes against gzip -6 of the same records
 #   fleet    contrib/fleet/fpm-fleet on HOSTS host-weeks (3 pools x 10 workers
 #            at 5 s on 4 cores each) into a real PostgreSQL: host-weeks per
@@ -111,8 +112,26 @@ if [ "${RECORD:-1}" = 1 ] && command -v php-fpm8.2 >/dev/null 2>&1; then
     for i in $(seq 2000); do sleep 600 & sleepers="$sleepers $!"; done
     c1=$(record busy)
     kill $sleepers 2>/dev/null; sleepers=""
-    printf 'recorder, 255 workers, 1 s:         %d us of CPU per round, %.2f ms per 100 workers; with 2,000 idle processes %d us, %.2f ms; peak RSS %.1f MiB\n' \
+    # 2,000 unrelated listening unix sockets: the LISTEN lookup's dump filters them
+    python3 -c '
+import os, socket, sys, time
+d = sys.argv[1]
+socks = []
+for i in range(2000):
+    s = socket.socket(socket.AF_UNIX)
+    s.bind("%s/u%d.sock" % (d, i))
+    s.listen(8)
+    socks.append(s)
+open(d + "/sockets-ready", "w").close()
+while os.path.exists(d + "/sockets-ready"):
+    time.sleep(0.2)
+' "$f" &
+    while [ ! -e "$f/sockets-ready" ]; do sleep 0.1; done
+    c2=$(record sockets)
+    rm -f "$f/sockets-ready"; wait
+    printf 'recorder, 255 workers, 1 s:         %d us of CPU per round, %.2f ms per 100 workers; with 2,000 idle processes %d us, %.2f ms; with 2,000 unix sockets %d us, %.2f ms; peak RSS %.1f MiB\n' \
         "$c0" "$(awk "BEGIN { print $c0 / 2.55 / 1000 }")" "$c1" "$(awk "BEGIN { print $c1 / 2.55 / 1000 }")" \
+        "$c2" "$(awk "BEGIN { print $c2 / 2.55 / 1000 }")" \
         "$(awk "BEGIN { print $(tail -1 "$f/plain.rss") / 1024 }")"
     zstdcat "$f/plain.fpmlog" > "$f/plain.txt"
     gz=$(gzip -6 -c "$f/plain.txt" | wc -c)

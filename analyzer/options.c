@@ -210,6 +210,16 @@ static void set_host(config *cfg, uint64_t millicores)
     cfg->scenario.host_millicores = millicores;
 }
 
+/* One of two words: *v 0 for the first, 1 for the second.  -1 to go on,
+ * else the usage error's exit code. */
+static int take_choice(const char *opt, const char *arg, const char *a, const char *b, int *v)
+{
+    if (strcmp(arg, a) != 0 && strcmp(arg, b) != 0)
+        return msg_usage("%s must be %s or %s, not \"%s\"", opt, a, b, arg);
+    *v = strcmp(arg, b) == 0;
+    return -1;
+}
+
 static int take_option(config *cfg, int c, char *optarg)
 {
     long long v;
@@ -248,22 +258,8 @@ static int take_option(config *cfg, int c, char *optarg)
         break;
     case O_EXPLAIN: cfg->scenario.explain = 1; break;
     case O_MAXCH: return take_max_children(cfg, optarg);
-    case O_COST:
-        if (strcmp(optarg, "typical") == 0)
-            cfg->scenario.cost = WI_COST_TYPICAL;
-        else if (strcmp(optarg, "busy") == 0)
-            cfg->scenario.cost = WI_COST_BUSY;
-        else
-            return msg_usage("--cost must be typical or busy, not \"%s\"", optarg);
-        break;
-    case O_FIT:
-        if (strcmp(optarg, "joint") == 0)
-            cfg->scenario.fit = WI_FIT_JOINT;
-        else if (strcmp(optarg, "dominant") == 0)
-            cfg->scenario.fit = WI_FIT_DOMINANT;
-        else
-            return msg_usage("--fit must be joint or dominant, not \"%s\"", optarg);
-        break;
+    case O_COST: return take_choice("--cost", optarg, "typical", "busy", &cfg->scenario.cost);
+    case O_FIT: return take_choice("--fit", optarg, "joint", "dominant", &cfg->scenario.fit);
     case O_THREADS:
         if (num_whole(optarg, 1, 256, &v))
             return msg_usage("--threads must be a whole number from 1 to 256, not \"%s\"", optarg);

@@ -18,6 +18,36 @@ static void json_i64(FILE *out, int has, int64_t v)
         fputs("null", out);
 }
 
+/* 11.6: ", "joint": ..., "overhead_source": ..., "recovered_pct": ...,
+ * "overhead": ..." */
+static void json_pool_joint(FILE *out, const wi_view *v)
+{
+    fputs(", \"joint\": ", out);
+    if (v->joint.in_a) {
+        fputs("{\"slope\": ", out);
+        esc_double(out, v->joint.slope);
+        fputs(", \"se\": ", out);
+        esc_double(out, v->joint.se);
+        fputs(", \"partial_sd\": ", out);
+        esc_double(out, v->joint.partial_sd);
+        fprintf(out, ", \"believed\": %s}", v->joint.believed ? "true" : "false");
+    } else {
+        fputs("null", out);
+    }
+    const char *src = whatif_source_name(v->source);
+    fprintf(out, src ? ", \"overhead_source\": \"%s\"" : ", \"overhead_source\": null", src);
+    fputs(", \"recovered_pct\": ", out);
+    if (v->has_recovered)
+        esc_double(out, v->recovered_pct);
+    else
+        fputs("null", out);
+    fputs(", \"overhead\": ", out);
+    if (v->source != WI_SRC_NONE)
+        esc_double(out, v->overhead);
+    else
+        fputs("null", out);
+}
+
 /* 12.2: ", "activity": {...}" */
 static void json_activity(FILE *out, const pl_pool *p)
 {
@@ -81,30 +111,7 @@ static int print_pool_json(FILE *out, const pl_pool *p, const wi_view *v)
     } else {
         fputs("null", out);
     }
-    fputs(", \"joint\": ", out);
-    if (v->joint.in_a) {
-        fputs("{\"slope\": ", out);
-        esc_double(out, v->joint.slope);
-        fputs(", \"se\": ", out);
-        esc_double(out, v->joint.se);
-        fputs(", \"partial_sd\": ", out);
-        esc_double(out, v->joint.partial_sd);
-        fprintf(out, ", \"believed\": %s}", v->joint.believed ? "true" : "false");
-    } else {
-        fputs("null", out);
-    }
-    const char *src = whatif_source_name(v->source);
-    fprintf(out, src ? ", \"overhead_source\": \"%s\"" : ", \"overhead_source\": null", src);
-    fputs(", \"recovered_pct\": ", out);
-    if (v->has_recovered)
-        esc_double(out, v->recovered_pct);
-    else
-        fputs("null", out);
-    fputs(", \"overhead\": ", out);
-    if (v->source != WI_SRC_NONE)
-        esc_double(out, v->overhead);
-    else
-        fputs("null", out);
+    json_pool_joint(out, v);
     fputs(", \"host_millicores_per_worker\": ", out);
     json_i64(out, v->shape != NULL, v->host_millicores_per_worker);
     fputs(", \"fill_workers\": ", out);

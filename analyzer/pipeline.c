@@ -11,54 +11,7 @@
 #include "pairs.h"
 #include "records.h"
 
-/* make bench's fpm-analyze-nojoint (-DPL_NO_JOINT): what the joint fit's work costs */
-#ifdef PL_NO_JOINT
-#define PL_JOINT 0
-#else
-#define PL_JOINT 1
-#endif
-
-/* One pool of the round being applied. */
-typedef struct {
-    const pl_pool_round *in;    /* its records */
-    pl_pool             *pool;
-    int                  queued; /* its page showed requests in the listen queue */
-    int                  errored; /* an ERROR, or a STATUS without a page */
-    int64_t              listen_queue; /* 12.1's; -1 unknown */
-    int64_t              kernel_queue; /* LISTEN's; -1 none */
-    int64_t              active;       /* -1 unknown */
-    int                  maxed, pids_both; /* ran out of workers; PIDS in both rounds */
-    uint64_t             ticks;  /* its workers' ticks since its previous PIDS */
-    double               recovered; /* 11.2: its share of the CPU that left, ticks */
-    double               cores; /* over the pair, when usable, recovered included */
-    int                  point, starved, starved_by_steal, throttled, unanswered_full;
-    int                  joint_point, inconsistent;
-} round_pool;
-
-struct pipeline {
-    pl_options     opt;
-    pl_host      **hosts;
-    size_t         nhosts;
-    pl_host       *cur;
-    pl_reading_fn  fn[PL_MAX_HOOKS];
-    void          *fn_arg[PL_MAX_HOOKS];
-    size_t         nfn;
-    pl_round_fn    round_fn[PL_MAX_HOOKS];
-    void          *round_arg[PL_MAX_HOOKS];
-    size_t         nround_fn;
-    status_page    page;
-    pidmap         scratch;
-    wk_map         workers;     /* a pool's workers of this round, before they are its */
-    pl_tick       *tk;          /* a PIDS parsed here */
-    size_t         tk_cap;
-    mk_list        masters;     /* this round's MASTER */
-    mk_links       links;       /* the pools' workers by master, in a pair */
-    mk_pool       *mkp;         /* per pool of the round: what 11.2 gave it */
-    double        *x;           /* a point of the joint fit, by pool index */
-    size_t         x_cap;
-    round_pool    *work;        /* the round's pools, by name; kept from round to round */
-    size_t         work_cap;
-};
+#include "pipeline_int.h"
 
 static int name_cmp(const char *a, size_t al, const char *b, size_t bl)
 {
@@ -362,40 +315,6 @@ static void on_reading(void *arg, const status_worker *w, rd_verdict v, int64_t 
         c->pl->fn[k](c->pl->fn_arg[k], c->h, c->p, c->r, w, v, share);
 }
 
-typedef struct {
-    mk_links *links;
-    size_t    pool;
-    int       nomem;
-} link_ctx;
-
-static void note_link(void *arg, const procfs_proc *w, int left)
-{
-    link_ctx *c = arg;
-    c->nomem |= mk_links_note(c->links, c->pool, w, left) != 0;
-}
-
-/* Sections 5 and 11.1: the ticks a pool's workers spent since its previous
- * PIDS, and the map replaced; with links, its workers noted by master
- * (11.2).  -1 ENOMEM. */
-static int pool_ticks(pipeline *pl, round_pool *w, size_t i, mk_links *links)
-{
-    const pl_pool_round *in_rec = w->in;
-    if (in_rec->ticks) {
-        if (wk_set(&pl->workers, in_rec->ticks, in_rec->nticks))
-            return -1;
-    } else {
-        long nt = pl_parse_ticks(in_rec->pids, in_rec->pids_len, &pl->tk, &pl->tk_cap);
-        if (nt < 0 || wk_set(&pl->workers, pl->tk, (size_t)nt))
-            return -1;
-    }
-    link_ctx c = {links, i, 0};
-    w->ticks = wk_since(&w->pool->workers, &pl->workers, links ? note_link : NULL, &c);
-    wk_map keep = w->pool->workers;
-    w->pool->workers = pl->workers;
-    pl->workers = keep;
-    return c.nomem ? -1 : 0;
-}
-
 const hist *pl_hist(const pl_pool *p)
 {
     return p->calm.total >= PL_MIN_READINGS ? &p->calm : &p->h;
@@ -465,123 +384,6 @@ static int round_readings(pipeline *pl, pl_host *h, const pl_round *r, int in, i
         w->pool->status_before = (rd_before){1, (int64_t)(r->real / 1000000000u)};
     }
     return 0;
-}
-
-/* Section 5: each pool's ticks from its PIDS (its worker map is replaced
- * every round it has PIDS, usable pair or not), with links noted; their
- * sum into *sum.  0, -2 ENOMEM. */
-static int round_pool_ticks(pipeline *pl, const pl_host *h, size_t n, int links, uint64_t *sum)
-{
-    *sum = 0;
-    pl->links.n = 0;
-    for (size_t i = 0; i < n; i++) {
-        round_pool *w = &pl->work[i];
-        if (!w->in->has_pids)
-            continue;
-        w->pids_both = w->pool->pids_round + 1 == h->round_no;
-        w->pool->pids_round = h->round_no;
-        if (pool_ticks(pl, w, i, links ? &pl->links : NULL))
-            return -2;
-        *sum = w->ticks > UINT64_MAX - *sum ? UINT64_MAX : *sum + w->ticks; /* saturates */
-    }
-    return 0;
-}
-
-/* 11.2: this round's masters, and in a usable pair (every pool with PIDS
- * in both rounds, MASTER in both) the CPU that left with workers, shared
- * among the pools.  0, -2 ENOMEM. */
-static int round_recover(pipeline *pl, pl_host *h, const pl_round *r, int pair, int in,
-                         size_t n)
-{
-    const pl_host_rec *m = &r->rec[PL_REC_MASTER];
-    if (mk_parse(&pl->masters, m->has ? m->p : NULL, m->has ? m->len : 0))
-        return -2;
-    mk_carry(&h->prev->masters, &pl->masters);
-    if (!pair)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        pl->mkp[i] = (mk_pool){(double)pl->work[i].ticks, 0, 0};
-    mk_recover(&pl->masters, &h->prev->masters, &pl->links, pl->mkp);
-    for (size_t i = 0; i < n; i++) {
-        pl->work[i].recovered = pl->mkp[i].recovered;
-        pl->work[i].pool->master_pairs += (uint64_t)(in && pl->mkp[i].covered);
-    }
-    return 0;
-}
-
-/* Section 5: whether every pool of either round had PIDS in both. */
-static int pids_complete(const pipeline *pl, const pl_host *h, size_t n)
-{
-    const prev_round *pr = h->prev;
-    if (pr->nseen != n)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        if (pr->seen[i] != pl->work[i].pool || !pr->had_pids[i] || !pl->work[i].in->has_pids)
-            return 0; /* a pool in one round only, or without PIDS: shares unknown */
-    return 1;
-}
-
-/* Section 5: each pool's cores over a usable pair, what 11.2 recovered
- * included, and (in the window) its ticks for recovered_pct. */
-static void round_pool_cores(pipeline *pl, const pl_host *h, const host_pair *hp, size_t n,
-                             int in)
-{
-    for (size_t i = 0; i < n; i++) {
-        round_pool *w = &pl->work[i];
-        if (!w->in->has_pids)
-            continue;
-        double t = (double)w->ticks + w->recovered;
-        w->cores = t / (double)h->clk_tck / hp->interval;
-        if (in && w->pids_both) { /* 11.2's recovered_pct, 12.2's cores */
-            w->pool->ticks_all += t;
-            w->pool->ticks_recovered += w->recovered;
-            act_pair(&w->pool->act, t, (double)h->clk_tck, hp->interval);
-        }
-    }
-}
-
-/* 11.3, 11.4: the pair's point of the joint fit, every pool of the host
- * at its cores (0 for one in neither round), unless the pools used more
- * than the host had.  0, -2 ENOMEM. */
-static int round_joint(pipeline *pl, pl_host *h, const host_pair *hp, size_t n)
-{
-    double total = 0, y = hp->value[SIG_BUSY];
-    for (size_t i = 0; i < n; i++) /* in name order */
-        total += pl->work[i].cores;
-    if (joint_inconsistent(total, y)) {
-        h->j.inconsistent++;
-        for (size_t i = 0; i < n; i++)
-            pl->work[i].inconsistent = 1;
-        return 0;
-    }
-    if (grow(&pl->x, &pl->x_cap, h->j.k ? h->j.k : 1, sizeof *pl->x, 16))
-        return -2;
-    memset(pl->x, 0, h->j.k * sizeof *pl->x);
-    for (size_t i = 0; i < n; i++) {
-        pl->x[pl->work[i].pool->jx] = pl->work[i].cores;
-        pl->work[i].joint_point = 1;
-    }
-    joint_add(&h->j, pl->x, y, joint_decay(hp->interval));
-    return 0;
-}
-
-/* Section 5: fit points, when every pool of either round had PIDS in both
- * and the host was not saturated. */
-static void round_fit_points(pipeline *pl, const host_pair *hp, size_t n)
-{
-    double total = 0;
-    for (size_t i = 0; i < n; i++) /* in name order */
-        total += pl->work[i].cores;
-    for (size_t i = 0; i < n; i++) {
-        round_pool *w = &pl->work[i];
-        if (total < PL_IDLE_CORES) {
-            fit_add(&w->pool->f, 0, hp->value[SIG_BUSY]);
-            w->point = PL_POINT_IDLE;
-        } else if (w->cores >= PL_DOMINANT * total) {
-            fit_add(&w->pool->f, w->cores, hp->value[SIG_BUSY]);
-            w->point = PL_POINT_DOMINANT;
-        }
-    }
 }
 
 /* Section 6: requests queued while the CPU was full; section 9: whether the
@@ -693,15 +495,15 @@ int pipeline_round(pipeline *pl, const pl_round *r)
         return -2;
     host_pair hp = pair_of(h, r, in);
     sig_pair sp = {0};
-    sp.pids_complete = pids_complete(pl, h, n);
+    sp.pids_complete = pl_pids_complete(pl, h, n);
     int recover = hp.usable && sp.pids_complete && r->rec[PL_REC_MASTER].has &&
                   h->prev->masters.n > 0;
-    if (round_pool_ticks(pl, h, n, recover, &sp.pool_ticks) || round_recover(pl, h, r, recover, in, n))
+    if (pl_round_pool_ticks(pl, h, n, recover, &sp.pool_ticks) || pl_round_recover(pl, h, r, recover, in, n))
         return -2;
     if (hp.usable) {
         sp.interval_ns = r->stat_mono - h->prev->mono;
         pair_values(h, &hp, &sp);
-        round_pool_cores(pl, h, &hp, n, in);
+        pl_round_pool_cores(pl, h, &hp, n, in);
     }
     if (round_readings(pl, h, r, in, hp.usable && hp.saturated, n) != 0)
         return -2;
@@ -721,8 +523,8 @@ int pipeline_round(pipeline *pl, const pl_round *r)
         h->pairs_unshared += (uint64_t)(!hp.saturated && !sp.pids_complete);
     }
     if (hp.usable && in && !hp.saturated && sp.pids_complete) {
-        round_fit_points(pl, &hp, n);
-        if (PL_JOINT && round_joint(pl, h, &hp, n))
+        pl_round_fit_points(pl, &hp, n);
+        if (PL_JOINT && pl_round_joint(pl, h, &hp, n))
             return -2;
     }
     if (hp.usable && in && hp.saturated)

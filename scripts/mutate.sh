@@ -20,8 +20,8 @@ t=$work
 first_test() {
     b=$(basename "$1" .c)
     case $b in
-    out_text | out_json | out_csv | out_metrics | out_hist) b=report ;;
-    out_*) b=${b#out_} ;; zahead) b=fpmlog ;; pairs | rounds) b=pipeline ;; seen) b=replay ;; fpmlog_feed) b=fpmlog ;;
+    out_text | out_why | out_json | out_csv | out_metrics | out_hist) b=report ;;
+    out_*) b=${b#out_} ;; zahead) b=fpmlog ;; pairs | rounds | cpu_round) b=pipeline ;; seen) b=replay ;; fpmlog_feed) b=fpmlog ;;
     esac
     for n in "$b" "${b%%_*}"; do
         if [ -x "$t/bin/tests/test_$n" ]; then echo "bin/tests/test_$n"; return; fi
@@ -85,7 +85,7 @@ done <<'LIST'
 5 quota pair needs the same measure|analyzer/pairs.c|s/if \(pr->sig\[SIG_BUSY\].unit != busy->unit\)/if (pr->sig[SIG_BUSY].unit != busy->unit \&\& !busy_ok)/
 5 a new pid counts its whole counter|analyzer/recover.c|s/\? w->ticks - b->ticks : w->ticks\);/? w->ticks - b->ticks : 0);/
 5 fields 14 to 17|formats/procfs.c|s/for \(int f = 3; f <= 13; f\+\+\)/for (int f = 3; f <= 12; f++)/
-5 every pool needs PIDS in both rounds|analyzer/pipeline.c|s/if \(pr->seen\[i\] != pl->work\[i\].pool \|\| !pr->had_pids\[i\] \|\| !pl->work\[i\].in->has_pids\)/if (pr->seen[i] != pl->work[i].pool)/
+5 every pool needs PIDS in both rounds|analyzer/cpu_round.c|s/if \(pr->seen\[i\] != pl->work\[i\].pool \|\| !pr->had_pids\[i\] \|\| !pl->work\[i\].in->has_pids\)/if (pr->seen[i] != pl->work[i].pool)/
 5 saturated pairs give no point|analyzer/pipeline.h|s/PL_SATURATED        0.95/PL_SATURATED        0.96/
 5 idle below 0.02 cores|analyzer/pipeline.h|s/PL_IDLE_CORES       0.02/PL_IDLE_CORES       0.03/
 5 dominant at 0.7|analyzer/pipeline.h|s/PL_DOMINANT         0.7/PL_DOMINANT         0.69/
@@ -125,7 +125,7 @@ log ahead: a broken frame is damage|formats/fpmlog_feed.c|s/    \} else \{\n    
 10 busy millicores from C and W|analyzer/hist.c|s/\(2 \* \(h->busy_c % w10\) >= w10\)/0/
 10 busy null under 20 readings|analyzer/whatif.c|s/    if \(pl_hist\(p\)->total < WI_MIN_READINGS\)\n        return v;/    v.has_busy = hist_busy(pl_hist(p), \&v.busy_hundredths, \&v.busy_millicores) == 0;\n    if (pl_hist(p)->total < WI_MIN_READINGS)\n        return v;/
 10 --cost busy uses busy millicores|analyzer/whatif.c|s/cost_of == WI_COST_BUSY && v.has_busy \?/cost_of == WI_COST_BUSY \&\& !v.has_busy ?/
-10 the WHY at 1.5x|analyzer/out_text.c|s/2 \* v->busy_millicores >= 3 \* v->php_millicores/v->busy_millicores >= 2 * v->php_millicores/
+10 the WHY at 1.5x|analyzer/out_why.c|s/2 \* v->busy_millicores >= 3 \* v->php_millicores/v->busy_millicores >= 2 * v->php_millicores/
 9 error rounds counted|analyzer/pipeline.c|s/    p->error_rounds\+\+;//
 5 dropped pairs counted by why|analyzer/pairs.c|s/            h->pairs_dropped\[drop\]\+\+;/            h->pairs_usable++;/
 numbers that do not fit are invalid|formats/procfs.c|s/            if \(x > \(UINT64_MAX - d\) \/ 10\)\n                return -1;[^\n]*\n//
@@ -171,11 +171,11 @@ recorder: a round starts an interval after the last STAT|recorder/record.c|s/   
 11.2 the carry starts again with another master|analyzer/recover.c|s/cur->v\[i\].carry = b && same_master\(b, &cur->v\[i\]\) \? b->carry : 0;/cur->v[i].carry = b ? b->carry : 0;/
 11.2 no share when the master's counter went back|analyzer/recover.c|s/if \(m->child < b->child\)\n            continue;/if (0)\n            continue;/
 11.2 a MASTER line that does not parse is left out|analyzer/recover.c|s/    procfs_each_pid\(\(const char \*\)p, len, add_master, &c\);/    if (procfs_each_pid((const char *)p, len, add_master, \&c))\n        l->n = 0;/
-11.2 the recovered ticks count in the pool's cores|analyzer/pipeline.c|s/double t = \(double\)w->ticks \+ w->recovered;/double t = (double)w->ticks;/
-11.3 no dominance rule: every pool its cores|analyzer/pipeline.c|s/pl->x\[pl->work\[i\].pool->jx\] = pl->work\[i\].cores;/if (pl->work[i].cores >= 0.7 * total) pl->x[pl->work[i].pool->jx] = pl->work[i].cores;/
+11.2 the recovered ticks count in the pool's cores|analyzer/cpu_round.c|s/double t = \(double\)w->ticks \+ w->recovered;/double t = (double)w->ticks;/
+11.3 no dominance rule: every pool its cores|analyzer/cpu_round.c|s/pl->x\[pl->work\[i\].pool->jx\] = pl->work\[i\].cores;/if (pl->work[i].cores >= 0.7 * total) pl->x[pl->work[i].pool->jx] = pl->work[i].cores;/
 11.3 inconsistent over 1.1 x host + 0.1|analyzer/joint.h|s/JOINT_INCONSISTENT  1.1/JOINT_INCONSISTENT  1.2/
 11.4 0.9975 per 300 s|analyzer/joint.h|s/JOINT_FORGET_S      300.0/JOINT_FORGET_S      30.0/
-11.4 decay by the pair's interval|analyzer/pipeline.c|s/joint_decay\(hp->interval\)/joint_decay(300)/
+11.4 decay by the pair's interval|analyzer/cpu_round.c|s/joint_decay\(hp->interval\)/joint_decay(300)/
 11.5 a pool joins with C_pp over 1e-12|analyzer/joint.c|s/if \(!\(cpp > JOINT_VAR_EPSILON\)\)\n            continue;/if (0)\n            continue;/
 11.5 a pool joins with a pivot over 1e-6 C_pp|analyzer/joint.c|s/if \(pivot > JOINT_PIVOT \* cpp\)/if (pivot > -1)/
 11.5 k is the active set plus one|analyzer/joint.c|s/double kk = \(double\)na \+ 1/double kk = (double)na/
@@ -193,7 +193,7 @@ recorder: a round starts an interval after the last STAT|recorder/record.c|s/   
 12.1 a kernel queue while the CPU is full is starved|analyzer/pipeline.c|s/w->queued = w->listen_queue > 0;/w->queued = pg \&\& pg->has_listen_queue \&\& pg->listen_queue > 0;/
 12.2 all busy: active processes >= max_children|analyzer/activity.c|s/pg->active >= max_children/pg->active > max_children/
 12.2 ran out of workers under one start time|analyzer/activity.c|s/a->has_prev && a->prev_start == start && /a->has_prev \&\& /
-12.2 cores from pairs with the PIDS in both rounds|analyzer/pipeline.c|s/if \(in && w->pids_both\) \{/if (in) {/
+12.2 cores from pairs with the PIDS in both rounds|analyzer/cpu_round.c|s/if \(in && w->pids_both\) \{/if (in) {/
 12.3 contended readings stay out of the calm set|analyzer/pipeline.c|s/if \(!c->contended\)\n            hist_add/if (1)\n            hist_add/
 12.3 the calm set's figures from 20 readings|analyzer/pipeline.c|s/p->calm.total >= PL_MIN_READINGS/p->calm.total >= PL_MIN_READINGS - 1/
 12.4 rule 1: 0 requests is remembered with 0|analyzer/readings.c|s/rc = pidmap_put\(scratch, w->pid, 0\);/rc = 0;/

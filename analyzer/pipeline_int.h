@@ -1,0 +1,81 @@
+/*
+ * pipeline_int: what pipeline.c and cpu_round.c share, private to the
+ * pipeline: the pipeline's own state, one pool of the round being applied,
+ * and the CPU steps of a round (cpu_round.c).
+ */
+#ifndef PIPELINE_INT_H
+#define PIPELINE_INT_H
+
+#include "pairs.h"
+#include "pipeline.h"
+
+/* make bench's fpm-analyze-nojoint (-DPL_NO_JOINT): what the joint fit's work costs */
+#ifdef PL_NO_JOINT
+#define PL_JOINT 0
+#else
+#define PL_JOINT 1
+#endif
+
+/* One pool of the round being applied. */
+typedef struct {
+    const pl_pool_round *in;    /* its records */
+    pl_pool             *pool;
+    int                  queued; /* its page showed requests in the listen queue */
+    int                  errored; /* an ERROR, or a STATUS without a page */
+    int64_t              listen_queue; /* 12.1's; -1 unknown */
+    int64_t              kernel_queue; /* LISTEN's; -1 none */
+    int64_t              active;       /* -1 unknown */
+    int                  maxed, pids_both; /* ran out of workers; PIDS in both rounds */
+    uint64_t             ticks;  /* its workers' ticks since its previous PIDS */
+    double               recovered; /* 11.2: its share of the CPU that left, ticks */
+    double               cores; /* over the pair, when usable, recovered included */
+    int                  point, starved, starved_by_steal, throttled, unanswered_full;
+    int                  joint_point, inconsistent;
+} round_pool;
+
+struct pipeline {
+    pl_options     opt;
+    pl_host      **hosts;
+    size_t         nhosts;
+    pl_host       *cur;
+    pl_reading_fn  fn[PL_MAX_HOOKS];
+    void          *fn_arg[PL_MAX_HOOKS];
+    size_t         nfn;
+    pl_round_fn    round_fn[PL_MAX_HOOKS];
+    void          *round_arg[PL_MAX_HOOKS];
+    size_t         nround_fn;
+    status_page    page;
+    pidmap         scratch;
+    wk_map         workers;     /* a pool's workers of this round, before they are its */
+    pl_tick       *tk;          /* a PIDS parsed here */
+    size_t         tk_cap;
+    mk_list        masters;     /* this round's MASTER */
+    mk_links       links;       /* the pools' workers by master, in a pair */
+    mk_pool       *mkp;         /* per pool of the round: what 11.2 gave it */
+    double        *x;           /* a point of the joint fit, by pool index */
+    size_t         x_cap;
+    round_pool    *work;        /* the round's pools, by name; kept from round to round */
+    size_t         work_cap;
+};
+
+
+/* Section 5: each pool's ticks from its PIDS (its worker map is replaced
+ * every round it has PIDS), with the links of 11.2 noted; their sum. */
+int pl_round_pool_ticks(pipeline *pl, const pl_host *h, size_t n, int links, uint64_t *sum);
+
+/* 11.2: this round's masters, and in a usable pair the CPU that left. */
+int pl_round_recover(pipeline *pl, pl_host *h, const pl_round *r, int pair, int in, size_t n);
+
+/* Section 5: whether every pool of either round had PIDS in both. */
+int pl_pids_complete(const pipeline *pl, const pl_host *h, size_t n);
+
+/* Section 5: each pool's cores over a usable pair, recovered included. */
+void pl_round_pool_cores(pipeline *pl, const pl_host *h, const host_pair *hp, size_t n, int in);
+
+/* 11.3, 11.4: the pair's point of the joint fit.  0, -2 ENOMEM. */
+int pl_round_joint(pipeline *pl, pl_host *h, const host_pair *hp, size_t n);
+
+/* Section 5: the dominant pool's (or the idle pools') points. */
+void pl_round_fit_points(pipeline *pl, const host_pair *hp, size_t n);
+
+#endif

@@ -85,7 +85,9 @@ rd_verdict rd_judge(const status_worker *w, pidmap *before, const rd_before *pre
     int known = pidmap_get(before, w->pid, &old);
     if (known && old == w->requests)
         return RD_REPEAT;
-    if (!known && w->has_start && w->start >= 0 && !(prev && prev->has && w->start >= prev->real_s))
+    int64_t start;
+    if (!known && status_worker_start(w, &start) == 0 && start >= 0 &&
+        !(prev && prev->has && start >= prev->real_s))
         return RD_PRIMED; /* its request may have finished before we watched */
     if (is_own(w, own))
         return RD_OWN;

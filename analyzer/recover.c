@@ -235,7 +235,7 @@ void mk_recover(mk_list *cur, const mk_list *prev, mk_links *links, mk_pool *poo
         for (size_t l = at; l < end; l++)
             d -= links->v[l].left_ticks;
         m->carry = d < 0 ? d : 0;
-        if (d > 0)
+        if (d > 0 && end > at) /* no pool's workers under it: not assigned */
             share_lost(d, links->v + at, end - at, pools);
     }
 }

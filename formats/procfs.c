@@ -260,8 +260,12 @@ int procfs_proc_stat(const char *line, size_t len, procfs_proc *p)
             return -1; /* the sum must fit in int64, as procfs_pid_stat's */
         sum += t[k];
     }
-    for (int f = 18; f <= 21; f++)
-        skip_field(line, len, &i);
+    size_t fast18 = skip_fast(line, len, i, 4);
+    if (fast18 != SIZE_MAX)
+        i = fast18;
+    else
+        for (int f = 18; f <= 21; f++)
+            skip_field(line, len, &i);
     int64_t start;
     size_t at = i;
     int has_start = next_i64(line, len, &at, &start) == 0 && start >= 0;

@@ -278,8 +278,10 @@ static void number_value(cursor *c, int k, status_worker *w)
     size_t tl = e - s;
     if (k == K_PID)
         w->has_pid = status_parse_int(t, tl, &w->pid) == 0;
-    else if (k == K_START)
-        w->has_start = status_parse_int(t, tl, &w->start) == 0;
+    else if (k == K_START) {
+        w->start = t;
+        w->start_len = tl;
+    }
     else if (k == K_REQUESTS)
         w->has_requests = status_parse_int(t, tl, &w->requests) == 0;
     else if (k == K_DURATION)
@@ -411,7 +413,8 @@ static int parse_worker_fast(status_page *pg, cursor *c, status_worker *w, size_
     w->has_state = 1;
     LIT(",\"start time\":");
     NUM();
-    w->has_start = status_parse_int(b + vs, ve - vs, &w->start) == 0;
+    w->start = b + vs;
+    w->start_len = ve - vs;
     LIT(",\"start since\":");
     NUM();
     LIT(",\"requests\":");
@@ -451,18 +454,28 @@ slow:
 #undef STR
 #undef NUM
 
+int status_worker_start(const status_worker *w, int64_t *v)
+{
+    return w->start && status_parse_int(w->start, w->start_len, v) == 0 ? 0 : -1;
+}
+
 int status_parse(status_page *pg, const char *buf, size_t len)
 {
     return status_parse_as(pg, buf, len, 1);
 }
 
-/* The number after "KEY": in the page's head (before its processes). */
+/* The number after "KEY": in the page's head (before its processes),
+ * looked for from *at (where the key before it ended: php-fpm writes them
+ * in one order), else from the start. */
 static int head_number(const char *buf, size_t head, const char *key, size_t keylen,
-                       int64_t *v)
+                       int64_t *v, size_t *at)
 {
-    const char *k = find(buf, head, key, 0);
+    const char *k = find(buf, head, key, *at);
+    if (!k && *at)
+        k = find(buf, head, key, 0);
     if (!k)
         return 0;
+    *at = (size_t)(k - buf) + keylen;
     cursor l = {buf, head, (size_t)(k - buf) + keylen};
     if (!eat(&l, ':'))
         return 0;
@@ -490,7 +503,7 @@ static void head_pool(status_page *pg, const char *buf, size_t head)
     pg->pool_len = (size_t)(e - (buf + l.i));
 }
 
-#define HEAD(key, v) head_number(buf, head, "\"" key "\"", sizeof key + 1, v)
+#define HEAD(key, v) head_number(buf, head, "\"" key "\"", sizeof key + 1, v, &at)
 
 int status_parse_as(status_page *pg, const char *buf, size_t len, int fast)
 {
@@ -504,12 +517,12 @@ int status_parse_as(status_page *pg, const char *buf, size_t len, int fast)
     cursor c = {buf, len, (size_t)(pr - buf) + 11};
     if (!eat(&c, ':') || !eat(&c, '['))
         return -1;
-    size_t head = (size_t)(pr - buf);
+    size_t head = (size_t)(pr - buf), at = 0;
+    head_pool(pg, buf, head);
+    pg->has_start_time = HEAD("start time", &pg->start_time); /* in php-fpm's order */
     pg->has_listen_queue = HEAD("listen queue", &pg->listen_queue);
-    pg->has_start_time = HEAD("start time", &pg->start_time);
     pg->has_active = HEAD("active processes", &pg->active);
     pg->has_max_reached = HEAD("max children reached", &pg->max_reached);
-    head_pool(pg, buf, head);
     if (pg->strcap < len + 1) {
         char *nb = realloc(pg->strbuf, len + 1);
         if (!nb)

@@ -17,9 +17,10 @@
 #include <stdint.h>
 
 typedef struct {
-    int         has_pid, has_requests, has_duration, has_state, has_uri, has_cpu, has_start;
+    int         has_pid, has_requests, has_duration, has_state, has_uri, has_cpu;
     int64_t     pid, requests, duration;  /* duration in microseconds */
-    int64_t     start;                    /* `start time`, epoch seconds */
+    const char *start;                    /* `start time` as written, read by */
+    size_t      start_len;                /* status_worker_start; NULL none */
     const char *state;                    /* decoded, NUL-terminated */
     size_t      state_len;
     const char *uri;                      /* decoded, NUL-terminated */
@@ -60,6 +61,10 @@ int status_parse_as(status_page *pg, const char *buf, size_t len, int fast);
  * cut at its first '?': the query strings, which may carry tokens, are left
  * out and the rest stays byte for byte.  0, or -1 out of memory. */
 int status_redact_query(const char *buf, size_t len, char **out, size_t *outlen);
+
+/* A worker's `start time` (epoch seconds): 0 and *v, or -1 when it has none
+ * or it is not a number.  Read only when a rule needs it (12.4). */
+int status_worker_start(const status_worker *w, int64_t *v);
 
 /* Frees what pg holds and zeroes it. */
 void status_page_free(status_page *pg);

@@ -18,6 +18,7 @@ typedef struct {
     fpmconf_pool c;         /* name, endpoint, status path and listener, pm, max, where */
     pid_t    master;        /* the php-fpm master its workers were found under */
     pid_t    conf_master;   /* the master whose configuration filled it in (--pool) */
+    uint32_t listen_ino;    /* its unix listen socket's inode, when found (sockdiag) */
     msg_once said_pids;       /* the last problem said about its workers */
     msg_once said_error;      /* "unreadable" while its status page is not read */
     uint64_t error_rounds;  /* rounds in a row it could not be read */

@@ -334,11 +334,14 @@ static void write_listens(recorder *r)
     if (!w)
         return;
     size_t n = 0;
-    for (size_t i = 0; i < cfg->npools; i++)
+    for (size_t i = 0; i < cfg->npools; i++) {
+        w[n].sock_ino = cfg->pools[i].listen_ino; /* asked for alone, when known */
         w[n++].endpoint = cfg->pools[i].c.endpoint ? cfg->pools[i].c.endpoint : "-";
+    }
     uint64_t mono = MONO(r), real = REAL(r);
     sd_lookup(w, n); /* what it could not ask about is not found */
     for (size_t i = 0; i < n; i++) {
+        cfg->pools[i].listen_ino = w[i].found ? w[i].sock_ino : 0;
         if (!w[i].found)
             continue;
         char p[64];

@@ -91,6 +91,7 @@ static void one_unix(const unsigned char *p, size_t n, void *arg)
         if (w->kind == 0 && !w->found && vfs.udiag_vfs_ino == w->ino &&
             strlen(path) == name_len && memcmp(path, name, name_len) == 0) {
             w->found = 1;
+            w->sock_ino = m.udiag_ino;
             w->l = (sd_listen){rq.udiag_rqueue, rq.udiag_wqueue};
         }
     }
@@ -181,7 +182,7 @@ static int parse_inet_w(const void *b, size_t n, void *arg)
 /* What a want matches by, from its endpoint. */
 static void prepare(sd_want *w)
 {
-    w->found = 0;
+    w->found = w->exact = 0;
     w->kind = -1;
     w->has_addr = w->family = 0;
     if (strncmp(w->endpoint, "unix:", 5) == 0) {
@@ -214,12 +215,49 @@ static void prepare(sd_want *w)
         w->family = AF_INET6, w->has_addr = 1;
 }
 
+/* The unix sockets found before, each asked for alone by its socket
+ * inode: one request and one reply each, whatever else the host listens
+ * on.  A socket since replaced (another VFS inode, or gone) is not found,
+ * and the dump looks for it. */
+static void exact_unix(sd_want *w, size_t n)
+{
+    int fd = -1;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t ino = w[i].sock_ino;
+        w[i].sock_ino = 0;
+        if (w[i].kind != 0 || !ino)
+            continue;
+        if (fd < 0 && (fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG)) < 0)
+            return;
+        struct {
+            struct nlmsghdr      h;
+            struct unix_diag_req r;
+        } req = {{sizeof req, SOCK_DIAG_BY_FAMILY, NLM_F_REQUEST, 1, 0},
+                 {.sdiag_family = AF_UNIX, .udiag_ino = ino,
+                  .udiag_show = UDIAG_SHOW_NAME | UDIAG_SHOW_VFS | UDIAG_SHOW_RQLEN,
+                  .udiag_cookie = {INET_DIAG_NOCOOKIE, INET_DIAG_NOCOOKIE}}};
+        struct sockaddr_nl nl = {.nl_family = AF_NETLINK};
+        static unsigned char buf[8192] __attribute__((aligned(4)));
+        ssize_t got = -1;
+        if (sendto(fd, &req, sizeof req, 0, (struct sockaddr *)&nl, sizeof nl) == (ssize_t)sizeof req)
+            while ((got = recv(fd, buf, sizeof buf, 0)) < 0 && errno == EINTR)
+                ;
+        if (got > 0)
+            sd_parse_unix(buf, (size_t)got, &w[i], 1); /* its reply, or an error */
+        w[i].exact = w[i].found;
+    }
+    if (fd >= 0)
+        close(fd);
+}
+
 int sd_lookup(sd_want *w, size_t n)
 {
     int any_unix = 0, any4 = 0, any6 = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i++)
         prepare(&w[i]);
-        any_unix |= w[i].kind == 0;
+    exact_unix(w, n);
+    for (size_t i = 0; i < n; i++) {
+        any_unix |= w[i].kind == 0 && !w[i].found;
         any4 |= w[i].kind == 1 && w[i].family != AF_INET6;
         any6 |= w[i].kind == 1 && w[i].family != AF_INET;
     }

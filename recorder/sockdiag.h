@@ -5,7 +5,10 @@
  * "listen queue" is 0 on unix sockets whatever waits; this is the real one.
  * Every endpoint of a round is looked up at once: one dump of listening
  * unix sockets, one of TCP listeners per address family, so the cost does
- * not grow with the number of pools, nor with the host's other sockets.
+ * not grow with the number of pools, nor with the host's other sockets.  A
+ * unix socket found before is asked for alone, by its socket inode (the
+ * dump is for those it cannot find so), so a host's thousands of other
+ * listening unix sockets cost the recorder nothing.
  * The replies are parsed by sd_parse_*, pure functions over bytes from the
  * kernel (fuzzed).  Nothing prints.
  */
@@ -24,7 +27,10 @@ typedef struct {
  * rest: found, and then l. */
 typedef struct {
     const char *endpoint;
+    uint32_t    sock_ino;      /* unix: its socket's inode when last found (the
+                                  caller keeps it), 0 unknown; set when found */
     int         found;
+    int         exact;         /* found by asking for its socket alone */
     sd_listen   l;
     /* what the lookup matches by (filled by it) */
     int           kind;        /* 0 unix, 1 tcp, -1 neither */

@@ -198,9 +198,9 @@ recorder: a round starts an interval after the last STAT|recorder/record.c|s/   
 12.3 the calm set's figures from 20 readings|analyzer/pipeline.c|s/p->calm.total >= PL_MIN_READINGS/p->calm.total >= PL_MIN_READINGS - 1/
 12.4 rule 1: 0 requests is remembered with 0|analyzer/readings.c|s/rc = pidmap_put\(scratch, w->pid, 0\);/rc = 0;/
 12.4 rule 2: a running pid is remembered as seen running|analyzer/readings.c|s/\? old : RD_SEEN_RUNNING/? old : 0/
-12.4 rule 3: started at or after the previous round|analyzer/readings.c|s/w->start >= prev->real_s/w->start > prev->real_s/
+12.4 rule 3: started at or after the previous round|analyzer/readings.c|s/start >= prev->real_s/start > prev->real_s/
 12.4 rule 3: the pool's previous page round|analyzer/pipeline.c|s/        w->pool->status_before = \(rd_before\)\{1, \(int64_t\)\(r->real \/ 1000000000u\)\};\n//
-12.4 rule 3: no start time keeps the old rule|analyzer/readings.c|s/if \(!known && w->has_start && w->start >= 0 && /if (!known \&\& /
+12.4 rule 3: no start time keeps the old rule|analyzer/readings.c|s/status_worker_start\(w, &start\) == 0 && start >= 0/(status_worker_start(w, \&start) == 0 || (start = 0, 1)) \&\& start >= 0/
 LIST
 echo "mutations: $killed killed, $survived survived"
 [ "$survived" -eq 0 ]

@@ -150,6 +150,33 @@ static void test_broken_replies_are_errors_not_reads(void **state)
     assert_false(w.found);
 }
 
+/* A unix socket found once is asked for alone the next round, by its
+ * socket inode; one replaced since (another socket at the path) is found
+ * by the dump again. */
+static void test_a_unix_socket_found_before_is_asked_for_alone(void **state)
+{
+    (void)state;
+    char path[64], ep[80];
+    snprintf(path, sizeof path, "/tmp/fpmcpu-sockdiag-x%d.sock", (int)getpid());
+    snprintf(ep, sizeof ep, "unix:%s", path);
+    struct sockaddr_un a;
+    int l = unix_listener(path, 5, &a);
+    sd_want w = {.endpoint = ep};
+    assert_int_equal(sd_lookup(&w, 1), 0);
+    assert_true(w.found && !w.exact && w.sock_ino != 0);
+    uint32_t ino = w.sock_ino;
+    assert_int_equal(sd_lookup(&w, 1), 0); /* sock_ino kept, as the recorder keeps it */
+    assert_true(w.found && w.exact && w.sock_ino == ino);
+    assert_int_equal(w.l.backlog, 5);
+    close(l);
+    l = unix_listener(path, 9, &a); /* php-fpm restarted: a new socket, a new path inode */
+    assert_int_equal(sd_lookup(&w, 1), 0);
+    assert_true(w.found && !w.exact && w.sock_ino != ino);
+    assert_int_equal(w.l.backlog, 9);
+    close(l);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -157,6 +184,7 @@ int main(void)
         cmocka_unit_test(test_a_tcp_listener_s_queue_and_backlog),
         cmocka_unit_test(test_every_endpoint_of_a_round_at_once),
         cmocka_unit_test(test_broken_replies_are_errors_not_reads),
+        cmocka_unit_test(test_a_unix_socket_found_before_is_asked_for_alone),
     };
     return cmocka_run_group_tests_name("sockdiag", tests, NULL, NULL);
 }

@@ -55,6 +55,8 @@ static inline int next_i64(const char *b, size_t n, size_t *i, int64_t *v)
     int neg = j < n && b[j] == '-';
     j += (size_t)neg;
     *i = j;
+    if (neg && (j >= n || (unsigned char)(b[j] - '0') > 9))
+        return -1; /* a sign stands right before its digits */
     uint64_t u;
     if (next_u64(b, n, i, &u) != 0 || u > (uint64_t)INT64_MAX + neg)
         return -1;

@@ -117,6 +117,16 @@ static void test_worker_ppid_child_ticks_and_starttime(void **state)
     assert_int_equal(p.ticks, 19);
     assert_int_equal(p.child_ticks, 8);
     assert_int_equal(procfs_proc_stat("9 (x) S", 7, &p), -1);
+    /* a parent that is not a number: none known, the times still read in
+     * their places (a lone "-" is no number: its sign stands before digits) */
+    const char *odd = "9 (x) S - 0 10 0 0 0 0 0 0 0 0 0 1 0 1 1 1";
+    assert_int_equal(procfs_proc_stat(odd, strlen(odd), &p), 0);
+    assert_int_equal(p.ppid, -1);
+    int64_t pid;
+    uint64_t t;
+    assert_int_equal(procfs_pid_stat(odd, strlen(odd), &pid, &t), 0);
+    assert_int_equal(p.ticks, t);
+    assert_int_equal(t, 2);
 }
 
 static void test_pids_payload_line_by_line(void **state)

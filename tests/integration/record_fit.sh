@@ -30,23 +30,7 @@ if awk "BEGIN { exit !($before >= 0.5) }"; then
     ROUNDS=10 # the host is busy already: a short run shows that its pairs give no point
 fi
 
-cat > "$dir/burn.php" <<'PHP'
-<?php
-// ?busy= ms of CPU time, then tells its pool's side burner how much it
-// spent (?side= its FIFO), then sleeps ?sleep= ms
-function cpu_ms() {
-    $r = getrusage();
-    return ($r['ru_utime.tv_sec'] + $r['ru_stime.tv_sec']) * 1000.0 +
-           ($r['ru_utime.tv_usec'] + $r['ru_stime.tv_usec']) / 1000.0;
-}
-$t = cpu_ms();
-while (cpu_ms() - $t < (int)$_GET['busy']) {}
-$f = fopen($_GET['side'], 'w');
-fwrite($f, sprintf("%.3f\n", cpu_ms() - $t));
-fclose($f);
-usleep((int)$_GET['sleep'] * 1000);
-echo "ok";
-PHP
+cp "$top/tests/integration/burn.php" "$dir/burn.php"
 chmod 644 "$dir/burn.php"
 
 # a side burner: for each line (ms) on its FIFO, factor x ms of its own CPU time

@@ -33,18 +33,7 @@ if awk "BEGIN { exit !($before >= 0.5) }"; then
     ROUNDS=$((PHASE_A + PHASE_B))
 fi
 
-cat > "$dir/burn.php" <<'PHP'
-<?php
-function cpu_ms() {
-    $r = getrusage();
-    return ($r['ru_utime.tv_sec'] + $r['ru_stime.tv_sec']) * 1000.0 +
-           ($r['ru_utime.tv_usec'] + $r['ru_stime.tv_usec']) / 1000.0;
-}
-$t = cpu_ms();
-while (cpu_ms() - $t < (int)$_GET['busy']) {}
-usleep((int)$_GET['sleep'] * 1000);
-echo "ok";
-PHP
+cp "$top/tests/integration/burn.php" "$dir/burn.php"
 chmod 644 "$dir/burn.php"
 port=$((20000 + $$ % 20000))
 pool() { # NAME LISTEN MAX PM EXTRA...

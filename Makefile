@@ -168,6 +168,8 @@ torture: bin/fpm-analyze bin/fpm-record
 	@TORTURE=1 KILLS=$${KILLS:-1000} tests/integration/record_crash.sh
 
 test: deps-test
+	@$(MAKE) -s -j2 all $(UNITS:%=bin/tests/test_%) $(UNITS:%=bin/tests-san/test_%) \
+	    $(FUZZERS:%=bin/tests-san/fuzz_%_replay) bin/tests/status_dump bin/tests/logdrop
 	@$(MAKE) -s all unit unit-asan fuzz-regress cli fixtures-check integration mutate-run
 	@echo "make test: all passed"
 

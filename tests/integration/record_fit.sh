@@ -27,7 +27,7 @@ busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $5 + $6 }' /proc/stat
 b0=$(busy); sleep 2; b1=$(busy)
 before=$(echo "$b0 $b1" | awk '{ b = $3 - $1; i = $4 - $2; printf "%.2f", b / (b + i) }')
 if awk "BEGIN { exit !($before >= 0.5) }"; then
-    ROUNDS=10 # the host is busy already: a short run shows that its pairs give no point
+    ROUNDS=10 # the host is busy already: a short run shows that its pairs give no point (beta starts at 35 s)
 fi
 
 cp "$top/tests/integration/burn.php" "$dir/burn.php"

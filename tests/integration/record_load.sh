@@ -29,7 +29,7 @@ busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $5 + $6 }' /proc/stat
 b0=$(busy); sleep 2; b1=$(busy)
 before=$(echo "$b0 $b1" | awk '{ b = $3 - $1; i = $4 - $2; printf "%.2f", b / (b + i) }')
 if awk "BEGIN { exit !($before >= 0.5) }"; then
-    PHASE_A=4 # the host is busy already: no calm stretch to wait for
+    PHASE_A=3 PHASE_B=5 # the host is busy already: no calm stretch to wait for
     ROUNDS=$((PHASE_A + PHASE_B))
 fi
 

@@ -186,38 +186,6 @@ static size_t skip_fast(const char *b, size_t n, size_t i, unsigned fields)
     return SIZE_MAX;
 }
 
-int procfs_pid_stat(const char *line, size_t len, int64_t *pid, uint64_t *ticks)
-{
-    size_t i = 0;
-    int64_t p;
-    if (next_i64(line, len, &i, &p) != 0 || p <= 0)
-        return -1;
-    const char *close = i < len ? memrchr(line + i, ')', len - i) : NULL; /* comm's end */
-    if (!close)
-        return -1;
-    i = (size_t)(close - line) + 1;
-    /* field 3 (state) to 13 are skipped; 14..17 are the times */
-    size_t at = skip_fast(line, len, i, 11);
-    if (at != SIZE_MAX)
-        i = at;
-    else
-        for (int f = 3; f <= 13; f++)
-            skip_field(line, len, &i);
-    int64_t t[4];
-    for (int k = 0; k < 4; k++)
-        if (next_i64(line, len, &i, &t[k]) != 0)
-            return -1;
-    uint64_t sum = 0;
-    for (int k = 0; k < 4; k++) {
-        uint64_t x = t[k] > 0 ? (uint64_t)t[k] : 0;
-        if (x > (uint64_t)INT64_MAX - sum)
-            return -1; /* the sum must fit in int64 */
-        sum += x;
-    }
-    *pid = p;
-    *ticks = sum;
-    return 0;
-}
 
 /* A time field, counted 0 when negative (cutime, cstime are `long`). */
 static int time_field(const char *b, size_t n, size_t *i, uint64_t *v)
@@ -273,6 +241,16 @@ int procfs_proc_stat(const char *line, size_t len, procfs_proc *p)
     int has_start = next_i64(line, len, &at, &start) == 0 && start >= 0;
     *p = (procfs_proc){pid, ppid, sum, t[2] + t[3],
                        has_start ? start : -1};
+    return 0;
+}
+
+int procfs_pid_stat(const char *line, size_t len, int64_t *pid, uint64_t *ticks)
+{
+    procfs_proc p;
+    if (procfs_proc_stat(line, len, &p) != 0)
+        return -1;
+    *pid = p.pid;
+    *ticks = p.ticks;
     return 0;
 }
 

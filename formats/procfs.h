@@ -24,7 +24,8 @@ int procfs_stat_steal_of(const char *buf, size_t len, const char *name, uint64_t
                          uint64_t *total);
 
 /* One /proc/<pid>/stat line: the pid and utime + stime + cutime + cstime
- * (fields 14 to 17) in ticks.  comm (field 2) may hold spaces and
+ * (fields 14 to 17) in ticks: procfs_proc_stat's, for callers that need no
+ * more.  comm (field 2) may hold spaces and
  * parentheses: fields are counted after its last ')'. */
 int procfs_pid_stat(const char *line, size_t len, int64_t *pid, uint64_t *ticks);
 

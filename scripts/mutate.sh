@@ -88,7 +88,7 @@ done <<'LIST'
 5 quota host uses usage_usec|analyzer/signals.c|s/if \(h->quota_millicores > 0 && cg->has &&/if (h->quota_millicores > 0 \&\& 0 \&\& cg->has \&\&/
 5 quota pair needs the same measure|analyzer/pairs.c|s/if \(pr->sig\[SIG_BUSY\].unit != busy->unit\)/if (pr->sig[SIG_BUSY].unit != busy->unit \&\& !busy_ok)/
 5 a new pid counts its whole counter|analyzer/recover.c|s/\? w->ticks - b->ticks : w->ticks\);/? w->ticks - b->ticks : 0);/
-5 fields 14 to 17|formats/procfs.c|s/for \(int f = 3; f <= 13; f\+\+\)/for (int f = 3; f <= 12; f++)/
+5 fields 14 to 17|formats/procfs.c|s/for \(int f = 5; f <= 13; f\+\+\)/for (int f = 5; f <= 12; f++)/
 5 every pool needs PIDS in both rounds|analyzer/cpu_round.c|s/if \(pr->seen\[i\] != pl->work\[i\].pool \|\| !pr->had_pids\[i\] \|\| !pl->work\[i\].in->has_pids\)/if (pr->seen[i] != pl->work[i].pool)/
 5 saturated pairs give no point|analyzer/pipeline.h|s/PL_SATURATED        0.95/PL_SATURATED        0.96/
 5 idle below 0.02 cores|analyzer/pipeline.h|s/PL_IDLE_CORES       0.02/PL_IDLE_CORES       0.03/

@@ -4,16 +4,17 @@
 #include "fpmlog.h"
 #include "records.h"
 
-int64_t act_queue(const status_page *pg, const unsigned char *listen, size_t listen_len)
+int64_t act_kernel_queue(const unsigned char *listen, size_t listen_len)
 {
-    int64_t q = -1;
-    if (pg && pg->has_listen_queue && pg->listen_queue >= 0)
-        q = pg->listen_queue;
     uint64_t k;
-    if (listen && fpmlog_kv_u64(listen, listen_len, LISTEN_QUEUE, &k) == 0 &&
-        k <= (uint64_t)INT64_MAX && (int64_t)k > q)
-        q = (int64_t)k;
-    return q;
+    return listen && fpmlog_kv_u64(listen, listen_len, LISTEN_QUEUE, &k) == 0 &&
+                   k <= (uint64_t)INT64_MAX ? (int64_t)k : -1;
+}
+
+int64_t act_queue(const status_page *pg, int64_t kernel)
+{
+    int64_t q = pg && pg->has_listen_queue && pg->listen_queue >= 0 ? pg->listen_queue : -1;
+    return kernel > q ? kernel : q;
 }
 
 void act_round(pl_activity *a, const status_page *pg, int64_t queue, int64_t max_children,

@@ -29,9 +29,12 @@ typedef struct {
     int64_t  prev_reached, prev_start;
 } pl_activity;
 
-/* 12.1: a round's queue from the page (NULL for none, or an ERROR) and a
- * LISTEN payload (NULL for none); -1 when neither has one. */
-int64_t act_queue(const status_page *pg, const unsigned char *listen, size_t listen_len);
+/* 12.1: a LISTEN payload's queue (NULL for none); -1 none. */
+int64_t act_kernel_queue(const unsigned char *listen, size_t listen_len);
+
+/* 12.1: a round's queue: the larger of the page's (NULL for none, or an
+ * ERROR) and the kernel's (-1 none); -1 when neither has one. */
+int64_t act_queue(const status_page *pg, int64_t kernel);
 
 /* 12.2: a round's status page (NULL for none) and queue, counted when in;
  * max_children 0 when unknown.  Says whether the pool ran out of workers

@@ -368,10 +368,9 @@ static int round_readings(pipeline *pl, pl_host *h, const pl_round *r, int in, i
         if (rc)
             return -2;
         const pl_pool_round *in_rec = w->in;
-        w->listen_queue = act_queue(pg, in_rec->has_listen ? in_rec->listen : NULL,
-                                    in_rec->listen_len);
-        w->kernel_queue = in_rec->has_listen ? act_queue(NULL, in_rec->listen, in_rec->listen_len)
-                                             : -1;
+        w->kernel_queue = act_kernel_queue(in_rec->has_listen ? in_rec->listen : NULL,
+                                           in_rec->listen_len);
+        w->listen_queue = act_queue(pg, w->kernel_queue);
         w->queued = w->listen_queue > 0;
         act_round(&w->pool->act, pg, w->listen_queue, w->pool->max_children, in, &w->maxed,
                   &w->active);

@@ -7,13 +7,12 @@
 
 #include "grow.h"
 
-static const procfs_proc *sort_base;
-
-static int cmp_idx(const void *a, const void *b)
+static int cmp_pid_line(const void *a, const void *b)
 {
-    size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    int64_t p = sort_base[x].pid, q = sort_base[y].pid;
-    return p != q ? (p < q ? -1 : 1) : (x > y) - (x < y); /* in line order: stable */
+    const wk_key *x = a, *y = b;
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    return (x->line > y->line) - (x->line < y->line); /* in line order: stable */
 }
 
 int wk_set(wk_map *m, const procfs_proc *t, size_t n)
@@ -32,12 +31,11 @@ int wk_set(wk_map *m, const procfs_proc *t, size_t n)
     if (grow(&m->idx, &m->idx_cap, n, sizeof *m->idx, 16))
         return -1;
     for (i = 0; i < n; i++)
-        m->idx[i] = i;
-    sort_base = t; /* the pipeline applies rounds on one thread */
-    qsort(m->idx, n, sizeof *m->idx, cmp_idx);
+        m->idx[i] = (wk_key){t[i].pid, i};
+    qsort(m->idx, n, sizeof *m->idx, cmp_pid_line);
     m->n = 0;
     for (i = 0; i < n; i++) {
-        const procfs_proc *w = &t[m->idx[i]];
+        const procfs_proc *w = &t[m->idx[i].line];
         if (m->n && m->v[m->n - 1].pid == w->pid)
             m->v[m->n - 1] = *w; /* the later line of a pid wins */
         else

@@ -13,11 +13,17 @@
 
 #include "procfs.h"
 
+/* A line of an unsorted PIDS, to sort by pid and then line. */
+typedef struct {
+    int64_t pid;
+    size_t  line;
+} wk_key;
+
 /* The workers of a PIDS, sorted by pid (the later line of a pid wins). */
 typedef struct {
     procfs_proc *v;
     size_t       n, cap;
-    size_t      *idx;   /* scratch for an unsorted PIDS */
+    wk_key      *idx;   /* scratch for an unsorted PIDS */
     size_t       idx_cap;
 } wk_map;
 

@@ -193,7 +193,7 @@ recorder: a round starts an interval after the last STAT|recorder/record.c|s/   
 11.5 the common line needs sd_x >= 0.2|analyzer/joint.c|s/sol->common_believed = sol->common_sd_x >= JOINT_COMMON_SD_X &&/sol->common_believed =/
 11.5 the host's common line when a pool's own is not believed|analyzer/whatif.c|s/\} else if \(sol->common_exists && sol->common_believed\) \{/} else if (0) {/
 11.5 --fit dominant sizes by section 5|analyzer/whatif.c|s/if \(fit == WI_FIT_DOMINANT \|\| !jp \|\| !sol\)/if (!jp || !sol)/
-12.1 the queue is the larger of the page's and the kernel's|analyzer/activity.c|s/\(int64_t\)k > q\)/(int64_t)k > q \&\& q < 0)/
+12.1 the queue is the larger of the page's and the kernel's|analyzer/activity.c|s/return kernel > q \? kernel : q;/return q >= 0 ? q : kernel;/
 12.1 a kernel queue while the CPU is full is starved|analyzer/pipeline.c|s/w->queued = w->listen_queue > 0;/w->queued = pg \&\& pg->has_listen_queue \&\& pg->listen_queue > 0;/
 12.2 all busy: active processes >= max_children|analyzer/activity.c|s/pg->active >= max_children/pg->active > max_children/
 12.2 ran out of workers under one start time|analyzer/activity.c|s/a->has_prev && a->prev_start == start && /a->has_prev \&\& /

@@ -279,9 +279,26 @@ static void test_overhead_is_its_own_else_the_hosts_else_none(void **state)
     pipeline_free(pl);
 }
 
+/* a PIDS out of pid order is sorted, and of a pid listed twice the later
+ * line stands */
+static void test_workers_are_sorted_by_pid_the_later_line_standing(void **state)
+{
+    (void)state;
+    procfs_proc t[] = {{30, 7, 5, 0, 1}, {10, 7, 1, 0, 1}, {30, 7, 9, 0, 1}, {20, 7, 2, 0, 1}};
+    wk_map m = {0};
+    assert_int_equal(wk_set(&m, t, 4), 0);
+    assert_int_equal(m.n, 3);
+    assert_int_equal(m.v[0].pid, 10);
+    assert_int_equal(m.v[1].pid, 20);
+    assert_int_equal(m.v[2].pid, 30);
+    assert_int_equal(m.v[2].ticks, 9);
+    wk_free(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_workers_are_sorted_by_pid_the_later_line_standing),
         cmocka_unit_test(test_a_pid_with_another_start_time_is_a_new_worker),
         cmocka_unit_test(test_lost_cpu_is_shared_by_the_workers_that_left),
         cmocka_unit_test(test_lost_cpu_without_left_workers_is_shared_by_cores),

@@ -62,10 +62,10 @@ static void host_lines(FILE *out, const char *hn, const char *label, uint64_t hm
             continue;
         size_t w;
         char *name = esc_display_name(pools[i]->name, pools[i]->name_len, &w);
-        fprintf(out, first ? "host %s: not in these sums, no cost measured: %s" : ", %s",
-                first ? hn : (name ? name : "?"), name ? name : "?");
         if (first)
-            first = 0;
+            fprintf(out, "host %s: not in these sums, no cost measured: ", hn);
+        fprintf(out, "%s%s", first ? "" : ", ", name ? name : "?");
+        first = 0;
         free(name);
     }
     if (!first)

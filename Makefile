@@ -26,10 +26,10 @@ MANDIR     ?= $(PREFIX)/share/man
 SYSCONFDIR ?= /etc
 UNITDIR    ?= $(SYSCONFDIR)/systemd/system
 
-FORMATS  := formats/fpmlog_read.c formats/fpmlog_feed.c formats/fpmlog_write.c formats/fpmlog_kv.c formats/zahead.c formats/zframe.c formats/status.c formats/procfs.c \
+FORMATS  := formats/fpmsum.c formats/fpmlog_read.c formats/fpmlog_feed.c formats/fpmlog_write.c formats/fpmlog_kv.c formats/zahead.c formats/zframe.c formats/status.c formats/procfs.c \
             common/msg.c common/numarg.c
 ANALYZER := analyzer/hist.c analyzer/activity.c analyzer/fit.c analyzer/joint.c analyzer/recover.c analyzer/pidmap.c analyzer/namemap.c analyzer/outfile.c analyzer/readings.c \
-            analyzer/pipeline.c analyzer/cpu_round.c analyzer/rounds.c analyzer/pairs.c analyzer/signals.c analyzer/out_timing.c analyzer/replay.c analyzer/seen.c analyzer/applier.c analyzer/report.c analyzer/whatif.c analyzer/out_escape.c analyzer/out_table.c analyzer/out_text.c analyzer/out_why.c analyzer/out_activity.c analyzer/out_hist.c analyzer/out_json.c analyzer/out_csv.c analyzer/out_metrics.c analyzer/timearg.c analyzer/options.c analyzer/out_check.c analyzer/out_rows.c analyzer/out_plot.c
+            analyzer/pipeline.c analyzer/cpu_round.c analyzer/rounds.c analyzer/pairs.c analyzer/signals.c analyzer/out_timing.c analyzer/replay.c analyzer/seek.c analyzer/seen.c analyzer/applier.c analyzer/report.c analyzer/whatif.c analyzer/out_escape.c analyzer/out_table.c analyzer/out_text.c analyzer/out_why.c analyzer/out_activity.c analyzer/out_hist.c analyzer/out_json.c analyzer/out_csv.c analyzer/out_metrics.c analyzer/timearg.c analyzer/options.c analyzer/out_check.c analyzer/out_rows.c analyzer/out_plot.c
 RECORDER := recorder/config.c recorder/workers.c recorder/fcgi.c recorder/fpmconf.c recorder/procscan.c recorder/logfile.c recorder/probe.c recorder/stealcmd.c recorder/record.c recorder/sockdiag.c recorder/masterconf.c
 UNITS    := msg numarg escape whatif options applier status procfs hist activity fit joint recover readings pipeline report replay timearg rows fcgi fpmconf logfile procscan namemap table check plot signals timing probe workers record sockdiag fpmlog
 

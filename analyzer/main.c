@@ -16,6 +16,7 @@
 #include "pipeline.h"
 #include "readings.h"
 #include "replay.h"
+#include "seek.h"
 #include "out_timing.h"
 #include "report.h"
 #include "timearg.h"
@@ -151,6 +152,7 @@ typedef struct {
     replay       *rp;
     csvout        csv;
     plotter      *plots;
+    seek         *sk;
 } run;
 
 static int is_stdout(const char *path)
@@ -199,14 +201,81 @@ static int open_exports(const config *cfg, run *r)
     return 0;
 }
 
+/* Whether the environment asks for every frame to be read
+ * (FPM_ANALYZE_FULL_READ=1: the tests compare both ways). */
+static int full_read_forced(void)
+{
+    const char *v = getenv("FPM_ANALYZE_FULL_READ");
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+/* --from/--until: which frames the window needs, planned by tries on
+ * pipelines of their own (nothing said, nothing exported) until no round of
+ * the window meets what a jump left unknown.  NULL: every frame is read (no
+ * window, the full read forced, or memory ran out). */
+static seek *plan_seek(const config *cfg, const pl_options *opt)
+{
+    if ((!opt->has_from && !opt->has_until) || full_read_forced())
+        return NULL;
+    seek *sk = seek_new(opt->has_from, opt->from_ns, opt->has_until, opt->until_ns);
+    for (int i = 0; sk && i < cfg->nlogs; i++)
+        if (seek_add(sk, cfg->logs[i]) != 0) {
+            seek_free(sk);
+            sk = NULL;
+        }
+    if (!sk)
+        return NULL;
+    seek_plan(sk);
+    FILE *quiet = fopen("/dev/null", "w");
+    if (quiet)
+        msg_stream(quiet);
+    int tries = 0;
+    for (;; tries++) {
+        pipeline *pl = pipeline_new(opt);
+        replay *rp = pl ? replay_new(pl, 1) : NULL;
+        int ok = rp != NULL;
+        if (rp) {
+            replay_set_seek(rp, sk);
+            for (int i = 0; ok && i < cfg->nlogs; i++)
+                ok = replay_file(rp, cfg->logs[i], 0) != -2;
+        }
+        const uint64_t *ids;
+        size_t n = ok ? pipeline_unsettled(pl, &ids) : 0;
+        int more = n && seek_more(sk, ids, n);
+        replay_free(rp);
+        pipeline_free(pl);
+        if (!ok) {
+            seek_free(sk);
+            sk = NULL;
+        }
+        if (!ok || !more)
+            break;
+    }
+    tries++;
+    msg_stream(NULL);
+    if (quiet)
+        fclose(quiet);
+    const char *say = getenv("FPM_ANALYZE_SEEK_STATS");
+    if (sk && say && *say) { /* for the tests and make bench */
+        seek_stats st = seek_stats_of(sk);
+        msg_warnx("seek: %llu of %llu frames read (%llu of %llu bytes), after %d tries",
+                  (unsigned long long)(st.frames - st.skipped), (unsigned long long)st.frames,
+                  (unsigned long long)(st.bytes - st.skipped_bytes),
+                  (unsigned long long)st.bytes, tries);
+    }
+    return sk;
+}
+
 /* Every LOG, in order: one history.  0, or 2 when none could be read or
  * memory ran out. */
-static int replay_all(const config *cfg, run *r)
+static int replay_all(const config *cfg, run *r, const pl_options *opt)
 {
     if (!(r->rp = replay_new(r->pl, cfg->threads))) {
         msg_warnx("out of memory");
         return 2;
     }
+    if ((r->sk = plan_seek(cfg, opt)))
+        replay_set_seek(r->rp, r->sk);
     for (int i = 0; i < cfg->nlogs; i++)
         if (replay_file(r->rp, cfg->logs[i], !cfg->quiet && isatty(2)) == -2)
             return 2;
@@ -335,7 +404,7 @@ int main(int argc, char **argv)
     if (!r.pl)
         msg_warnx("out of memory");
     if (rc == 0)
-        rc = replay_all(&cfg, &r);
+        rc = replay_all(&cfg, &r, &opt);
     if (rc == 0)
         rc = say_findings(&cfg, &r);
     int plots_failed = 0;
@@ -349,6 +418,7 @@ int main(int argc, char **argv)
     if (plots_failed || (r.rp && replay_counts_of(r.rp).unreadable))
         rc = 2; /* the figures stand on the rest: said, and the exit says so */
     rc = close_exports(&cfg, &r, rc);
+    seek_free(r.sk);
     outfile_unprotect();
     rd_prefixes_free(&cfg.own_uri);
     return rc;

@@ -105,6 +105,7 @@ void pipeline_free(pipeline *pl)
     free(pl->mkp);
     free(pl->x);
     free(pl->work);
+    free(pl->need);
     free(pl);
 }
 
@@ -170,10 +171,14 @@ uint64_t pl_kv_u64(const unsigned char *pl, size_t len, const char *key, uint64_
 static void forget_boot(pl_host *h)
 {
     for (size_t i = 0; i < h->npools; i++) {
-        pidmap_clear(&h->pools[i]->remembered);
-        h->pools[i]->workers.n = 0;
+        pl_pool *p = h->pools[i];
+        pidmap_clear(&p->remembered);
+        p->workers.n = 0;
+        /* forgotten in any read (the page before and the activity's are not) */
+        p->unsettled_pids = p->seen_uncertain = 0;
     }
     h->prev->has = 0;
+    h->unsettled_prev = 0;
     h->prev->masters.n = 0; /* and the masters' carry starts again */
 }
 
@@ -183,6 +188,86 @@ int pipeline_host_named(const unsigned char *payload, size_t len)
     return fpmlog_kv(payload, len, HOST_HOSTNAME, 0, &nl) && nl > 0;
 }
 
+/* The host named so, or NULL with where it would go in *at. */
+static pl_host *find_host(const pipeline *pl, const char *name, size_t nl, size_t *at)
+{
+    size_t lo = 0, hi = pl->nhosts;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = name_cmp(pl->hosts[mid]->hostname, pl->hosts[mid]->hostname_len, name, nl);
+        if (c == 0)
+            return pl->hosts[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *at = lo;
+    return NULL;
+}
+
+void pl_need(pipeline *pl, uint64_t id)
+{
+    for (size_t i = 0; i < pl->nneed; i++)
+        if (pl->need[i] == id)
+            return;
+    if (pl->nneed == pl->need_cap) {
+        size_t cap = pl->need_cap ? pl->need_cap * 2 : 8;
+        uint64_t *n = realloc(pl->need, cap * sizeof *n);
+        if (!n) {
+            pl->need_nomem = 1;
+            return;
+        }
+        pl->need = n;
+        pl->need_cap = cap;
+    }
+    pl->need[pl->nneed++] = id;
+}
+
+size_t pipeline_unsettled(const pipeline *pl, const uint64_t **ids)
+{
+    *ids = pl->need;
+    return pl->nneed;
+}
+
+int pipeline_skipped_pool(pipeline *pl, const char *hostname, size_t hostname_len,
+                          const char *name, size_t name_len, uint64_t id)
+{
+    size_t at;
+    pl_host *h = find_host(pl, hostname, hostname_len, &at);
+    if (!h)
+        return 0; /* rounds of no host: ignored */
+    pl_pool *p = get_pool(pl, h, name, name_len);
+    if (!p)
+        return -2;
+    /* its remembered map, page before, workers: whatever the frames did */
+    pidmap_clear(&p->remembered);
+    p->workers.n = 0;
+    p->status_before.has = 0;
+    p->act.has_prev = 0;
+    p->unsettled_page = p->unsettled_act = p->unsettled_pids = p->seen_uncertain = 1;
+    p->skip_id = id;
+    return 0;
+}
+
+void pipeline_skipped(pipeline *pl, const char *hostname, size_t hostname_len, uint64_t rounds,
+                      uint64_t min_real, uint64_t max_real, uint64_t id)
+{
+    size_t at;
+    pl_host *h = find_host(pl, hostname, hostname_len, &at);
+    if (!h || rounds == 0)
+        return;
+    h->prev->has = 0;
+    h->prev->masters.n = 0; /* the masters' carry starts again (an approximation: seek.h) */
+    h->unsettled_prev = 1;
+    h->skip_id = id;
+    h->round_no += rounds + 1; /* no PIDS before the jump is the round before's */
+    if (!h->span_first || min_real < h->span_first)
+        h->span_first = min_real;
+    if (max_real > h->span_last)
+        h->span_last = max_real;
+}
+
 int pipeline_host(pipeline *pl, const unsigned char *payload, size_t len)
 {
     size_t nl, bl = 0;
@@ -190,20 +275,8 @@ int pipeline_host(pipeline *pl, const unsigned char *payload, size_t len)
     const char *boot = fpmlog_kv(payload, len, HOST_BOOT_ID, 0, &bl);
     if (!pipeline_host_named(payload, len))
         return -1;
-    size_t lo = 0, hi = pl->nhosts;
-    pl_host *h = NULL;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = name_cmp(pl->hosts[mid]->hostname, pl->hosts[mid]->hostname_len, name, nl);
-        if (c == 0) {
-            h = pl->hosts[mid];
-            break;
-        }
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = 0;
+    pl_host *h = find_host(pl, name, nl, &lo);
     if (!h) {
         h = calloc(1, sizeof *h);
         if (!h || !(h->hostname = dup_bytes(name, nl)) || !(h->prev = calloc(1, sizeof *h->prev)) ||
@@ -372,15 +445,26 @@ static int round_readings(pipeline *pl, pl_host *h, const pl_round *r, int in, i
                                            in_rec->listen_len);
         w->listen_queue = act_queue(pg, w->kernel_queue);
         w->queued = w->listen_queue > 0;
-        act_round(&w->pool->act, pg, w->listen_queue, w->pool->max_children, in, &w->maxed,
-                  &w->active);
+        pl_pool *p = w->pool;
+        if (pg && pg->has_max_reached) {
+            if (in && p->unsettled_act)
+                pl_need(pl, p->skip_id);
+            p->unsettled_act = 0;
+        }
+        act_round(&p->act, pg, w->listen_queue, p->max_children, in, &w->maxed, &w->active);
         if (!pg)
             continue;
-        reading_ctx ctx = {pl, h, w->pool, r, in, contended};
-        if (rd_page(pg, &w->pool->remembered, &pl->scratch, &w->pool->status_before,
-                    &w->pool->own, on_reading, &ctx))
+        if (in && p->unsettled_page)
+            pl_need(pl, p->skip_id);
+        reading_ctx ctx = {pl, h, p, r, in, contended};
+        int unsure = 0;
+        if (rd_page_seek(pg, &p->remembered, &pl->scratch, &p->status_before, &p->own,
+                         on_reading, &ctx, p->seen_uncertain, &unsure))
             return -2;
-        w->pool->status_before = (rd_before){1, (int64_t)(r->real / 1000000000u)};
+        if (in && unsure)
+            pl_need(pl, p->skip_id);
+        p->unsettled_page = p->seen_uncertain = 0;
+        p->status_before = (rd_before){1, (int64_t)(r->real / 1000000000u)};
     }
     return 0;
 }
@@ -463,6 +547,7 @@ static int round_remember(pipeline *pl, pl_host *h, const pl_round *r, const hos
     }
     pr->nseen = n;
     pr->has = 1;
+    h->unsettled_prev = 0;
     mk_list m = pr->masters; /* this round's masters, carries and all, are the next one's before */
     pr->masters = pl->masters;
     pl->masters = m;
@@ -492,6 +577,16 @@ int pipeline_round(pipeline *pl, const pl_round *r)
     h->round_no++;
     if (round_get_pools(pl, h, n) != 0)
         return -2;
+    if (in && h->unsettled_prev)
+        pl_need(pl, h->skip_id);
+    for (size_t i = 0; i < n; i++) {
+        pl_pool *p = pl->work[i].pool;
+        if (pl->work[i].in->has_pids && p->unsettled_pids) {
+            if (in)
+                pl_need(pl, p->skip_id);
+            p->unsettled_pids = 0;
+        }
+    }
     host_pair hp = pair_of(h, r, in);
     sig_pair sp = {0};
     sp.pids_complete = pl_pids_complete(pl, h, n);

@@ -70,6 +70,11 @@ typedef struct {
     double         ticks_all;     /* usable pairs' ticks, recovered included (11.2) ... */
     double         ticks_recovered; /* ... and the recovered part */
     uint64_t       master_pairs;  /* usable pairs with MASTER data for it */
+    /* seeking: what frames jumped over (pipeline_skipped) left unknown, until
+     * a round shows it again: a page (the remembered map, the page before,
+     * the activity's page before), PIDS; and the jump it came from */
+    unsigned char  unsettled_page, unsettled_act, unsettled_pids, seen_uncertain;
+    uint64_t       skip_id;
 } pl_pool;
 
 /* The shares one signal gave a host's pairs (section 9), a count per
@@ -115,6 +120,8 @@ typedef struct pl_host_s {
     size_t     npools;
     joint      j;                 /* section 11's sums, by the pools' jx */
     struct pl_prev *prev;         /* the round before, for pairs (private) */
+    int        unsettled_prev;    /* seeking: the round before was jumped over ... */
+    uint64_t   skip_id;           /* ... by this jump */
 } pl_host;
 
 /* A worker of a PIDS record: pid, ppid, CPU ticks, start time. */
@@ -177,6 +184,20 @@ typedef struct {
 } pl_options;
 
 typedef struct pipeline pipeline;
+
+/* Seeking (analyzer/seek.h): frames of hostname's rounds were jumped over
+ * (jump id): rounds rounds, REAL from min_real to max_real.  What they would
+ * have changed is unknown until rounds show it again; a round in the window
+ * that needs it notes the jump (pipeline_unsettled).  The pools those frames
+ * named are made known first with pipeline_skipped_pool.  0, -2 ENOMEM. */
+int pipeline_skipped_pool(pipeline *pl, const char *hostname, size_t hostname_len,
+                          const char *name, size_t name_len, uint64_t id);
+void pipeline_skipped(pipeline *pl, const char *hostname, size_t hostname_len, uint64_t rounds,
+                      uint64_t min_real, uint64_t max_real, uint64_t id);
+
+/* The jumps whose unknowns a round of the window needed (each once, in the
+ * order met): more rounds before the window must be read. */
+size_t pipeline_unsettled(const pipeline *pl, const uint64_t **ids);
 
 #define PL_MAX_HOOKS 4
 

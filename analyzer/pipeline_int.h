@@ -56,7 +56,13 @@ struct pipeline {
     size_t         x_cap;
     round_pool    *work;        /* the round's pools, by name; kept from round to round */
     size_t         work_cap;
+    uint64_t      *need;        /* seeking: jumps whose unknowns the window needed */
+    size_t         nneed, need_cap;
+    int            need_nomem;
 };
+
+/* Seeking: a round of the window used what jump id left unknown. */
+void pl_need(pipeline *pl, uint64_t id);
 
 
 /* Section 5: each pool's ticks from its PIDS (its worker map is replaced

@@ -105,15 +105,26 @@ int rd_page(const status_page *pg, pidmap *remembered, pidmap *scratch, const rd
             void (*fn)(void *arg, const status_worker *w, rd_verdict v, int64_t share),
             void *arg)
 {
+    return rd_page_seek(pg, remembered, scratch, prev, own, fn, arg, 0, NULL);
+}
+
+int rd_page_seek(const status_page *pg, pidmap *remembered, pidmap *scratch,
+                 const rd_before *prev, const rd_prefixes *own,
+                 void (*fn)(void *arg, const status_worker *w, rd_verdict v, int64_t share),
+                 void *arg, int uncertain, int *unsure)
+{
     pidmap_clear(scratch);
     for (size_t i = 0; i < pg->nworkers; i++) {
         const status_worker *w = &pg->workers[i];
         int64_t share = 0, old;
         rd_verdict v = rd_judge(w, remembered, prev, own, &share);
-        int rc = 0;
+        int rc = 0, known = w->has_pid && pidmap_get(remembered, w->pid, &old);
+        if (unsure && v != RD_RUNNING && v != RD_NO_REQUEST &&
+            (known ? old == RD_UNKNOWN : uncertain))
+            *unsure = 1;
         if (v == RD_RUNNING) /* its counter before, or seen running */
             rc = pidmap_put(scratch, w->pid,
-                            pidmap_get(remembered, w->pid, &old) ? old : RD_SEEN_RUNNING);
+                            known ? old : uncertain ? RD_UNKNOWN : RD_SEEN_RUNNING);
         else if (v != RD_NO_REQUEST)
             rc = pidmap_put(scratch, w->pid, w->requests);
         else if (w->has_pid && w->has_requests && w->requests == 0)

@@ -38,6 +38,11 @@ void rd_prefixes_free(rd_prefixes *p);
 /* A pid remembered as seen running, without a counter (12.4). */
 #define RD_SEEN_RUNNING INT64_MIN
 
+/* A pid seen running while the map was not known (after frames were
+ * jumped over): it may have had a counter before them.  Judged as seen
+ * running. */
+#define RD_UNKNOWN (INT64_MIN + 1)
+
 /* The pool's previous round with a status page (12.4): whether there was
  * one, and its ROUND REAL in whole seconds. */
 typedef struct {
@@ -61,5 +66,14 @@ int rd_page(const status_page *pg, pidmap *remembered, pidmap *scratch, const rd
             const rd_prefixes *own,
             void (*fn)(void *arg, const status_worker *w, rd_verdict v, int64_t share),
             void *arg);
+
+/* rd_page after frames were jumped over (seeking): with uncertain, the map
+ * may have lacked pids it had (a running one is remembered RD_UNKNOWN);
+ * *unsure is set when an idle worker's verdict rests on what was not
+ * known: no entry while uncertain, or RD_UNKNOWN. */
+int rd_page_seek(const status_page *pg, pidmap *remembered, pidmap *scratch,
+                 const rd_before *prev, const rd_prefixes *own,
+                 void (*fn)(void *arg, const status_worker *w, rd_verdict v, int64_t share),
+                 void *arg, int uncertain, int *unsure);
 
 #endif

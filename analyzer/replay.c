@@ -12,6 +12,7 @@
 #include "namemap.h"
 #include "records.h"
 #include "seen.h"
+#include "seek.h"
 #include "msg.h"
 
 struct replay {
@@ -25,7 +26,13 @@ struct replay {
     seen     *seen;             /* which rounds each file held, per host */
     int       threads;          /* above 1: rounds parsed and applied on threads */
     struct applier *apply;      /* those threads */
+    seek     *seek;             /* frames to jump over, or NULL */
 };
+
+void replay_set_seek(replay *st, seek *sk)
+{
+    st->seek = sk;
+}
 
 /* A copy of a payload; the memory is kept from round to round. */
 typedef struct {
@@ -318,6 +325,81 @@ static int take_record(replay *st, pending *p, const fpmlog_record *rec, const c
 }
 
 
+/* Frames jumped over: their summaries' pools, gathered until each frame is done. */
+typedef struct {
+    replay  *st;
+    pending *p;
+    const char *path;
+    char   **names;
+    size_t  *lens;
+    size_t   n, cap;
+    int      nomem;
+} jump_ctx;
+
+static int jump_pool(void *arg, const char *name, size_t len)
+{
+    jump_ctx *c = arg;
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 32;
+        char **nn = realloc(c->names, cap * sizeof *nn);
+        size_t *nl = nn ? realloc(c->lens, cap * sizeof *nl) : NULL;
+        if (nn)
+            c->names = nn;
+        if (!nl)
+            return -2;
+        c->lens = nl;
+        c->cap = cap;
+    }
+    if (!(c->names[c->n] = malloc(len + 1)))
+        return -2;
+    memcpy(c->names[c->n], name, len);
+    c->lens[c->n++] = len;
+    return 0;
+}
+
+/* A skipped frame's own HOST and POOL records take effect as if read. */
+static int jump_record(void *arg, const fpmlog_record *rec)
+{
+    jump_ctx *c = arg;
+    return take_record(c->st, c->p, rec, c->path) ? -2 : 0;
+}
+
+/* A skipped frame done: its pools made known, its rounds' state unknown. */
+static int jump_done(void *arg, const fpmsum *sum, uint64_t id)
+{
+    jump_ctx *c = arg;
+    int rc = replay_drain(c->st) ? -2 : 0; /* its records are applied before */
+    for (size_t i = 0; i < c->n; i++) {
+        if (rc == 0)
+            rc = pipeline_skipped_pool(c->st->pl, sum->hostname, sum->hostname_len, c->names[i],
+                                       c->lens[i], id);
+        free(c->names[i]);
+    }
+    c->n = 0;
+    pipeline_skipped(c->st->pl, sum->hostname, sum->hostname_len, sum->rounds, sum->min_real,
+                     sum->max_real, id);
+    if (sum->rounds)
+        c->st->has_seq = 0; /* the seq of the rounds jumped over is not known */
+    return rc;
+}
+
+/* The reader jumped over [off, off + len): the pipeline is told what those
+ * frames' summaries hold: their records as read, then (once the threads
+ * applied everything before) their pools and rounds directly.  0, -1
+ * ENOMEM, -2 a summary no longer checks out. */
+static int take_jump(replay *st, pending *p, const char *path, uint64_t off, uint64_t len)
+{
+    pend_drop(p); /* a skipped frame begins between rounds: nothing is pending */
+    jump_ctx c = {st, p, path, NULL, NULL, 0, 0, 0};
+    fpmsum_visit v = {jump_pool, jump_record, &c};
+    int rc = seek_jumped(st->seek, st->files, off, len, &v, jump_done, &c);
+    for (size_t i = 0; i < c.n; i++)
+        free(c.names[i]);
+    free(c.names);
+    free(c.lens);
+    return rc == -1 ? -2 : rc ? -1 : 0;
+}
+
 /* Damage met before a file's first record is said only once a record shows
  * the file is a log at all. */
 #define EARLY 8
@@ -442,6 +524,9 @@ static fpmlog_reader *open_log(replay *st, const char *path)
         msg_warnx("%s: could not start the replay threads", path);
         fpmlog_reader_free(r);
         r = NULL;
+    } else if (st->seek) {
+        /* frames decoded ahead would be the ones jumped over */
+        fpmlog_reader_set_skip(r, seek_skip, seek_file(st->seek, st->files));
     } else if (decoders) {
         fpmlog_reader_ahead(r, decoders); /* else the reader decodes */
     }
@@ -491,6 +576,22 @@ int replay_file(replay *st, const char *path, int progress)
             st->unreadable++;
             rc = -1;
             break;
+        }
+        if (ret == 2) {
+            int e = take_jump(st, &p, path, rec.pos.offset, rec.len);
+            if (e == -2) {
+                msg_warnx("%s: offset %llu: a frame's summary no longer checks out: the file "
+                          "changed while it was read", path, (unsigned long long)rec.pos.offset);
+                st->unreadable++;
+                rc = -1;
+                break;
+            }
+            if (e) {
+                msg_warnx("%s: out of memory", path);
+                rc = -2;
+                break;
+            }
+            continue;
         }
         if (ret == -1) {
             st->damaged++;

@@ -32,6 +32,12 @@ replay *replay_new(pipeline *pl, int threads);
  * be opened or read to its end (counted unreadable), -2 ENOMEM. */
 int replay_file(replay *r, const char *path, int progress);
 
+/* Seeking: the files' frames a window does not need are jumped over as
+ * sk plans (seek.h); files are numbered in the order replayed.  Before the
+ * first file; NULL reads everything. */
+struct seek;
+void replay_set_seek(replay *r, struct seek *sk);
+
 /* Waits until every round read is applied to the pipeline (with threads);
  * 0, or -2 when it ran out of memory (said). */
 int replay_drain(replay *r);

@@ -96,6 +96,14 @@ int fpmlog_reader_next(fpmlog_reader *r, fpmlog_record *rec, fpmlog_damage *dmg)
  * (the reader goes on alone). */
 int fpmlog_reader_ahead(fpmlog_reader *r, int decoders);
 
+/* Seeking: at each zstd frame magic, at file offset off, skip(arg, off)
+ * says how many bytes to jump over (0: read the frame).  After a jump the
+ * stream starts afresh, as at a file's start, and fpmlog_reader_next
+ * returns 2 once, with the jump's offset in rec->pos.offset (and its length
+ * in rec->len).  NULL (the default): everything is read. */
+typedef uint64_t (*fpmlog_skip_fn)(void *arg, uint64_t off);
+void fpmlog_reader_set_skip(fpmlog_reader *r, fpmlog_skip_fn skip, void *arg);
+
 /* Bytes of the file consumed so far, for progress lines. */
 uint64_t fpmlog_reader_tell(const fpmlog_reader *r);
 

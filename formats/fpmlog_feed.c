@@ -75,9 +75,28 @@ static int feed_framepos(fpmlog_reader *r)
             return -1;
     size_t avail = r->ib_len - r->ib_pos;
     unsigned char *p = r->ib + r->ib_pos;
+    if (r->after_skippable) {
+        /* a skippable frame's size is trusted only when it leads to a frame,
+         * a record or the end: else a damaged size would cost the frame after
+         * it, so the next magic is looked for from just past its start */
+        r->after_skippable = 0;
+        if (avail >= 8 && !zf_is_frame(p) && !zf_is_skippable(p) &&
+            memcmp(p, FPMLOG_MAGIC, 8) != 0) {
+            fl_seek_input(r, r->skippable_start + 1);
+            r->mode = M_SCAN;
+            return 0;
+        }
+    }
     if (avail == 0) {
         r->mode = M_DONE;
         r->stream_ended = 1;
+    } else if (avail >= 4 && zf_is_frame(p) && r->skip &&
+               (r->skip_len = r->skip(r->skip_arg, r->ib_off + r->ib_pos)) > 0) {
+        /* frames the caller does not need: the stream ends before them */
+        r->skip_off = r->ib_off + r->ib_pos;
+        fl_seek_input(r, r->skip_off + r->skip_len);
+        r->stream_ended = 1;
+        r->pending_skip = 1;
     } else if (avail >= 4 && zf_is_frame(p)) {
         r->frame_start = r->ib_off + r->ib_pos;
         fl_add_segment(r, r->frame_start, 1);
@@ -89,7 +108,9 @@ static int feed_framepos(fpmlog_reader *r)
         r->zhint = 5; /* the smallest frame header */
         r->mode = M_FRAME;
     } else if (avail >= 8 && zf_is_skippable(p)) {
-        fl_seek_input(r, r->ib_off + r->ib_pos + zf_skippable_size(p));
+        r->skippable_start = r->ib_off + r->ib_pos;
+        r->after_skippable = 1;
+        fl_seek_input(r, r->skippable_start + zf_skippable_size(p));
     } else {
         fl_add_segment(r, r->ib_off + r->ib_pos, 0);
         r->mode = M_PLAIN;

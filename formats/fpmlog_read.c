@@ -139,6 +139,12 @@ int fpmlog_reader_ahead(fpmlog_reader *r, int decoders)
     return r->ahead ? 0 : -1;
 }
 
+void fpmlog_reader_set_skip(fpmlog_reader *r, fpmlog_skip_fn skip, void *arg)
+{
+    r->skip = skip;
+    r->skip_arg = arg;
+}
+
 uint64_t fpmlog_reader_tell(const fpmlog_reader *r)
 {
     return r->ib_off + r->ib_pos;
@@ -438,6 +444,15 @@ int fpmlog_reader_next(fpmlog_reader *r, fpmlog_record *rec, fpmlog_damage *dmg)
                 r->pending_break = 0;
                 *dmg = r->break_dmg;
                 return -1;
+            }
+            if (r->pending_skip) {
+                r->pending_skip = 0;
+                memset(rec, 0, sizeof *rec);
+                rec->type = "";
+                rec->source = "";
+                rec->pos.offset = r->skip_off;
+                rec->len = (size_t)r->skip_len;
+                return 2;
             }
             if (r->mode == M_DONE)
                 return 0;

@@ -66,6 +66,9 @@ struct fpmlog_reader {
     size_t zhint;               /* input zstd asks for next: one block */
     zahead *ahead;              /* frames decoded ahead on threads, or NULL */
     uint64_t ahead_size;        /* the compressed size of the frame in AHEAD */
+    fpmlog_skip_fn skip;        /* seeking: frames to jump over, or NULL */
+    void    *skip_arg;
+    uint64_t skip_off, skip_len; /* the jump taken, said once the stream before it is read */
 
     unsigned char *rb;          /* decoded stream not yet consumed */
     size_t rb_len, rb_pos, rb_cap;
@@ -77,6 +80,9 @@ struct fpmlog_reader {
     int stream_ended;           /* no more bytes for this stream */
     int skipping, at_line_start;
     int pending_break;          /* a frame broke: report after the rest */
+    int pending_skip;           /* frames were jumped over: said after the rest */
+    int after_skippable;        /* the input just skipped a skippable frame ... */
+    uint64_t skippable_start;   /* ... that began here */
     int scan_after_cut;         /* a frame was cut short: is there another? */
     fpmlog_damage break_dmg;
 

@@ -8,6 +8,7 @@
 #include <libdeflate.h>
 #include <zstd.h>
 
+#include "fpmsum.h"
 #include "zframe.h"
 
 struct fpmlog_writer {
@@ -19,6 +20,8 @@ struct fpmlog_writer {
     size_t      out_cap;
     int         in_frame;       /* records went in since the frame began */
     uint64_t    frame_bytes;    /* their bytes, headers and all (before compression) */
+    uint64_t    zbytes;         /* the frame's compressed bytes given to the sink so far */
+    fpmsum_acc *sum;            /* what the frame holds, for its summary (zstd only) */
     char       *hdr;
 };
 
@@ -41,7 +44,8 @@ fpmlog_writer *fpmlog_writer_to(fpmlog_sink sink, void *arg, int level)
         w->cctx = ZSTD_createCCtx();
         w->out_cap = ZSTD_CStreamOutSize();
         w->out = malloc(w->out_cap);
-        if (!w->cctx || !w->out)
+        w->sum = fpmsum_acc_new();
+        if (!w->cctx || !w->out || !w->sum)
             goto err;
         ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, level);
         ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 0);
@@ -74,6 +78,9 @@ void fpmlog_writer_reset(fpmlog_writer *w)
         ZSTD_CCtx_reset(w->cctx, ZSTD_reset_session_only);
     w->in_frame = 0;
     w->frame_bytes = 0;
+    w->zbytes = 0;
+    if (w->sum)
+        fpmsum_acc_lost(w->sum);
 }
 
 void fpmlog_writer_free(fpmlog_writer *w)
@@ -81,6 +88,7 @@ void fpmlog_writer_free(fpmlog_writer *w)
     if (!w)
         return;
     ZSTD_freeCCtx(w->cctx);
+    fpmsum_acc_free(w->sum);
     free(w->out);
     free(w->hdr);
     free(w);
@@ -101,6 +109,7 @@ static int put(fpmlog_writer *w, const void *buf, size_t len, ZSTD_EndDirective 
         }
         if (out.pos && w->sink(w->arg, w->out, out.pos) != 0)
             return -1;
+        w->zbytes += out.pos;
         if (mode == ZSTD_e_continue ? in.pos == in.size : left == 0)
             return 0;
     }
@@ -200,6 +209,11 @@ int fpmlog_write(fpmlog_writer *w, const char *type, uint64_t mono, uint64_t rea
         return -1;
     w->in_frame = 1;
     w->frame_bytes += (uint64_t)n + len + 1;
+    if (w->sum && fpmsum_acc_record(w->sum, type, mono, real, source, source_len, w->hdr,
+                                    (size_t)n, payload, len) != 0) {
+        errno = ENOMEM;
+        return -1;
+    }
     return 0;
 }
 
@@ -218,9 +232,19 @@ int fpmlog_writer_end_frame(fpmlog_writer *w)
     if (!w->in_frame)
         return 0;
     int rc = put(w, NULL, 0, ZSTD_e_end);
-    if (rc == 0) {
-        w->in_frame = 0;
-        w->frame_bytes = 0;
+    if (rc != 0)
+        return rc;
+    w->in_frame = 0;
+    w->frame_bytes = 0;
+    if (!w->sum)
+        return 0; /* plain: no frames */
+    /* the frame's summary right after it, in a skippable frame (fpmsum.h) */
+    const unsigned char *sb;
+    size_t sl;
+    if (fpmsum_acc_end(w->sum, w->zbytes, &sb, &sl) != 0) {
+        errno = ENOMEM;
+        return -1;
     }
-    return rc;
+    w->zbytes = 0;
+    return w->sink(w->arg, sb, sl);
 }

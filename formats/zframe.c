@@ -86,3 +86,31 @@ int zf_begins_like_log(int fd)
         return 1;
     return memcmp(m, FPMLOG_MAGIC, n) == 0;
 }
+
+int zf_frame_extent(int fd, uint64_t off, uint64_t size, uint64_t *len)
+{
+    unsigned char fhd, bh[3];
+    uint64_t pos = off + 4;
+    *len = 0;
+    if (pos >= size || zf_pread_all(fd, &fhd, 1, pos) != 1 || (pos += zf_header_size(fhd)) > size)
+        return -1;
+    for (;;) {
+        if (pos + 3 > size || zf_pread_all(fd, bh, 3, pos) != 3) {
+            *len = size - off;
+            return 1;
+        }
+        zf_block b = zf_block_header(bh);
+        if (b.type == 3)
+            return -1;
+        pos += 3 + b.content;
+        if (pos > size) {
+            *len = size - off;
+            return 1;
+        }
+        if (b.last) {
+            pos += zf_has_checksum(fhd) ? 4 : 0;
+            *len = pos - off;
+            return pos > size ? 1 : 0;
+        }
+    }
+}

@@ -651,8 +651,9 @@ static void test_torn_raw_block_swallowing_the_next_frame(void **state)
 }
 
 /* A log as the recorder writes it: rounds of a few records, a flush after
- * each, a frame end after every 8th.  ends[k] is the file size once round
- * k + 1 was flushed. */
+ * each, a frame end after every 8th (and the frame's summary after it).
+ * ends[k] is the file size once round k + 1 was flushed, up to the frame's
+ * end (a cut inside the summary after it leaves the frame whole). */
 static size_t recorder_log(buf *file, size_t *ends, int rounds)
 {
     FILE *f = tmpfile();
@@ -667,11 +668,21 @@ static size_t recorder_log(buf *file, size_t *ends, int rounds)
         fpmlog_write(w, "STATUS", (uint64_t)k, 0, "p", 1, page, strlen(page));
         fpmlog_write(w, "STAT", (uint64_t)k, 0, NULL, 0, "cpu  1 2 3 4\n", 13);
         fpmlog_write(w, "ROUND", (uint64_t)k, 0, NULL, 0, "seq=1\n", 6);
+        off_t before = lseek(fd, 0, SEEK_CUR);
         if (k % 8 == 7)
             fpmlog_writer_end_frame(w);
         else
             fpmlog_writer_flush(w);
         ends[k] = (size_t)lseek(fd, 0, SEEK_CUR);
+        if (k % 8 == 7) { /* the summary's magic, after the frame's last bytes */
+            unsigned char t[4096];
+            size_t n = ends[k] - (size_t)before;
+            assert_true(n <= sizeof t);
+            assert_int_equal(pread(fd, t, n, before), (ssize_t)n);
+            unsigned char *m = memmem(t, n, "\x5e\x2a\x4d\x18", 4);
+            assert_non_null(m);
+            ends[k] = (size_t)before + (size_t)(m - t);
+        }
     }
     fpmlog_writer_free(w);
     size_t n = (size_t)lseek(fd, 0, SEEK_CUR);

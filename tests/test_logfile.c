@@ -54,14 +54,16 @@ static buf slurp(void)
     return b;
 }
 
-/* Every frame in the file is whole and closed; returns how many. */
+/* Every frame in the file is whole and closed; returns how many zstd
+ * frames (their summaries, skippable frames, are not counted). */
 static int closed_frames(const buf *b)
 {
     int frames = 0;
-    for (size_t off = 0; off < b->n; frames++) {
+    for (size_t off = 0; off < b->n;) {
         size_t n = ZSTD_findFrameCompressedSize(b->p + off, b->n - off);
         if (ZSTD_isError(n))
             fail_msg("frame at %zu: %s", off, ZSTD_getErrorName(n));
+        frames += b->p[off] == 0x28;
         off += n;
     }
     return frames;

@@ -29,11 +29,11 @@ UNITDIR    ?= $(SYSCONFDIR)/systemd/system
 FORMATS  := formats/fpmsum.c formats/fpmlog_read.c formats/fpmlog_feed.c formats/fpmlog_write.c formats/fpmlog_kv.c formats/zahead.c formats/zframe.c formats/status.c formats/procfs.c \
             common/msg.c common/numarg.c
 ANALYZER := analyzer/hist.c analyzer/activity.c analyzer/fit.c analyzer/joint.c analyzer/recover.c analyzer/pidmap.c analyzer/namemap.c analyzer/outfile.c analyzer/readings.c \
-            analyzer/pipeline.c analyzer/cpu_round.c analyzer/rounds.c analyzer/pairs.c analyzer/signals.c analyzer/out_timing.c analyzer/replay.c analyzer/seek.c analyzer/seen.c analyzer/applier.c analyzer/report.c analyzer/whatif.c analyzer/out_escape.c analyzer/out_table.c analyzer/out_text.c analyzer/out_why.c analyzer/out_activity.c analyzer/out_hist.c analyzer/out_json.c analyzer/out_csv.c analyzer/out_metrics.c analyzer/timearg.c analyzer/options.c analyzer/out_check.c analyzer/out_rows.c analyzer/out_plot.c
+            analyzer/pipeline.c analyzer/cpu_round.c analyzer/rounds.c analyzer/pairs.c analyzer/signals.c analyzer/out_timing.c analyzer/replay.c analyzer/seek.c analyzer/cut.c analyzer/seen.c analyzer/applier.c analyzer/report.c analyzer/whatif.c analyzer/out_escape.c analyzer/out_table.c analyzer/out_text.c analyzer/out_why.c analyzer/out_activity.c analyzer/out_hist.c analyzer/out_json.c analyzer/out_csv.c analyzer/out_metrics.c analyzer/timearg.c analyzer/options.c analyzer/out_check.c analyzer/out_rows.c analyzer/out_plot.c
 RECORDER := recorder/config.c recorder/workers.c recorder/fcgi.c recorder/fpmconf.c recorder/procscan.c recorder/logfile.c recorder/probe.c recorder/stealcmd.c recorder/record.c recorder/sockdiag.c recorder/masterconf.c
 UNITS    := msg numarg escape whatif options applier status procfs hist activity fit joint recover readings pipeline report replay timearg rows fcgi fpmconf logfile procscan namemap table check plot signals timing probe workers record sockdiag fpmlog
 
-.PHONY: all run test unit unit-built unit-asan cli cli-cases fixtures fixtures-check integration deps deps-test bench clean \
+.PHONY: all run test unit unit-built unit-asan cli cli-cases fixtures fixtures-check seek-check integration deps deps-test bench clean \
         fuzz fuzz-regress print-seeds-% torture mutate mutate-run install uninstall deb package-test fleet-test
 all: bin/fpm-analyze bin/fpm-record
 
@@ -138,6 +138,10 @@ fixtures-check:
 	for f in fixtures/logs/*; do cmp -s $$f $$d/$$(basename $$f) || { echo "FAIL: $$f is not what fixtures/simulate.py writes (make fixtures)"; rm -rf $$d; exit 1; }; done; \
 	rm -rf $$d; echo "fixtures: $$(ls fixtures/logs | wc -l) passed, 0 failed"
 
+# a window that seeks prints what reading everything prints, and so does its cut
+seek-check: bin/fpm-analyze
+	@python3 tests/seek/seek_equal.py bin
+
 integration: bin/fpm-analyze bin/fpm-record bin/tests/status_dump bin/tests/logdrop
 	@tests/integration/status_pages.sh
 	@tests/integration/record_world.sh
@@ -170,7 +174,7 @@ torture: bin/fpm-analyze bin/fpm-record
 test: deps-test
 	@$(MAKE) -s -j2 all $(UNITS:%=bin/tests/test_%) $(UNITS:%=bin/tests-san/test_%) \
 	    $(FUZZERS:%=bin/tests-san/fuzz_%_replay) bin/tests/status_dump bin/tests/logdrop
-	@$(MAKE) -s all unit unit-asan fuzz-regress cli fixtures-check integration
+	@$(MAKE) -s all unit unit-asan fuzz-regress cli fixtures-check seek-check integration
 	@MUTATE_TESTED=1 scripts/mutate.sh
 	@echo "make test: all passed"
 

@@ -16,6 +16,7 @@
 #include "pipeline.h"
 #include "readings.h"
 #include "replay.h"
+#include "cut.h"
 #include "seek.h"
 #include "out_timing.h"
 #include "report.h"
@@ -201,71 +202,6 @@ static int open_exports(const config *cfg, run *r)
     return 0;
 }
 
-/* Whether the environment asks for every frame to be read
- * (FPM_ANALYZE_FULL_READ=1: the tests compare both ways). */
-static int full_read_forced(void)
-{
-    const char *v = getenv("FPM_ANALYZE_FULL_READ");
-    return v && *v && strcmp(v, "0") != 0;
-}
-
-/* --from/--until: which frames the window needs, planned by tries on
- * pipelines of their own (nothing said, nothing exported) until no round of
- * the window meets what a jump left unknown.  NULL: every frame is read (no
- * window, the full read forced, or memory ran out). */
-static seek *plan_seek(const config *cfg, const pl_options *opt)
-{
-    if ((!opt->has_from && !opt->has_until) || full_read_forced())
-        return NULL;
-    seek *sk = seek_new(opt->has_from, opt->from_ns, opt->has_until, opt->until_ns);
-    for (int i = 0; sk && i < cfg->nlogs; i++)
-        if (seek_add(sk, cfg->logs[i]) != 0) {
-            seek_free(sk);
-            sk = NULL;
-        }
-    if (!sk)
-        return NULL;
-    seek_plan(sk);
-    FILE *quiet = fopen("/dev/null", "w");
-    if (quiet)
-        msg_stream(quiet);
-    int tries = 0;
-    for (;; tries++) {
-        pipeline *pl = pipeline_new(opt);
-        replay *rp = pl ? replay_new(pl, 1) : NULL;
-        int ok = rp != NULL;
-        if (rp) {
-            replay_set_seek(rp, sk);
-            for (int i = 0; ok && i < cfg->nlogs; i++)
-                ok = replay_file(rp, cfg->logs[i], 0) != -2;
-        }
-        const uint64_t *ids;
-        size_t n = ok ? pipeline_unsettled(pl, &ids) : 0;
-        int more = n && seek_more(sk, ids, n);
-        replay_free(rp);
-        pipeline_free(pl);
-        if (!ok) {
-            seek_free(sk);
-            sk = NULL;
-        }
-        if (!ok || !more)
-            break;
-    }
-    tries++;
-    msg_stream(NULL);
-    if (quiet)
-        fclose(quiet);
-    const char *say = getenv("FPM_ANALYZE_SEEK_STATS");
-    if (sk && say && *say) { /* for the tests and make bench */
-        seek_stats st = seek_stats_of(sk);
-        msg_warnx("seek: %llu of %llu frames read (%llu of %llu bytes), after %d tries",
-                  (unsigned long long)(st.frames - st.skipped), (unsigned long long)st.frames,
-                  (unsigned long long)(st.bytes - st.skipped_bytes),
-                  (unsigned long long)st.bytes, tries);
-    }
-    return sk;
-}
-
 /* Every LOG, in order: one history.  0, or 2 when none could be read or
  * memory ran out. */
 static int replay_all(const config *cfg, run *r, const pl_options *opt)
@@ -274,7 +210,7 @@ static int replay_all(const config *cfg, run *r, const pl_options *opt)
         msg_warnx("out of memory");
         return 2;
     }
-    if ((r->sk = plan_seek(cfg, opt)))
+    if ((r->sk = seek_window(opt, cfg->logs, cfg->nlogs)))
         replay_set_seek(r->rp, r->sk);
     for (int i = 0; i < cfg->nlogs; i++)
         if (replay_file(r->rp, cfg->logs[i], !cfg->quiet && isatty(2)) == -2)
@@ -399,6 +335,12 @@ int main(int argc, char **argv)
     pl_options opt = {.own_uri = &cfg.own_uri,
                       .has_from = cfg.scenario.has_from, .from_ns = cfg.scenario.from_ns,
                       .has_until = cfg.scenario.has_until, .until_ns = cfg.scenario.until_ns};
+    if (cfg.command == CMD_CUT) {
+        rc = cut_logs(&cfg, &opt);
+        outfile_unprotect();
+        rd_prefixes_free(&cfg.own_uri);
+        return rc;
+    }
     run r = {.pl = pipeline_new(&opt)};
     rc = r.pl ? open_exports(&cfg, &r) : 2;
     if (!r.pl)

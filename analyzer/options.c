@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fpmlog.h"
 #include "msg.h"
 #include "numarg.h"
 #include "timearg.h"
@@ -24,6 +25,7 @@ static void usage(FILE *out)
 "       " PROG " check --baseline BASE.json [--tolerance-buckets N]\n"
 "                   [--max-overhead-rise PCT] [OPTION]... LOG...\n"
 "       " PROG " timing [--cutoff PCT] LOG...\n"
+"       " PROG " cut [--from T] [--until T] [--redact-query] -o OUT LOG...\n"
 "Replays fpm-record logs and prints, per php-fpm pool, how CPU-bound its\n"
 "requests are, what a busy worker costs the host, and how many busy workers\n"
 "fill the CPU.  Several LOGs are one history, in the order given.\n"
@@ -72,6 +74,15 @@ static void usage(FILE *out)
 "(default 10), new starved rounds, a pool with too few readings now or gone;\n"
 "0 when nothing did.  It also names a host whose steal, throttled or\n"
 "pressure p90 rose by more than N buckets.\n"
+"\n"
+"cut writes a new log, OUT (mode 0600; never over an existing file), with\n"
+"what the window needs: the HOST and POOL records, the rounds before it that\n"
+"prime the state, its rounds and the notes between; analyzing OUT with the\n"
+"same --from/--until prints what the window over the LOGs prints.  Without a\n"
+"window it re-encodes the whole input, each frame with its summary:\n"
+"      --redact-query        strip query strings from the URIs it copies\n"
+"      --frame-size SIZE     end a frame after the round that brings it to SIZE\n"
+"                            of records (k, M; default 4M)\n"
 "\n"
 "timing prints the recorder's clock check of each start (its TIMING\n"
 "record) as PostgreSQL's pg_test_timing does: the log2 histogram of the\n"
@@ -153,14 +164,16 @@ static int resolve_time(const char *arg, const char *opt, int *has, uint64_t *ns
 
 enum { O_HOST_MC = 256, O_CORES, O_HEADROOM, O_OWN_URI, O_EXPLAIN, O_MAXCH, O_FROM, O_UNTIL,
        O_POOL, O_CUTOFF, O_BASELINE, O_TOL, O_RISE, O_CSV_READINGS, O_CSV_ROUNDS, O_PLOT,
-       O_COST, O_THREADS, O_FIT };
+       O_COST, O_THREADS, O_FIT, O_REDACT, O_FRAME_SIZE };
 
 /* The commands an option goes with. */
 /* The commands (options.h) as a mask: those that replay, and all. */
-enum { CMD_REPLAY = CMD_REPORT | CMD_HIST | CMD_CHECK, CMD_ALL = CMD_REPLAY | CMD_TIMING };
+enum { CMD_REPLAY = CMD_REPORT | CMD_HIST | CMD_CHECK,
+       CMD_ALL = CMD_REPLAY | CMD_TIMING | CMD_CUT };
 
 static const char *const CMD_NAMES[] = {[CMD_REPORT] = "", [CMD_HIST] = "hist",
-                                        [CMD_CHECK] = "check", [CMD_TIMING] = "timing"};
+                                        [CMD_CHECK] = "check", [CMD_TIMING] = "timing",
+                                        [CMD_CUT] = "cut"};
 
 static int goes_with(int opt)
 {
@@ -176,8 +189,11 @@ static int goes_with(int opt)
         return CMD_CHECK;
     case O_FIT:
         return CMD_REPORT | CMD_CHECK;
-    case O_FROM: case O_UNTIL: case O_OWN_URI: case O_CSV_READINGS: case O_CSV_ROUNDS:
-    case O_PLOT: case O_THREADS:
+    case O_FROM: case O_UNTIL:
+        return CMD_REPLAY | CMD_CUT;
+    case O_REDACT: case O_FRAME_SIZE:
+        return CMD_CUT;
+    case O_OWN_URI: case O_CSV_READINGS: case O_CSV_ROUNDS: case O_PLOT: case O_THREADS:
         return CMD_REPLAY; /* what replays the rounds */
     default:
         return CMD_ALL; /* -o, -q, help, errors */
@@ -233,6 +249,11 @@ static int take_option(config *cfg, int c, char *optarg)
     case O_CSV_READINGS: cfg->csv_readings = optarg; break;
     case O_CSV_ROUNDS: cfg->csv_rounds = optarg; break;
     case O_PLOT: cfg->plot_dir = optarg; break;
+    case O_REDACT: cfg->redact = 1; break;
+    case O_FRAME_SIZE:
+        if (num_size(optarg, &cfg->frame_bytes, 1u << 10, 1024u << 20))
+            return msg_usage("--frame-size must be from 1k to 1024M (4M), not \"%s\"", optarg);
+        break;
     case O_HOST_MC:
         if (num_whole(optarg, 1, 100000000, &v))
             return msg_usage("--host-millicores must be a whole number in range "
@@ -297,7 +318,7 @@ static int take_command(config *cfg, int *argc, char ***argv)
 {
     char **v = *argv;
     cfg->command = CMD_REPORT;
-    for (int k = CMD_HIST; *argc > 1 && k <= CMD_TIMING; k *= 2)
+    for (int k = CMD_HIST; *argc > 1 && k <= CMD_CUT; k *= 2)
         if (strcmp(v[1], CMD_NAMES[k]) == 0) {
             cfg->command = k;
             (*argv)++;
@@ -306,7 +327,8 @@ static int take_command(config *cfg, int *argc, char ***argv)
         }
     if (*argc > 1 && v[1][0] >= 'a' && v[1][0] <= 'z' &&
         strspn(v[1], "abcdefghijklmnopqrstuvwxyz-") == strlen(v[1]) && access(v[1], F_OK) != 0)
-        return msg_usage("\"%s\" is neither a command (hist, check, timing) nor a LOG file", v[1]);
+        return msg_usage("\"%s\" is neither a command (hist, check, timing, cut) nor a LOG file",
+                         v[1]);
     return 0;
 }
 
@@ -351,6 +373,8 @@ int options_parse(int argc, char **argv, config *cfg)
         {"threads", required_argument, NULL, O_THREADS},
         {"tolerance-buckets", required_argument, NULL, O_TOL},
         {"max-overhead-rise", required_argument, NULL, O_RISE},
+        {"redact-query", no_argument, NULL, O_REDACT},
+        {"frame-size", required_argument, NULL, O_FRAME_SIZE},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -363,6 +387,7 @@ int options_parse(int argc, char **argv, config *cfg)
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     cfg->threads = cpus < 1 ? 1 : cpus > 64 ? 64 : (int)cpus;
     cfg->max_rise = 10;
+    cfg->frame_bytes = FPMLOG_FRAME_BYTES;
     if (take_command(cfg, &argc, &argv) != 0)
         return 2;
     int cmd = (int)cfg->command;
@@ -405,6 +430,8 @@ static int check_args(config *cfg, int argc, char **argv)
 {
     if (cfg->command == CMD_CHECK && !cfg->baseline)
         return msg_usage("check needs --baseline BASE.json");
+    if (cfg->command == CMD_CUT && !cfg->output)
+        return msg_usage("cut needs -o OUT, a new file for the log it writes");
     if (optind >= argc)
         return msg_usage("no LOG given");
     if (check_stdout(cfg) != 0)

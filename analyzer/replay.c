@@ -27,6 +27,7 @@ struct replay {
     int       threads;          /* above 1: rounds parsed and applied on threads */
     struct applier *apply;      /* those threads */
     seek     *seek;             /* frames to jump over, or NULL */
+    uint64_t  jumps;            /* jumps over frames, which hold records too */
 };
 
 void replay_set_seek(replay *st, seek *sk)
@@ -390,6 +391,7 @@ static int jump_done(void *arg, const fpmsum *sum, uint64_t id)
 static int take_jump(replay *st, pending *p, const char *path, uint64_t off, uint64_t len)
 {
     pend_drop(p); /* a skipped frame begins between rounds: nothing is pending */
+    st->jumps++;
     jump_ctx c = {st, p, path, NULL, NULL, 0, 0, 0};
     fpmsum_visit v = {jump_pool, jump_record, &c};
     int rc = seek_jumped(st->seek, st->files, off, len, &v, jump_done, &c);
@@ -462,7 +464,7 @@ static const char *not_a_log(const char *path)
 
 /* The counters as a file began. */
 typedef struct {
-    uint64_t hostless, damaged, records;
+    uint64_t hostless, damaged, records, jumps;
 } file_marks;
 
 /* What a file's end says: a round left open, hostless rounds, the damage,
@@ -477,12 +479,13 @@ static int file_end(const char *path, replay *st, const file_marks *m, int rc, i
     if (st->hostless_rounds > m->hostless)
         msg_warnx("%s: %llu round(s) before any HOST record belong to no host: ignored", path,
                   (unsigned long long)(st->hostless_rounds - m->hostless));
-    if (st->records == m->records)
+    int no_record = st->records == m->records && st->jumps == m->jumps;
+    if (no_record)
         st->damaged = m->damaged; /* not a log: its bytes are no damage */
     if (st->damaged > m->damaged)
         msg_warnx("%s: %llu damaged record(s) skipped; every complete round around them was used",
                   path, (unsigned long long)(st->damaged - m->damaged));
-    if (rc == 0 && st->records == m->records) {
+    if (rc == 0 && no_record) {
         msg_warnx("%s: no fpmlog record in it: not a log", path);
         st->unreadable++;
         rc = -1;
@@ -562,7 +565,7 @@ int replay_file(replay *st, const char *path, int progress)
     int progress_on_screen = 0;
     fpmlog_record rec;
     fpmlog_damage dmg;
-    file_marks m = {st->hostless_rounds, st->damaged, st->records};
+    file_marks m = {st->hostless_rounds, st->damaged, st->records, st->jumps};
     fpmlog_damage early[EARLY];
     size_t nearly = 0;
     int rc = 0, ret;
@@ -595,7 +598,7 @@ int replay_file(replay *st, const char *path, int progress)
         }
         if (ret == -1) {
             st->damaged++;
-            if (st->records == m.records && nearly < EARLY) {
+            if (st->records == m.records && st->jumps == m.jumps && nearly < EARLY) {
                 early[nearly++] = dmg; /* said once the file shows it is a log */
                 continue;
             }

@@ -27,6 +27,7 @@
 
 #include "fpmlog.h"
 #include "fpmsum.h"
+#include "pipeline.h"
 
 typedef struct seek seek;
 
@@ -58,6 +59,17 @@ void *seek_file(seek *s, size_t i);
 typedef int (*seek_done_fn)(void *arg, const fpmsum *sum, uint64_t id);
 int seek_jumped(seek *s, size_t i, uint64_t off, uint64_t len, const fpmsum_visit *visit,
                 seek_done_fn done, void *arg);
+
+/* Whether FPM_ANALYZE_FULL_READ asks for every frame to be read (the
+ * tests compare both ways). */
+int seek_full_read_forced(void);
+
+/* The plan for a window over logs, made by tries on pipelines of their own
+ * (messages silenced, nothing exported) until no round of the window meets
+ * what a jump left unknown.  NULL: every frame is read (no window, the full
+ * read forced, or memory ran out).  With FPM_ANALYZE_SEEK_STATS set, says
+ * how much it reads. */
+seek *seek_window(const pl_options *opt, char *const *logs, int nlogs);
 
 /* What the plan reads: frames indexed, skipped, and their bytes. */
 typedef struct {

@@ -205,22 +205,6 @@ int config_load_pools(rec_config *cfg, char **pid_file)
     return 0;
 }
 
-int config_parse_size(const char *s, uint64_t *bytes, uint64_t min, uint64_t max)
-{
-    char *end;
-    if (*s < '0' || *s > '9')
-        return -1;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    unsigned shift = *end == 'k' || *end == 'K' ? 10 : *end == 'm' || *end == 'M' ? 20 : 0;
-    if (shift)
-        end++;
-    if (errno || *end || v > (UINT64_MAX >> shift) || (v << shift) < min || (v << shift) > max)
-        return -1;
-    *bytes = (uint64_t)v << shift;
-    return 0;
-}
-
 /* A host name as DNS spells one (and underscores, which some fleets use). */
 static int hostname_ok(const char *s)
 {
@@ -289,7 +273,7 @@ static int take_number(rec_config *cfg, int c, const char *optarg)
         cfg->level = (int)n;
         break;
     case O_FRAME:
-        if (config_parse_size(optarg, &cfg->frame_bytes, 1u << 10, 1024u << 20))
+        if (num_size(optarg, &cfg->frame_bytes, 1u << 10, 1024u << 20))
             return msg_usage("--frame-size must be from 1k to 1024M (4M), not \"%s\"", optarg);
         break;
     case O_STEAL:

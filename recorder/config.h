@@ -41,9 +41,6 @@ typedef struct {
 /* "30s", "1m", "2h", "500ms", or bare seconds; 0 ok with *ms, -1 if not. */
 int config_parse_duration(const char *s, uint64_t *ms);
 
-/* "64k", "4M" (KiB, MiB) or bare bytes from min to max; 0 ok with *bytes,
- * -1 if not. */
-int config_parse_size(const char *s, uint64_t *bytes, uint64_t min, uint64_t max);
 
 /* Fills cfg from argv; -1 to go on, else the exit code (usage errors are
  * said, --help and --version printed). */

@@ -1,0 +1,358 @@
+/* fpm-analyze cut: a window's records into a new log (cut.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "cut.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fpmlog.h"
+#include "fpmsum.h"
+#include "grow.h"
+#include "msg.h"
+#include "namemap.h"
+#include "records.h"
+#include "seek.h"
+#include "status.h"
+
+/* A record held until its round's ROUND: where its parts are in the blob. */
+typedef struct {
+    size_t   type, source, source_len, payload, len;
+    int      has_source, in_round;
+    uint64_t mono, real;
+} held;
+
+typedef struct {
+    const config  *cfg;
+    const pl_options *opt;
+    fpmlog_writer *w;
+    unsigned char *blob;         /* the held records' bytes */
+    size_t         blob_len, blob_cap;
+    held          *h;
+    size_t         nh, cap_h;
+    namemap        known;        /* "hostname\0pool" of every pool OUT names ... */
+    char         **keys;         /* ... those names */
+    size_t         nkeys, cap_keys;
+    char           host[256];    /* the hostname in force */
+    size_t         host_len;
+    char         **pools;        /* a jumped frame's pools, until it is done */
+    size_t        *pool_lens, npools, cap_pools;
+    uint64_t       rounds, in_window, jumped;
+    int            err;          /* a write failed (errno kept) */
+} cutter;
+
+static int keep(cutter *c, const void *p, size_t n, size_t *at)
+{
+    if (grow(&c->blob, &c->blob_cap, c->blob_len + n + 1, 1, 65536))
+        return -1;
+    memcpy(c->blob + c->blob_len, p, n);
+    c->blob[c->blob_len + n] = '\0';
+    *at = c->blob_len;
+    c->blob_len += n + 1;
+    return 0;
+}
+
+static int write_rec(cutter *c, const char *type, uint64_t mono, uint64_t real,
+                     const char *source, size_t source_len, int has_source, const void *p,
+                     size_t len)
+{
+    if (fpmlog_write(c->w, type, mono, real, has_source ? source : NULL, source_len, p, len)) {
+        c->err = errno ? errno : EIO;
+        return -1;
+    }
+    return 0;
+}
+
+/* OUT names the pool of the host in force; 0, -1 ENOMEM. */
+static int note_pool(cutter *c, const char *name, size_t len, int *was_known)
+{
+    char key[256 + FPMLOG_HDR_MAX];
+    if (c->host_len + 1 + len > sizeof key)
+        return 0;
+    memcpy(key, c->host, c->host_len);
+    key[c->host_len] = '\0';
+    memcpy(key + c->host_len + 1, name, len);
+    uintptr_t v;
+    size_t kl = c->host_len + 1 + len;
+    *was_known = namemap_get(&c->known, key, kl, &v);
+    if (*was_known)
+        return 0;
+    /* the map keeps a pointer to its names: each is kept here */
+    if (c->nkeys == c->cap_keys) {
+        size_t cap = c->cap_keys ? c->cap_keys * 2 : 64;
+        char **n = realloc(c->keys, cap * sizeof *n);
+        if (!n)
+            return -1;
+        c->keys = n;
+        c->cap_keys = cap;
+    }
+    char *k = malloc(kl);
+    if (!k)
+        return -1;
+    memcpy(k, key, kl);
+    c->keys[c->nkeys++] = k;
+    return namemap_put(&c->known, k, kl, 1);
+}
+
+/* The held records: written (a ROUND came), or only those outside rounds
+ * (the round is dropped, as a reader drops it). */
+static int release(cutter *c, int round_complete)
+{
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < c->nh; i++) {
+        held *x = &c->h[i];
+        if (x->in_round && !round_complete)
+            continue;
+        const char *src = (const char *)c->blob + x->source;
+        rc = write_rec(c, (const char *)c->blob + x->type, x->mono, x->real, src, x->source_len,
+                       x->has_source, c->blob + x->payload, x->len);
+        int known;
+        if (rc == 0 && x->in_round && x->has_source && rec_kind_of((const char *)c->blob + x->type).per_pool)
+            rc = note_pool(c, src, x->source_len, &known);
+    }
+    c->nh = 0;
+    c->blob_len = 0;
+    return rc;
+}
+
+static int hold(cutter *c, const fpmlog_record *rec, int in_round)
+{
+    if (c->nh == c->cap_h) {
+        size_t cap = c->cap_h ? c->cap_h * 2 : 64;
+        held *n = realloc(c->h, cap * sizeof *n);
+        if (!n)
+            return -1;
+        c->h = n;
+        c->cap_h = cap;
+    }
+    held *x = &c->h[c->nh];
+    const unsigned char *p = rec->payload;
+    size_t len = rec->len;
+    char *red = NULL;
+    if (c->cfg->redact && strcmp(rec->type, "STATUS") == 0 &&
+        status_redact_query((const char *)p, len, &red, &len) != 0)
+        return -1;
+    if (red)
+        p = (const unsigned char *)red;
+    int e = keep(c, rec->type, strlen(rec->type), &x->type) ||
+            keep(c, rec->source, rec->source_len, &x->source) || keep(c, p, len, &x->payload);
+    free(red);
+    if (e)
+        return -1;
+    x->source_len = rec->source_len;
+    x->len = len;
+    x->has_source = rec->has_source;
+    x->in_round = in_round;
+    x->mono = rec->mono;
+    x->real = rec->real;
+    c->nh++;
+    return 0;
+}
+
+static int in_window(const cutter *c, uint64_t real)
+{
+    return (!c->opt->has_from || real >= c->opt->from_ns) &&
+           (!c->opt->has_until || real < c->opt->until_ns);
+}
+
+/* One record of a LOG, or of a jumped frame's summary.  0, -1 (ENOMEM or a
+ * write error in c->err). */
+static int take(cutter *c, const fpmlog_record *rec)
+{
+    rec_kind k = rec_kind_of(rec->type);
+    switch (k.type) {
+    case REC_HOST: {
+        if (release(c, 0)) /* a new recorder: the round in progress is dropped */
+            return -1;
+        size_t hl = 0;
+        const char *h = fpmlog_kv(rec->payload, rec->len, HOST_HOSTNAME, 0, &hl);
+        if (h && hl > 0 && hl < sizeof c->host) {
+            memcpy(c->host, h, hl);
+            c->host_len = hl;
+        }
+        return write_rec(c, rec->type, rec->mono, rec->real, rec->source, rec->source_len,
+                         rec->has_source, rec->payload, rec->len);
+    }
+    case REC_POOL: {
+        int known;
+        if (rec->has_source && note_pool(c, rec->source, rec->source_len, &known))
+            return -1;
+        return write_rec(c, rec->type, rec->mono, rec->real, rec->source, rec->source_len,
+                         rec->has_source, rec->payload, rec->len);
+    }
+    case REC_ROUND:
+        if (hold(c, rec, 0) || release(c, 1))
+            return -1;
+        c->rounds++;
+        c->in_window += (uint64_t)in_window(c, rec->real);
+        if (fpmlog_writer_frame_bytes(c->w) >= c->cfg->frame_bytes &&
+            fpmlog_writer_end_frame(c->w) != 0) {
+            c->err = errno;
+            return -1;
+        }
+        return 0;
+    default:
+        return hold(c, rec, k.role == REC_IN_ROUND);
+    }
+}
+
+static int jump_pool(void *arg, const char *name, size_t len)
+{
+    cutter *c = arg;
+    if (c->npools == c->cap_pools) {
+        size_t cap = c->cap_pools ? c->cap_pools * 2 : 32;
+        char **n = realloc(c->pools, cap * sizeof *n);
+        size_t *l = n ? realloc(c->pool_lens, cap * sizeof *l) : NULL;
+        if (n)
+            c->pools = n;
+        if (!l)
+            return -1;
+        c->pool_lens = l;
+        c->cap_pools = cap;
+    }
+    if (!(c->pools[c->npools] = malloc(len + 1)))
+        return -1;
+    memcpy(c->pools[c->npools], name, len);
+    c->pool_lens[c->npools++] = len;
+    return 0;
+}
+
+static int jump_record(void *arg, const fpmlog_record *rec)
+{
+    return take(arg, rec);
+}
+
+/* A jumped frame done: a POOL record for each of its pools OUT does not
+ * name yet (the pool is listed over the LOGs, so over OUT too). */
+static int jump_done(void *arg, const fpmsum *sum, uint64_t id)
+{
+    (void)id;
+    cutter *c = arg;
+    static const char note[] = "note=named by rounds this cut leaves out\n";
+    int rc = 0;
+    /* pools of rounds of another host than the one in force: those rounds
+     * belong to no host OUT names, and are ignored over the LOGs too */
+    for (size_t i = 0; i < c->npools; i++) {
+        int known = 1;
+        if (rc == 0 && sum->hostname_len == c->host_len && c->host_len &&
+            memcmp(sum->hostname, c->host, c->host_len) == 0)
+            rc = note_pool(c, c->pools[i], c->pool_lens[i], &known);
+        if (rc == 0 && !known)
+            rc = write_rec(c, "POOL", sum->first_mono, sum->first_real, c->pools[i],
+                           c->pool_lens[i], 1, note, sizeof note - 1);
+        free(c->pools[i]);
+    }
+    c->npools = 0;
+    c->jumped++;
+    return rc;
+}
+
+/* One LOG through the cutter.  0, 1 it could not be read (said), -1 stop. */
+static int cut_file(cutter *c, seek *sk, size_t i, const char *path)
+{
+    char why[256];
+    fpmlog_reader *r = fpmlog_reader_open(path, why, sizeof why);
+    if (!r) {
+        msg_warnx("%s: could not open: %s", path, why);
+        return 1;
+    }
+    if (sk)
+        fpmlog_reader_set_skip(r, seek_skip, seek_file(sk, i));
+    fpmlog_record rec;
+    fpmlog_damage dmg;
+    int ret, rc = 0;
+    while (rc == 0 && (ret = fpmlog_reader_next(r, &rec, &dmg)) != 0) {
+        if (ret == -2) {
+            msg_damage(path, dmg.pos.offset, dmg.pos.compressed, dmg.pos.in_frame, dmg.what);
+            rc = 1;
+        } else if (ret == -1) {
+            msg_damage(path, dmg.pos.offset, dmg.pos.compressed, dmg.pos.in_frame, dmg.what);
+            if (dmg.breaks_round && release(c, 0))
+                rc = -1;
+        } else if (ret == 2) {
+            fpmsum_visit v = {jump_pool, jump_record, c};
+            if (release(c, 0) || seek_jumped(sk, i, rec.pos.offset, rec.len, &v, jump_done, c))
+                rc = -1;
+        } else if (take(c, &rec) != 0) {
+            rc = -1;
+        }
+    }
+    fpmlog_reader_free(r);
+    /* a file's unfinished round is dropped by its readers */
+    return rc == 0 && release(c, 0) ? -1 : rc;
+}
+
+/* OUT.tmp, new, mode 0600; -1 (said) when OUT exists or it cannot be made. */
+static int open_out(const char *out, char *tmp, size_t tmplen)
+{
+    struct stat sb;
+    if (lstat(out, &sb) == 0) {
+        msg_warnx("%s: exists: cut writes only a new file, nothing written", out);
+        return -1;
+    }
+    snprintf(tmp, tmplen, "%s.tmp", out);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0)
+        msg_warn("%s: could not create", tmp);
+    return fd;
+}
+
+int cut_logs(const config *cfg, const pl_options *opt)
+{
+    char tmp[4096];
+    int fd = open_out(cfg->output, tmp, sizeof tmp);
+    if (fd < 0)
+        return 2;
+    seek *sk = seek_window(opt, cfg->logs, cfg->nlogs);
+    cutter c = {.cfg = cfg, .opt = opt, .w = fpmlog_writer_new(fd, 3)};
+    int rc = c.w ? 0 : -1, unreadable = 0;
+    for (int i = 0; rc == 0 && i < cfg->nlogs; i++) {
+        int f = cut_file(&c, sk, (size_t)i, cfg->logs[i]);
+        unreadable += f == 1;
+        rc = f < 0 ? -1 : 0;
+    }
+    if (rc == 0 && fpmlog_writer_end_frame(c.w) != 0) {
+        c.err = errno;
+        rc = -1;
+    }
+    if (rc == 0 && fsync(fd) != 0) {
+        c.err = errno;
+        rc = -1;
+    }
+    if (close(fd) != 0 && rc == 0) {
+        c.err = errno;
+        rc = -1;
+    }
+    if (rc == 0 && link(tmp, cfg->output) != 0) {
+        c.err = errno;
+        rc = -1;
+    }
+    unlink(tmp);
+    if (rc != 0) {
+        errno = c.err ? c.err : ENOMEM;
+        msg_warn("%s: nothing written", cfg->output);
+    } else if (!cfg->quiet) {
+        struct stat sb;
+        msg_warnx("cut: %llu rounds (%llu in the window) to %s, %lld bytes%s",
+                  (unsigned long long)c.rounds, (unsigned long long)c.in_window, cfg->output,
+                  stat(cfg->output, &sb) == 0 ? (long long)sb.st_size : -1LL,
+                  unreadable ? "; some LOGs could not be read" : "");
+    }
+    fpmlog_writer_free(c.w);
+    seek_free(sk);
+    free(c.blob);
+    free(c.h);
+    for (size_t i = 0; i < c.npools; i++)
+        free(c.pools[i]);
+    free(c.pools);
+    free(c.pool_lens);
+    namemap_free(&c.known);
+    for (size_t i = 0; i < c.nkeys; i++)
+        free(c.keys[i]);
+    free(c.keys);
+    return rc != 0 ? 2 : unreadable ? 2 : 0;
+}

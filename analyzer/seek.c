@@ -19,6 +19,9 @@ typedef struct {
     uint64_t off, end;          /* the frame's start; past its summary (or itself) */
     uint64_t sum_off;           /* the summary's start, end when none */
     int64_t  run;               /* the stretch of skippable frames it is in, or -1 */
+    uint64_t rounds, min_real, max_real; /* what its summary says */
+    int      may_skip;          /* its summary checks out, says it is outside the window
+                                 * and ends between rounds, as does the frame before it */
 } frame;
 
 /* A stretch of skippable frames of one file: frames [a, b), the last prime
@@ -146,7 +149,7 @@ static int walk(seek *s, file *f, int fd, uint64_t size)
         uint64_t len;
         if (!zf_is_frame(m) || zf_frame_extent(fd, off, size, &len) != 0)
             break; /* plain records, damage, an open frame: read as they are */
-        frame fr = {off, off + len, off + len, -1};
+        frame fr = {off, off + len, off + len, -1, 0, 0, 0, 0};
         fpmsum sum;
         unsigned char h[8];
         int ok = 0;
@@ -157,13 +160,36 @@ static int walk(seek *s, file *f, int fd, uint64_t size)
             ok = 1;
             fr.end += zf_skippable_size(h);
         }
-        if (ok && clean && sum.seekable && outside(s, &sum))
-            fr.run = 0;
+        if (ok) {
+            fr.rounds = sum.rounds;
+            fr.min_real = sum.min_real;
+            fr.max_real = sum.max_real;
+        }
+        fr.may_skip = ok && clean && sum.seekable && outside(s, &sum);
         clean = ok && sum.seekable;
         if (add_frame(f, fr) != 0)
             return -1;
         off = fr.end;
     }
+    /* A summary's times are believed only in order with its neighbours':
+     * times that jump back or ahead of the frames around it (a lie, or a
+     * clock stepped back) leave the frame to be read. */
+    const frame *before = NULL;
+    for (size_t k = 0; k < f->n; k++) {
+        frame *fr = &f->f[k];
+        if (fr->rounds == 0)
+            continue;
+        const frame *after = NULL;
+        for (size_t j = k + 1; j < f->n && !after; j++)
+            if (f->f[j].rounds)
+                after = &f->f[j];
+        if ((before && before->max_real > fr->min_real) ||
+            (after && fr->max_real > after->min_real))
+            fr->may_skip = 0;
+        before = fr;
+    }
+    for (size_t k = 0; k < f->n; k++)
+        f->f[k].run = f->f[k].may_skip ? 0 : -1;
     return 0;
 }
 

@@ -44,8 +44,17 @@ int logfile_repair(int fd, char *repaired, size_t rlen, int *plain_tail)
             return 0;
         }
         if (zf_is_skippable(m)) {
-            if (size - off < 8 || full_pread(fd, m, 8, off) != 0)
+            if (size - off < 8 || full_pread(fd, m, 8, off) != 0 ||
+                zf_skippable_size(m) > size - off) {
+                /* a frame's summary cut short (killed while ending the frame):
+                 * the frame before it is whole, the summary is removed */
+                if (ftruncate(fd, (off_t)off) != 0)
+                    return -1;
+                snprintf(repaired, rlen, "removed a frame summary cut short at offset %llu "
+                         "(the frame before it is whole and is read as it is)",
+                         (unsigned long long)off);
                 return 0;
+            }
             off += zf_skippable_size(m);
             continue;
         }

@@ -139,6 +139,41 @@ static void test_a_frame_left_open_is_closed_on_start(void **state)
     buf_free(&b);
 }
 
+/* Killed between a frame's end and its summary: the summary, cut short, is
+ * removed; the frame and every round in it stay. */
+static void test_a_summary_cut_short_is_removed_on_start(void **state)
+{
+    (void)state;
+    char rep[256], err[256];
+    logfile *lf = logfile_open(path, 3, rep, sizeof rep, err, sizeof err);
+    round_of(lf, 1);
+    logfile_commit(lf, 0);
+    round_of(lf, 2);
+    logfile_commit(lf, 1); /* the frame ends, its summary after it */
+    uint64_t size = logfile_size(lf);
+    buf whole = slurp();
+    unsigned char *m = memmem(whole.p, whole.n, "\x5e\x2a\x4d\x18", 4);
+    assert_non_null(m);
+    uint64_t at = (uint64_t)((char *)m - whole.p);
+    assert_int_equal(truncate(path, (off_t)(size - 7)), 0);
+    logfile_drop(lf);
+    lf = logfile_open(path, 3, rep, sizeof rep, err, sizeof err);
+    assert_non_null(lf);
+    char want[256];
+    snprintf(want, sizeof want, "removed a frame summary cut short at offset %llu (the frame "
+             "before it is whole and is read as it is)", (unsigned long long)at);
+    assert_string_equal(rep, want);
+    round_of(lf, 3);
+    logfile_close(lf);
+    buf b = slurp();
+    assert_int_equal(closed_frames(&b), 2);
+    char *r = rounds_read();
+    assert_string_equal(r, "1 2 3");
+    free(r);
+    buf_free(&b);
+    buf_free(&whole);
+}
+
 static void test_a_failed_write_loses_only_that_round(void **state)
 {
     (void)state;
@@ -309,6 +344,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_a_frame_left_open_is_closed_on_start, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_failed_write_loses_only_that_round, setup, teardown),
         cmocka_unit_test_setup_teardown(test_created_0600_never_through_a_symlink, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_summary_cut_short_is_removed_on_start, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_a_plain_log_stays_plain, setup, teardown),
         cmocka_unit_test_setup_teardown(test_only_a_new_file_or_a_log_is_opened, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_log_in_use_is_refused_naming_its_writer, setup, teardown),

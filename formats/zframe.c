@@ -89,17 +89,35 @@ int zf_begins_like_log(int fd)
 
 int zf_frame_extent(int fd, uint64_t off, uint64_t size, uint64_t *len)
 {
-    unsigned char fhd, bh[3];
+    /* a block header and what follows it in one read: the headers of a
+     * frame of 4 MiB of records are some 9 KiB apart, so reading more would
+     * copy the frame for nothing */
+    unsigned char chunk[1024];
+    uint64_t at = off, got = 0; /* chunk holds the file's bytes [at, at + got) */
     uint64_t pos = off + 4;
+    int csum = 0;
     *len = 0;
-    if (pos >= size || zf_pread_all(fd, &fhd, 1, pos) != 1 || (pos += zf_header_size(fhd)) > size)
-        return -1;
-    for (;;) {
-        if (pos + 3 > size || zf_pread_all(fd, bh, 3, pos) != 3) {
+    for (int first = 1;; first = 0) {
+        if (pos + 3 > at + got || pos < at) {
+            at = pos - (first ? 4 : 0);
+            got = zf_pread_all(fd, chunk, sizeof chunk, at);
+        }
+        if (first) {
+            if (pos >= at + got)
+                return -1;
+            unsigned char fhd = chunk[pos - at];
+            uint64_t hs = zf_header_size(fhd);
+            if (pos + hs > size)
+                return -1;
+            pos += hs;
+            csum = zf_has_checksum(fhd);
+            continue;
+        }
+        if (pos + 3 > at + got) {
             *len = size - off;
             return 1;
         }
-        zf_block b = zf_block_header(bh);
+        zf_block b = zf_block_header(chunk + (pos - at));
         if (b.type == 3)
             return -1;
         pos += 3 + b.content;
@@ -108,9 +126,10 @@ int zf_frame_extent(int fd, uint64_t off, uint64_t size, uint64_t *len)
             return 1;
         }
         if (b.last) {
-            pos += zf_has_checksum(fhd) ? 4 : 0;
-            *len = pos - off;
+            pos += csum ? 4 : 0;
+            *len = pos > size ? size - off : pos - off;
             return pos > size ? 1 : 0;
         }
     }
 }
+

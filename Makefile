@@ -72,13 +72,14 @@ bin/fpm-record: build/rel/recorder/main.o $(FORMATS:%.c=build/rel/%.o) $(RECORDE
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lzstd -ldeflate
 
 # ------------------------------------------------------------ installing
-MANPAGES := man/fpm-record.1 man/fpm-analyze.1 man/fpm-cpu.7
+MANPAGES := man/fpm-record.1 man/fpm-analyze.1 man/fpm-cpu.7 man/fpmlog.5
 install: bin/fpm-analyze bin/fpm-record
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7 \
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 \
 	    $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/logrotate.d $(DESTDIR)$(SYSCONFDIR)/default
 	install -m 755 bin/fpm-record bin/fpm-analyze $(DESTDIR)$(BINDIR)/
 	install -m 644 man/fpm-record.1 man/fpm-analyze.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 man/fpm-cpu.7 $(DESTDIR)$(MANDIR)/man7/
+	install -m 644 man/fpmlog.5 $(DESTDIR)$(MANDIR)/man5/
 	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
 	    contrib/fpm-record.service.in > $(DESTDIR)$(UNITDIR)/fpm-record.service
 	chmod 644 $(DESTDIR)$(UNITDIR)/fpm-record.service
@@ -89,7 +90,8 @@ install: bin/fpm-analyze bin/fpm-record
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/fpm-record $(DESTDIR)$(BINDIR)/fpm-analyze \
 	    $(DESTDIR)$(MANDIR)/man1/fpm-record.1 $(DESTDIR)$(MANDIR)/man1/fpm-analyze.1 \
-	    $(DESTDIR)$(MANDIR)/man7/fpm-cpu.7 $(DESTDIR)$(UNITDIR)/fpm-record.service \
+	    $(DESTDIR)$(MANDIR)/man7/fpm-cpu.7 $(DESTDIR)$(MANDIR)/man5/fpmlog.5 \
+	    $(DESTDIR)$(UNITDIR)/fpm-record.service \
 	    $(DESTDIR)$(SYSCONFDIR)/logrotate.d/fpm-record
 	@# the defaults file goes only when it is still as installed; logs stay
 	! cmp -s contrib/fpm-record.default $(DESTDIR)$(SYSCONFDIR)/default/fpm-record || \

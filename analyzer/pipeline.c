@@ -175,7 +175,7 @@ static void forget_boot(pl_host *h)
         pidmap_clear(&p->remembered);
         p->workers.n = 0;
         /* forgotten in any read (the page before and the activity's are not) */
-        p->unsettled_pids = p->seen_uncertain = 0;
+        p->unsettled_pids = p->seen_uncertain = p->unknowns = 0;
     }
     h->prev->has = 0;
     h->unsettled_prev = 0;
@@ -246,6 +246,7 @@ int pipeline_skipped_pool(pipeline *pl, const char *hostname, size_t hostname_le
     p->status_before.has = 0;
     p->act.has_prev = 0;
     p->unsettled_page = p->unsettled_act = p->unsettled_pids = p->seen_uncertain = 1;
+    p->unknowns = 0;
     p->skip_id = id;
     return 0;
 }
@@ -457,12 +458,13 @@ static int round_readings(pipeline *pl, pl_host *h, const pl_round *r, int in, i
         if (in && p->unsettled_page)
             pl_need(pl, p->skip_id);
         reading_ctx ctx = {pl, h, p, r, in, contended};
-        int unsure = 0;
+        int unsure = 0, watch = p->seen_uncertain || p->unknowns;
         if (rd_page_seek(pg, &p->remembered, &pl->scratch, &p->status_before, &p->own,
-                         on_reading, &ctx, p->seen_uncertain, &unsure))
+                         on_reading, &ctx, p->seen_uncertain, watch ? &unsure : NULL))
             return -2;
-        if (in && unsure)
+        if (in && (unsure & 1))
             pl_need(pl, p->skip_id);
+        p->unknowns = (unsure & 2) != 0;
         p->unsettled_page = p->seen_uncertain = 0;
         p->status_before = (rd_before){1, (int64_t)(r->real / 1000000000u)};
     }

@@ -74,6 +74,7 @@ typedef struct {
      * a round shows it again: a page (the remembered map, the page before,
      * the activity's page before), PIDS; and the jump it came from */
     unsigned char  unsettled_page, unsettled_act, unsettled_pids, seen_uncertain;
+    unsigned char  unknowns;      /* its map holds RD_UNKNOWN entries */
     uint64_t       skip_id;
 } pl_pool;
 

@@ -118,13 +118,17 @@ int rd_page_seek(const status_page *pg, pidmap *remembered, pidmap *scratch,
         const status_worker *w = &pg->workers[i];
         int64_t share = 0, old;
         rd_verdict v = rd_judge(w, remembered, prev, own, &share);
-        int rc = 0, known = w->has_pid && pidmap_get(remembered, w->pid, &old);
+        int rc = 0;
         if (unsure && v != RD_RUNNING && v != RD_NO_REQUEST &&
-            (known ? old == RD_UNKNOWN : uncertain))
+            (pidmap_get(remembered, w->pid, &old) ? old == RD_UNKNOWN : uncertain))
             *unsure = 1;
-        if (v == RD_RUNNING) /* its counter before, or seen running */
-            rc = pidmap_put(scratch, w->pid,
-                            known ? old : uncertain ? RD_UNKNOWN : RD_SEEN_RUNNING);
+        if (v == RD_RUNNING) { /* its counter before, or seen running */
+            int known = pidmap_get(remembered, w->pid, &old);
+            int64_t keep = known ? old : uncertain ? RD_UNKNOWN : RD_SEEN_RUNNING;
+            if (unsure && keep == RD_UNKNOWN)
+                *unsure |= 2; /* an unknown is left in the map */
+            rc = pidmap_put(scratch, w->pid, keep);
+        }
         else if (v != RD_NO_REQUEST)
             rc = pidmap_put(scratch, w->pid, w->requests);
         else if (w->has_pid && w->has_requests && w->requests == 0)

@@ -68,9 +68,10 @@ int rd_page(const status_page *pg, pidmap *remembered, pidmap *scratch, const rd
             void *arg);
 
 /* rd_page after frames were jumped over (seeking): with uncertain, the map
- * may have lacked pids it had (a running one is remembered RD_UNKNOWN);
- * *unsure is set when an idle worker's verdict rests on what was not
- * known: no entry while uncertain, or RD_UNKNOWN. */
+ * may have lacked pids it had (a running one is remembered RD_UNKNOWN).
+ * With unsure (else NULL: nothing is looked at twice), bit 1 is set when an
+ * idle worker's verdict rests on what was not known (no entry while
+ * uncertain, or RD_UNKNOWN), bit 2 when an RD_UNKNOWN is left in the map. */
 int rd_page_seek(const status_page *pg, pidmap *remembered, pidmap *scratch,
                  const rd_before *prev, const rd_prefixes *own,
                  void (*fn)(void *arg, const status_worker *w, rd_verdict v, int64_t share),

@@ -19,6 +19,7 @@ make -s install DESTDIR="$d" PREFIX=/opt/fpm BINDIR=/opt/fpm/sbin SYSCONFDIR=/op
 check "make install runs" $?
 for f in /opt/fpm/sbin/fpm-record /opt/fpm/sbin/fpm-analyze /opt/fpm/share/man/man1/fpm-record.1 \
          /opt/fpm/share/man/man1/fpm-analyze.1 /opt/fpm/share/man/man7/fpm-cpu.7 \
+         /opt/fpm/share/man/man5/fpmlog.5 \
          /opt/etc/systemd/system/fpm-record.service /opt/etc/logrotate.d/fpm-record \
          /opt/etc/default/fpm-record; do
     [ -f "$d$f" ]; check "make install puts $f" $?
@@ -61,7 +62,7 @@ grep -q '^ExecStart=/usr/bin/fpm-record .*\$FPM_RECORD_OPTS' /lib/systemd/system
 check "the packaged unit runs /usr/bin/fpm-record with FPM_RECORD_OPTS" $?
 [ ! -e /etc/systemd/system/multi-user.target.wants/fpm-record.service ]
 check "the unit is not enabled until configured" $?
-for m in man1/fpm-record.1.gz man1/fpm-analyze.1.gz man7/fpm-cpu.7.gz; do
+for m in man1/fpm-record.1.gz man1/fpm-analyze.1.gz man7/fpm-cpu.7.gz man5/fpmlog.5.gz; do
     [ -f /usr/share/man/$m ]; check "man page $m" $?
 done
 

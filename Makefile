@@ -209,7 +209,7 @@ bin/tests/logdrop: build/rel/tests/logdrop.o $(FORMATS:%.c=build/rel/%.o)
 # FUZZ_SECONDS under ASan+UBSan (clang), seeded from fixtures/ and from
 # tests/fuzz/regress/NAME/, where every input that once crashed is kept;
 # make test replays those inputs (and the seeds) with gcc's sanitizers.
-FUZZERS      := status fpmlog procfs fcgi fpmconf sockdiag analyze
+FUZZERS      := status fpmlog procfs fcgi fpmconf sockdiag analyze fpmsum
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
@@ -220,6 +220,7 @@ FUZZ_SEEDS_fcgi    := tests/fuzz/seeds/fcgi/*
 FUZZ_SEEDS_fpmconf := fixtures/fpmconf/php-fpm.conf fixtures/fpmconf/pool.d/*
 FUZZ_SEEDS_sockdiag := tests/fuzz/seeds/sockdiag/*
 FUZZ_SEEDS_analyze := tests/fuzz/seeds/analyze/* fixtures/logs/small.fpmlog fixtures/logs/quota.fpmlog fixtures/logs/vps.fpmlog fixtures/logs/damaged.fpmlog
+FUZZ_SEEDS_fpmsum := tests/fuzz/seeds/fpmsum/*
 
 build/fz/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -245,7 +246,8 @@ fuzz-regress: $(FUZZERS:%=bin/tests-san/fuzz_%_replay)
 	@set -e; for f in $(FUZZERS); do \
 	    case $$f in status) s="$(FUZZ_SEEDS_status)";; fpmlog) s="$(FUZZ_SEEDS_fpmlog)";; \
 	    procfs) s="$(FUZZ_SEEDS_procfs)";; fcgi) s="$(FUZZ_SEEDS_fcgi)";; fpmconf) s="$(FUZZ_SEEDS_fpmconf)";; \
-	    sockdiag) s="$(FUZZ_SEEDS_sockdiag)";; analyze) s="$(FUZZ_SEEDS_analyze)";; esac; \
+	    sockdiag) s="$(FUZZ_SEEDS_sockdiag)";; analyze) s="$(FUZZ_SEEDS_analyze)";; \
+	    fpmsum) s="$(FUZZ_SEEDS_fpmsum)";; esac; \
 	    printf 'fuzz regressions %s: ' $$f; \
 	    ASAN_OPTIONS=detect_leaks=1 bin/tests-san/fuzz_$${f}_replay $$s $$(ls tests/fuzz/regress/$$f/* 2>/dev/null); \
 	done

@@ -7,6 +7,9 @@
 #            reading every record of that log, against zstd -dc
 #   memory   peak RSS replaying 1 day and 7 days (flat: it must not grow), and
 #            with --threads 6, past which no more threads are used
+#   window   a 30-minute window of a 30-day log of that host (frames with
+#            summaries: only those the window needs are read), and cut of it,
+#            beside zstd -dc of the whole file and its full replay
 #   joint    a week of a 200-pool host (30 s) replayed, and replayed by a
 #            build without the joint fit's work per pair (section 11): the
 #            ratio, and the peak RSS at 200 pools
@@ -67,6 +70,32 @@ printf 'replay on 6 threads:               %.2f s: %.2fx\n' "${a6% *}" "$(awk "B
 printf 'peak RSS:                          1 day %.1f MiB, %d days %.1f MiB (%d threads); serial %.1f MiB; 6 threads %.1f MiB\n' \
     "$(awk "BEGIN { print ${m1#* } / 1024 }")" "$DAYS" "$(awk "BEGIN { print ${a#* } / 1024 }")" \
     "$cores" "$(awk "BEGIN { print ${s#* } / 1024 }")" "$(awk "BEGIN { print ${a6#* } / 1024 }")"
+
+# windows that seek (issue "post-incident replay"): a 30-day log of the same
+# host, a 30-minute window in its middle and cut of it, against zstd -dc of
+# the whole file, and the full replay
+MONTH=${MONTH:-30}
+logm=$dir/month-$MONTH-f4m.fpmlog.zst
+[ -s "$logm" ] || { echo "writing a $MONTH-day log to $logm (once, a few minutes)..."; \
+    "$top/bin/genlog" $((24 * MONTH)) 20 40 30 16 > "$logm.part" && mv "$logm.part" "$logm"; }
+sizem=$(stat -c %s "$logm")
+w0=$(( $(zstd -dc "$logm" 2>/dev/null | head -c 1000000 | awk '/^#fpmlog1 ROUND/ {print int($4 / 1e9); exit}') + MONTH * 86400 / 2 ))
+win="--from @$w0 --until @$((w0 + 1800))"
+zm="" wm="" cm="" fm=""
+for i in $(seq "$BEST"); do
+    zm=$(better "$zm" "$(run sh -c "zstd -dc '$logm' > /dev/null")")
+    wm=$(better "$wm" "$(run "$top/bin/fpm-analyze" --format json $win "$logm")")
+    rm -f "$dir/month-window.fpmlog.zst"
+    cm=$(better "$cm" "$(run "$top/bin/fpm-analyze" cut -q $win -o "$dir/month-window.fpmlog.zst" "$logm")")
+    [ "$i" = 1 ] && fm=$(run "$top/bin/fpm-analyze" --format json "$logm") # once: the longest
+done
+reads=$(FPM_ANALYZE_SEEK_STATS=1 "$top/bin/fpm-analyze" --format json $win "$logm" 2>&1 >/dev/null |
+        sed -n 's/.*seek: \([0-9]*\) of \([0-9]*\) frames read (\([0-9]*\) of.*/\1 of \2 frames, \3 bytes/p')
+printf 'window, 30 min of a %d-day log (%s MB zstd): %.2f s (%s read), peak RSS %.1f MiB; cut of it %.2f s (%s KB); zstd -dc of the file %.2f s; full replay %.2f s: %.2fx\n' \
+    "$MONTH" "$(awk "BEGIN { printf \"%.0f\", $sizem / 1e6 }")" "${wm% *}" "$reads" \
+    "$(awk "BEGIN { print ${wm#* } / 1024 }")" "${cm% *}" \
+    "$(awk "BEGIN { printf \"%.0f\", $(stat -c %s "$dir/month-window.fpmlog.zst") / 1e3 }")" \
+    "${zm% *}" "${fm% *}" "$(awk "BEGIN { print ${fm% *} / ${zm% *} }")"
 
 # the joint fit's cost: a week of a 200-pool host (4 workers each at 30 s),
 # with and without its work per pair, and the peak RSS at 200 pools

@@ -44,7 +44,11 @@ while IFS='|' read -r rule file subst; do
     # fail there, and the rest need not run); a mutant that hangs is killed:
     # timeout ends the tests' whole process group
     first=$(first_test "$file")
-    (cd "$t" && { [ -z "$first" ] || { make -s "$first" && timeout 300 "$first"; }; } >"$t/.log" 2>&1 &&
+    # a rule of seeking's ("22 seek...") is also checked by make seek-check
+    case $rule in "22 seek"*) first=seek ;; esac
+    (cd "$t" && { [ -z "$first" ] || { if [ "$first" = seek ]; then make -s bin/fpm-analyze &&
+        SEEK_FAIL_FAST=1 timeout 300 python3 tests/seek/seek_equal.py bin; else
+        make -s "$first" && timeout 300 "$first"; fi; }; } >"$t/.log" 2>&1 &&
         make -s -j2 unit-built >>"$t/.log" 2>&1 &&
         timeout 300 make -s unit cli-cases >>"$t/.log" 2>&1)
     rc=$?
@@ -66,7 +70,7 @@ while IFS='|' read -r rule file subst; do
     touch "$t/$file" # newer than the objects built from the mutant: make rebuilds them
 done <<'LIST'
 2.1 requests <= 0 is no_request|analyzer/readings.c|s/w->requests <= 0/w->requests < 0/
-2.2 running keeps the counter|analyzer/readings.c|s/\? old : RD_SEEN_RUNNING/? RD_SEEN_RUNNING : RD_SEEN_RUNNING/
+2.2 running keeps the counter|analyzer/readings.c|s/known \? old : uncertain/known ? RD_SEEN_RUNNING : uncertain/
 2.2 idle is case-insensitive|analyzer/readings.c|s/c = \(char\)\(c - 'A' \+ 'a'\);/c = (char)(c + 0);/
 2.3 same counter is a repeat|analyzer/readings.c|s/old == w->requests\)/old == w->requests \&\& 0)/
 2.4 own-URI prefix|analyzer/readings.c|s/if \(is_own\(w, own\)\)/if (0 \&\& is_own(w, own))/
@@ -201,10 +205,30 @@ recorder: a round starts an interval after the last STAT|recorder/record.c|s/   
 12.3 contended readings stay out of the calm set|analyzer/pipeline.c|s/if \(!c->contended\)\n            hist_add/if (1)\n            hist_add/
 12.3 the calm set's figures from 20 readings|analyzer/pipeline.c|s/p->calm.total >= PL_MIN_READINGS/p->calm.total >= PL_MIN_READINGS - 1/
 12.4 rule 1: 0 requests is remembered with 0|analyzer/readings.c|s/rc = pidmap_put\(scratch, w->pid, 0\);/rc = 0;/
-12.4 rule 2: a running pid is remembered as seen running|analyzer/readings.c|s/\? old : RD_SEEN_RUNNING/? old : 0/
+12.4 rule 2: a running pid is remembered as seen running|analyzer/readings.c|s/uncertain \? RD_UNKNOWN : RD_SEEN_RUNNING/uncertain ? RD_UNKNOWN : 0/
 12.4 rule 3: started at or after the previous round|analyzer/readings.c|s/start >= prev->real_s/start > prev->real_s/
-12.4 rule 3: the pool's previous page round|analyzer/pipeline.c|s/        w->pool->status_before = \(rd_before\)\{1, \(int64_t\)\(r->real \/ 1000000000u\)\};\n//
+12.4 rule 3: the pool's previous page round|analyzer/pipeline.c|s/        p->status_before = \(rd_before\)\{1, \(int64_t\)\(r->real \/ 1000000000u\)\};\n//
 12.4 rule 3: no start time keeps the old rule|analyzer/readings.c|s/status_worker_start\(w, &start\) == 0 && start >= 0/(status_worker_start(w, \&start) == 0 || (start = 0, 1)) \&\& start >= 0/
+22 seek: frames whose rounds are outside the window|analyzer/seek.c|s/return sum->rounds == 0 \|\|/return 1 ||/
+22 seek: a summary checked against its frame's size|analyzer/seek.c|s/            sum.frame_bytes == len\) \{/            1) {/
+22 seek: the frame before ends between rounds|analyzer/seek.c|s/fr.may_skip = ok && clean && /fr.may_skip = ok \&\& /
+22 seek: times in order with the neighbours'|analyzer/seek.c|s/fr->may_skip = 0;\n        before = fr;/before = fr;/
+22 seek: twice as many frames when a window needs more|analyzer/seek.c|s/r->prime \? r->prime \* 2 : 1/r->prime ? r->prime + 1 : 1/
+22 seek: a window round after a jump needs the round before|analyzer/pipeline.c|s/    if \(in && h->unsettled_prev\)\n/    if (0)\n/
+22 seek: a page after a jump needs the page before|analyzer/pipeline.c|s/        if \(in && p->unsettled_page\)\n/        if (0)\n/
+22 seek: PIDS after a jump need the PIDS before|analyzer/pipeline.c|s/            if \(in\)\n                pl_need\(pl, p->skip_id\);\n            p->unsettled_pids = 0;/            p->unsettled_pids = 0;/
+22 seek: an idle worker judged on an unknown counter|analyzer/pipeline.c|s/if \(in && \(unsure & 1\)\)/if (0)/
+22 seek: a running worker of an unsure map is unknown|analyzer/readings.c|s/uncertain \? RD_UNKNOWN : RD_SEEN_RUNNING/RD_SEEN_RUNNING/
+22 seek: a reboot settles the counters and PIDS|analyzer/pipeline.c|s/        p->unsettled_pids = p->seen_uncertain = p->unknowns = 0;\n//
+22 seek: jumped pools are named (whole-window case)|analyzer/replay.c|s/            rc = pipeline_skipped_pool\(c->st->pl, sum->hostname, sum->hostname_len, c->names\[i\],\n                                       c->lens\[i\], id\);/            rc = 0;/
+22 summary: a frame ending inside a round is not seekable|formats/fpmsum.c|s/put_kv\(b, "seekable", !a->mixed && !a->in_round\)/put_kv(b, "seekable", !a->mixed)/
+22 summary: rounds of two hostnames are not seekable|formats/fpmsum.c|s/memcmp\(a->fhost, a->host, a->host_len\)\)\)\n        a->mixed = 1;/memcmp(a->fhost, a->host, a->host_len)))\n        a->mixed = 0;/
+22 summary: its size must be the skippable frame's|formats/fpmsum.c|s/if \(size \+ 8 != n \|\| /if (/
+22 summary: the records in force when the frame begins|formats/fpmsum.c|s/    if \(a->fresh\) \{\n        a->fresh = 0;\n        if \(snapshot_start\(a\) != 0\)\n            return -1;\n    \}/    a->fresh = 0;/
+22 reader: a skippable frame's size must lead to a frame or a record|formats/fpmlog_feed.c|s/if \(avail >= 8 && !zf_is_frame\(p\) && !zf_is_skippable\(p\) &&/if (0 \&\& avail >= 8 \&\& !zf_is_frame(p) \&\& !zf_is_skippable(p) \&\&/
+22 recorder: a summary cut short is removed on start|recorder/logfile.c|s/ \|\|\n                zf_skippable_size\(m\) > size - off\)/)/
+22 seek cut: a pool named only by frames left out gets a POOL|analyzer/cut.c|s/if \(rc == 0 && !known\)/if (0)/
+22 seek cut: a round a reader drops is not copied|analyzer/cut.c|s/return rc == 0 && release\(c, 0\) \? -1 : rc;/return rc == 0 \&\& release(c, 1) ? -1 : rc;/
 LIST
 echo "mutations: $killed killed, $survived survived"
 [ "$survived" -eq 0 ]

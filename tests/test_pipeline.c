@@ -521,6 +521,119 @@ static void test_error_rounds_and_the_span(void **state)
     pipeline_free(pl);
 }
 
+/* ---------------------------------------------------------------- seeking */
+
+/* A pipeline with the window from t = 100 s, jumped over frames of web1 (id
+ * 7) that named pool a when named, after a first round at 0. */
+static pipeline *jumped(int name_a)
+{
+    pl_options opt = {.has_from = 1, .from_ns = 1800000000ull * NS + 100 * NS};
+    pipeline *pl = pipeline_new(&opt);
+    th_host(pl, "web1", 4, "b", 0);
+    round_a(pl, 0, 0, 0);
+    if (name_a)
+        assert_int_equal(pipeline_skipped_pool(pl, "web1", 4, "a", 1, 7), 0);
+    pipeline_skipped(pl, "web1", 4, 3, 1800000000ull * NS + 10 * NS, 1800000000ull * NS + 40 * NS,
+                     7);
+    return pl;
+}
+
+static size_t needs(pipeline *pl, uint64_t *first)
+{
+    const uint64_t *ids;
+    size_t n = pipeline_unsettled(pl, &ids);
+    *first = n ? ids[0] : 0;
+    return n;
+}
+
+static void test_a_window_round_right_after_a_jump_needs_the_round_before(void **state)
+{
+    (void)state;
+    uint64_t id;
+    pipeline *pl = jumped(0);
+    round_a(pl, 120, 0, 0);
+    assert_int_equal(needs(pl, &id), 1);
+    assert_int_equal(id, 7);
+    pipeline_free(pl);
+    pl = jumped(0);
+    round_a(pl, 90, 0, 0); /* a round before the window in between */
+    round_a(pl, 120, 0, 0);
+    assert_int_equal(needs(pl, &id), 0);
+    pipeline_free(pl);
+}
+
+static void test_a_page_after_a_jump_needs_the_pools_page_before(void **state)
+{
+    (void)state;
+    uint64_t id;
+    pipeline *pl = jumped(1);
+    th_round *r = th_round_at(90, 0);
+    th_page(r, "a", "connection refused", 1); /* in ERROR before the window */
+    th_pids(r, "a", 1, 100LL, 0ULL);
+    th_run(pl, r);
+    round_a(pl, 120, 0, 0);
+    assert_int_equal(needs(pl, &id), 1);
+    assert_int_equal(id, 7);
+    pipeline_free(pl);
+}
+
+static void test_pids_after_a_jump_need_the_pools_pids_before(void **state)
+{
+    (void)state;
+    uint64_t id;
+    pipeline *pl = jumped(1);
+    th_round *r = th_round_at(90, 0);
+    th_status(r, "a", 0, IDLE_A, 1); /* a page, no PIDS */
+    th_run(pl, r);
+    round_a(pl, 120, 0, 0);
+    assert_int_equal(needs(pl, &id), 1);
+    pipeline_free(pl);
+    pl = jumped(1);
+    round_a(pl, 90, 0, 0); /* page and PIDS: all it needs */
+    round_a(pl, 120, 0, 0);
+    assert_int_equal(needs(pl, &id), 0);
+    pipeline_free(pl);
+}
+
+static void test_a_worker_running_since_before_a_jump_needs_more_when_idle(void **state)
+{
+    (void)state;
+    static const tworker RUN[] = {{100, "Running", 6, 1000, "/a", "0.00"}};
+    static const tworker IDLE6[] = {{100, "Idle", 6, 90000, "/a", "70.00"}};
+    uint64_t id;
+    pipeline *pl = jumped(1);
+    th_round *r = th_round_at(90, 0);
+    th_status(r, "a", 0, RUN, 1); /* the counter it had before the jump is unknown */
+    th_pids(r, "a", 1, 100LL, 0ULL);
+    th_run(pl, r);
+    r = th_round_at(120, 0);
+    th_status(r, "a", 0, RUN, 1); /* still running: nothing is judged on it */
+    th_pids(r, "a", 1, 100LL, 0ULL);
+    th_run(pl, r);
+    assert_int_equal(needs(pl, &id), 0);
+    r = th_round_at(150, 0);
+    th_status(r, "a", 0, IDLE6, 1); /* idle: repeat or new rests on that counter */
+    th_pids(r, "a", 1, 100LL, 0ULL);
+    th_run(pl, r);
+    assert_int_equal(needs(pl, &id), 1);
+    pipeline_free(pl);
+}
+
+static void test_a_reboot_after_a_jump_settles_the_counters_and_pids(void **state)
+{
+    (void)state;
+    uint64_t id;
+    pipeline *pl = jumped(1);
+    th_host(pl, "web1", 4, "b2", 0); /* rebooted: pids and counters start over */
+    th_round *r = th_round_at(120, 0);
+    th_pids(r, "a", 1, 100LL, 0ULL);
+    th_run(pl, r);
+    assert_int_equal(needs(pl, &id), 0);
+    round_a(pl, 150, 0, 0); /* but a page still wants the page before (12.4) */
+    assert_int_equal(needs(pl, &id), 1);
+    pipeline_free(pl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -546,6 +659,11 @@ int main(void)
         cmocka_unit_test(test_starved_round_needs_a_queue_while_the_cpu_is_full),
         cmocka_unit_test(test_starved_uses_the_host_record_in_force),
         cmocka_unit_test(test_rounds_outside_the_window_prime_state_but_count_nothing),
+        cmocka_unit_test(test_a_window_round_right_after_a_jump_needs_the_round_before),
+        cmocka_unit_test(test_a_page_after_a_jump_needs_the_pools_page_before),
+        cmocka_unit_test(test_pids_after_a_jump_need_the_pools_pids_before),
+        cmocka_unit_test(test_a_worker_running_since_before_a_jump_needs_more_when_idle),
+        cmocka_unit_test(test_a_reboot_after_a_jump_settles_the_counters_and_pids),
     };
     return cmocka_run_group_tests_name("pipeline", tests, NULL, NULL);
 }

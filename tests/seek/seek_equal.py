@@ -45,6 +45,8 @@ def say(ok, what):
     else:
         fails += 1
         print("FAIL: " + what)
+        if os.environ.get("SEEK_FAIL_FAST"):  # make mutate: the first is enough
+            sys.exit(1)
 
 
 def run(args, env=None):

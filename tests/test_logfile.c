@@ -171,6 +171,16 @@ static void test_a_summary_cut_short_is_removed_on_start(void **state)
     assert_string_equal(r, "1 2 3");
     free(r);
     buf_free(&b);
+    /* killed right after the frame's end: no summary at all, nothing to mend */
+    assert_int_equal(truncate(path, (off_t)at), 0);
+    lf = logfile_open(path, 3, rep, sizeof rep, err, sizeof err);
+    assert_non_null(lf);
+    assert_string_equal(rep, "");
+    round_of(lf, 4);
+    logfile_close(lf);
+    r = rounds_read();
+    assert_string_equal(r, "1 2 4");
+    free(r);
     buf_free(&whole);
 }
 

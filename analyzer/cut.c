@@ -39,9 +39,7 @@ typedef struct {
     size_t         nkeys, cap_keys;
     char           host[256];    /* the hostname in force */
     size_t         host_len;
-    char         **pools;        /* a jumped frame's pools, until it is done */
-    size_t        *pool_lens, npools, cap_pools;
-    uint64_t       rounds, in_window, jumped;
+    uint64_t       rounds, in_window;
     int            err;          /* a write failed (errno kept) */
 } cutter;
 
@@ -200,54 +198,31 @@ static int take(cutter *c, const fpmlog_record *rec)
     }
 }
 
-static int jump_pool(void *arg, const char *name, size_t len)
-{
-    cutter *c = arg;
-    if (c->npools == c->cap_pools) {
-        size_t cap = c->cap_pools ? c->cap_pools * 2 : 32;
-        char **n = realloc(c->pools, cap * sizeof *n);
-        size_t *l = n ? realloc(c->pool_lens, cap * sizeof *l) : NULL;
-        if (n)
-            c->pools = n;
-        if (!l)
-            return -1;
-        c->pool_lens = l;
-        c->cap_pools = cap;
-    }
-    if (!(c->pools[c->npools] = malloc(len + 1)))
-        return -1;
-    memcpy(c->pools[c->npools], name, len);
-    c->pool_lens[c->npools++] = len;
-    return 0;
-}
-
 static int jump_record(void *arg, const fpmlog_record *rec)
 {
     return take(arg, rec);
 }
 
 /* A jumped frame done: a POOL record for each of its pools OUT does not
- * name yet (the pool is listed over the LOGs, so over OUT too). */
-static int jump_done(void *arg, const fpmsum *sum, uint64_t id)
+ * name yet (the pool is listed over the LOGs, so over OUT too).  Pools of
+ * rounds of another host than the one in force belong to no host OUT
+ * names, and are ignored over the LOGs too. */
+static int jump_done(void *arg, const seek_frame *f)
 {
-    (void)id;
     cutter *c = arg;
     static const char note[] = "note=named by rounds this cut leaves out\n";
+    const fpmsum *sum = f->sum;
     int rc = 0;
-    /* pools of rounds of another host than the one in force: those rounds
-     * belong to no host OUT names, and are ignored over the LOGs too */
-    for (size_t i = 0; i < c->npools; i++) {
+    if (sum->hostname_len != c->host_len || !c->host_len ||
+        memcmp(sum->hostname, c->host, c->host_len) != 0)
+        return 0;
+    for (size_t i = 0; rc == 0 && i < f->npools; i++) {
         int known = 1;
-        if (rc == 0 && sum->hostname_len == c->host_len && c->host_len &&
-            memcmp(sum->hostname, c->host, c->host_len) == 0)
-            rc = note_pool(c, c->pools[i], c->pool_lens[i], &known);
+        rc = note_pool(c, f->pools[i], f->lens[i], &known);
         if (rc == 0 && !known)
-            rc = write_rec(c, "POOL", sum->first_mono, sum->first_real, c->pools[i],
-                           c->pool_lens[i], 1, note, sizeof note - 1);
-        free(c->pools[i]);
+            rc = write_rec(c, "POOL", sum->first_mono, sum->first_real, f->pools[i], f->lens[i],
+                           1, note, sizeof note - 1);
     }
-    c->npools = 0;
-    c->jumped++;
     return rc;
 }
 
@@ -274,8 +249,7 @@ static int cut_file(cutter *c, seek *sk, size_t i, const char *path)
             if (dmg.breaks_round && release(c, 0))
                 rc = -1;
         } else if (ret == 2) {
-            fpmsum_visit v = {jump_pool, jump_record, c};
-            if (release(c, 0) || seek_jumped(sk, i, rec.pos.offset, rec.len, &v, jump_done, c))
+            if (release(c, 0) || seek_jumped(sk, i, rec.pos.offset, rec.len, jump_record, jump_done, c))
                 rc = -1;
         } else if (take(c, &rec) != 0) {
             rc = -1;
@@ -346,10 +320,6 @@ int cut_logs(const config *cfg, const pl_options *opt)
     seek_free(sk);
     free(c.blob);
     free(c.h);
-    for (size_t i = 0; i < c.npools; i++)
-        free(c.pools[i]);
-    free(c.pools);
-    free(c.pool_lens);
     namemap_free(&c.known);
     for (size_t i = 0; i < c.nkeys; i++)
         free(c.keys[i]);

@@ -17,6 +17,8 @@
 
 
 
+static void usage_commands(FILE *out);
+
 static void usage(FILE *out)
 {
     fprintf(out,
@@ -62,7 +64,14 @@ static void usage(FILE *out)
 "                            threads (default the online CPUs; 1 is serial;\n"
 "                            at most 6 are used); the figures are the same\n"
 "  -q, --quiet               no progress line\n"
-"\n"
+"\n");
+    usage_commands(out);
+}
+
+/* The commands' own options, and what the exit status says. */
+static void usage_commands(FILE *out)
+{
+    fprintf(out,
 "hist prints each pool's distribution of CPU shares, one row per bucket,\n"
 "up to the cutoff (default 99.99%%), then the largest bucket observed:\n"
 "      --pool POOL           only pools named POOL\n"

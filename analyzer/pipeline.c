@@ -127,7 +127,7 @@ static int insert_ptr(void ***arr, size_t *n, size_t at, void *item)
     return 0;
 }
 
-static pl_pool *get_pool(pipeline *pl, pl_host *h, const char *name, size_t len)
+pl_pool *pl_get_pool(pipeline *pl, pl_host *h, const char *name, size_t len)
 {
     size_t lo = 0, hi = h->npools;
     while (lo < hi) {
@@ -188,8 +188,7 @@ int pipeline_host_named(const unsigned char *payload, size_t len)
     return fpmlog_kv(payload, len, HOST_HOSTNAME, 0, &nl) && nl > 0;
 }
 
-/* The host named so, or NULL with where it would go in *at. */
-static pl_host *find_host(const pipeline *pl, const char *name, size_t nl, size_t *at)
+pl_host *pl_find_host(const pipeline *pl, const char *name, size_t nl, size_t *at)
 {
     size_t lo = 0, hi = pl->nhosts;
     while (lo < hi) {
@@ -206,69 +205,6 @@ static pl_host *find_host(const pipeline *pl, const char *name, size_t nl, size_
     return NULL;
 }
 
-void pl_need(pipeline *pl, uint64_t id)
-{
-    for (size_t i = 0; i < pl->nneed; i++)
-        if (pl->need[i] == id)
-            return;
-    if (pl->nneed == pl->need_cap) {
-        size_t cap = pl->need_cap ? pl->need_cap * 2 : 8;
-        uint64_t *n = realloc(pl->need, cap * sizeof *n);
-        if (!n) {
-            pl->need_nomem = 1;
-            return;
-        }
-        pl->need = n;
-        pl->need_cap = cap;
-    }
-    pl->need[pl->nneed++] = id;
-}
-
-size_t pipeline_unsettled(const pipeline *pl, const uint64_t **ids)
-{
-    *ids = pl->need;
-    return pl->nneed;
-}
-
-int pipeline_skipped_pool(pipeline *pl, const char *hostname, size_t hostname_len,
-                          const char *name, size_t name_len, uint64_t id)
-{
-    size_t at;
-    pl_host *h = find_host(pl, hostname, hostname_len, &at);
-    if (!h)
-        return 0; /* rounds of no host: ignored */
-    pl_pool *p = get_pool(pl, h, name, name_len);
-    if (!p)
-        return -2;
-    /* its remembered map, page before, workers: whatever the frames did */
-    pidmap_clear(&p->remembered);
-    p->workers.n = 0;
-    p->status_before.has = 0;
-    p->act.has_prev = 0;
-    p->unsettled_page = p->unsettled_act = p->unsettled_pids = p->seen_uncertain = 1;
-    p->unknowns = 0;
-    p->skip_id = id;
-    return 0;
-}
-
-void pipeline_skipped(pipeline *pl, const char *hostname, size_t hostname_len, uint64_t rounds,
-                      uint64_t min_real, uint64_t max_real, uint64_t id)
-{
-    size_t at;
-    pl_host *h = find_host(pl, hostname, hostname_len, &at);
-    if (!h || rounds == 0)
-        return;
-    h->prev->has = 0;
-    h->prev->masters.n = 0; /* the masters' carry starts again (an approximation: seek.h) */
-    h->unsettled_prev = 1;
-    h->skip_id = id;
-    h->round_no += rounds + 1; /* no PIDS before the jump is the round before's */
-    if (!h->span_first || min_real < h->span_first)
-        h->span_first = min_real;
-    if (max_real > h->span_last)
-        h->span_last = max_real;
-}
-
 int pipeline_host(pipeline *pl, const unsigned char *payload, size_t len)
 {
     size_t nl, bl = 0;
@@ -277,7 +213,7 @@ int pipeline_host(pipeline *pl, const unsigned char *payload, size_t len)
     if (!pipeline_host_named(payload, len))
         return -1;
     size_t lo = 0;
-    pl_host *h = find_host(pl, name, nl, &lo);
+    pl_host *h = pl_find_host(pl, name, nl, &lo);
     if (!h) {
         h = calloc(1, sizeof *h);
         if (!h || !(h->hostname = dup_bytes(name, nl)) || !(h->prev = calloc(1, sizeof *h->prev)) ||
@@ -315,7 +251,7 @@ int pipeline_pool(pipeline *pl, const char *name, size_t name_len,
 {
     if (!pl->cur)
         return -1;
-    pl_pool *p = get_pool(pl, pl->cur, name, name_len);
+    pl_pool *p = pl_get_pool(pl, pl->cur, name, name_len);
     if (!p)
         return -2;
     size_t vl;
@@ -403,7 +339,7 @@ int pl_under_contention(const pl_pool *p)
 static int round_get_pools(pipeline *pl, pl_host *h, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (!(pl->work[i].pool = get_pool(pl, h, pl->work[i].in->name, pl->work[i].in->name_len)))
+        if (!(pl->work[i].pool = pl_get_pool(pl, h, pl->work[i].in->name, pl->work[i].in->name_len)))
             return -2;
     return 0;
 }

@@ -64,6 +64,12 @@ struct pipeline {
 /* Seeking: a round of the window used what jump id left unknown. */
 void pl_need(pipeline *pl, uint64_t id);
 
+/* The host named so, or NULL with where it would go in *at. */
+pl_host *pl_find_host(const pipeline *pl, const char *name, size_t nl, size_t *at);
+
+/* A pool of h, made when new.  NULL ENOMEM. */
+pl_pool *pl_get_pool(pipeline *pl, pl_host *h, const char *name, size_t len);
+
 
 /* Section 5: each pool's ticks from its PIDS (its worker map is replaced
  * every round it has PIDS), with the links of 11.2 noted; their sum. */

@@ -10,6 +10,7 @@
 #include "fpmlog.h"
 #include "grow.h"
 #include "namemap.h"
+#include "notlog.h"
 #include "records.h"
 #include "seen.h"
 #include "seek.h"
@@ -326,59 +327,30 @@ static int take_record(replay *st, pending *p, const fpmlog_record *rec, const c
 }
 
 
-/* Frames jumped over: their summaries' pools, gathered until each frame is done. */
+/* A jumped frame's own HOST and POOL records take effect as if read. */
 typedef struct {
-    replay  *st;
-    pending *p;
+    replay     *st;
+    pending    *p;
     const char *path;
-    char   **names;
-    size_t  *lens;
-    size_t   n, cap;
-    int      nomem;
 } jump_ctx;
 
-static int jump_pool(void *arg, const char *name, size_t len)
-{
-    jump_ctx *c = arg;
-    if (c->n == c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 32;
-        char **nn = realloc(c->names, cap * sizeof *nn);
-        size_t *nl = nn ? realloc(c->lens, cap * sizeof *nl) : NULL;
-        if (nn)
-            c->names = nn;
-        if (!nl)
-            return -2;
-        c->lens = nl;
-        c->cap = cap;
-    }
-    if (!(c->names[c->n] = malloc(len + 1)))
-        return -2;
-    memcpy(c->names[c->n], name, len);
-    c->lens[c->n++] = len;
-    return 0;
-}
-
-/* A skipped frame's own HOST and POOL records take effect as if read. */
 static int jump_record(void *arg, const fpmlog_record *rec)
 {
     jump_ctx *c = arg;
     return take_record(c->st, c->p, rec, c->path) ? -2 : 0;
 }
 
-/* A skipped frame done: its pools made known, its rounds' state unknown. */
-static int jump_done(void *arg, const fpmsum *sum, uint64_t id)
+/* A jumped frame done: its pools made known, its rounds' state unknown. */
+static int jump_done(void *arg, const seek_frame *f)
 {
     jump_ctx *c = arg;
+    const fpmsum *sum = f->sum;
     int rc = replay_drain(c->st) ? -2 : 0; /* its records are applied before */
-    for (size_t i = 0; i < c->n; i++) {
-        if (rc == 0)
-            rc = pipeline_skipped_pool(c->st->pl, sum->hostname, sum->hostname_len, c->names[i],
-                                       c->lens[i], id);
-        free(c->names[i]);
-    }
-    c->n = 0;
+    for (size_t i = 0; rc == 0 && i < f->npools; i++)
+        rc = pipeline_skipped_pool(c->st->pl, sum->hostname, sum->hostname_len, f->pools[i],
+                                   f->lens[i], f->id);
     pipeline_skipped(c->st->pl, sum->hostname, sum->hostname_len, sum->rounds, sum->min_real,
-                     sum->max_real, id);
+                     sum->max_real, f->id);
     if (sum->rounds)
         c->st->has_seq = 0; /* the seq of the rounds jumped over is not known */
     return rc;
@@ -392,13 +364,8 @@ static int take_jump(replay *st, pending *p, const char *path, uint64_t off, uin
 {
     pend_drop(p); /* a skipped frame begins between rounds: nothing is pending */
     st->jumps++;
-    jump_ctx c = {st, p, path, NULL, NULL, 0, 0, 0};
-    fpmsum_visit v = {jump_pool, jump_record, &c};
-    int rc = seek_jumped(st->seek, st->files, off, len, &v, jump_done, &c);
-    for (size_t i = 0; i < c.n; i++)
-        free(c.names[i]);
-    free(c.names);
-    free(c.lens);
+    jump_ctx c = {st, p, path};
+    int rc = seek_jumped(st->seek, st->files, off, len, jump_record, jump_done, &c);
     return rc == -1 ? -2 : rc ? -1 : 0;
 }
 
@@ -430,36 +397,6 @@ static void show_progress(const char *path, uint64_t done, uint64_t total, doubl
                  100.0 * (double)done / (double)total);
     msg_progress("%s: %.1f%s, %.1f MB/s, %llu rounds", path, (double)done / 1e6, of, rate / 1e6,
                  (unsigned long long)rounds);
-}
-
-/* What a file that is not a log is, from its first bytes; NULL when they
- * say nothing. */
-static const char *not_a_log(const char *path)
-{
-    struct stat sb;
-    if (strcmp(path, "-") == 0 || stat(path, &sb) != 0)
-        return NULL;
-    if (S_ISDIR(sb.st_mode))
-        return "is a directory, not a log";
-    if (!S_ISREG(sb.st_mode))
-        return NULL;
-    if (sb.st_size == 0)
-        return "is empty: not a log (no record in it)";
-    unsigned char m[6] = {0};
-    FILE *f = fopen(path, "rb");
-    size_t n = f ? fread(m, 1, sizeof m, f) : 0;
-    if (f)
-        fclose(f);
-    if (n >= 2 && m[0] == 0x1f && m[1] == 0x8b)
-        return "is gzip-compressed, not a log: decompress it first (gzip -dc FILE | "
-               "fpm-analyze -, or gunzip FILE)";
-    if (n >= 6 && memcmp(m, "\xfd" "7zXZ\0", 6) == 0)
-        return "is xz-compressed, not a log: decompress it first (xz -dc FILE | fpm-analyze -, "
-               "or unxz FILE)";
-    if (n >= 3 && memcmp(m, "BZh", 3) == 0)
-        return "is bzip2-compressed, not a log: decompress it first (bzip2 -dc FILE | "
-               "fpm-analyze -, or bunzip2 FILE)";
-    return NULL;
 }
 
 /* The counters as a file began. */
@@ -517,7 +454,7 @@ static fpmlog_reader *open_log(replay *st, const char *path)
     char why[256];
     int decoders, parsers;
     split_threads(st->threads, &decoders, &parsers);
-    const char *kind = not_a_log(path);
+    const char *kind = notlog_kind(path);
     fpmlog_reader *r = kind ? NULL : fpmlog_reader_open(path, why, sizeof why);
     if (kind)
         msg_warnx("%s: %s", path, kind);

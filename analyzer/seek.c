@@ -301,7 +301,50 @@ uint64_t seek_skip(void *arg, uint64_t off)
     return f->f[last - 1].end - off;
 }
 
-int seek_jumped(seek *s, size_t i, uint64_t off, uint64_t len, const fpmsum_visit *visit,
+/* A jumped frame's pools, gathered from its summary. */
+typedef struct {
+    char  **names;
+    size_t *lens;
+    size_t  n, cap;
+    seek_record_fn record;
+    void   *arg;
+} gather;
+
+static int gather_pool(void *arg, const char *name, size_t len)
+{
+    gather *g = arg;
+    if (g->n == g->cap) {
+        size_t cap = g->cap ? g->cap * 2 : 32;
+        char **nn = realloc(g->names, cap * sizeof *nn);
+        size_t *nl = nn ? realloc(g->lens, cap * sizeof *nl) : NULL;
+        if (nn)
+            g->names = nn;
+        if (!nl)
+            return -1;
+        g->lens = nl;
+        g->cap = cap;
+    }
+    if (!(g->names[g->n] = malloc(len + 1)))
+        return -1;
+    memcpy(g->names[g->n], name, len);
+    g->lens[g->n++] = len;
+    return 0;
+}
+
+static int gather_record(void *arg, const fpmlog_record *rec)
+{
+    gather *g = arg;
+    return g->record(g->arg, rec);
+}
+
+static void gather_clear(gather *g)
+{
+    for (size_t i = 0; i < g->n; i++)
+        free(g->names[i]);
+    g->n = 0;
+}
+
+int seek_jumped(seek *s, size_t i, uint64_t off, uint64_t len, seek_record_fn record,
                 seek_done_fn done, void *arg)
 {
     file *f = seek_file(s, i);
@@ -311,15 +354,21 @@ int seek_jumped(seek *s, size_t i, uint64_t off, uint64_t len, const fpmsum_visi
     int fd = open(f->path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return -1;
+    gather g = {.record = record, .arg = arg};
+    fpmsum_visit v = {gather_pool, gather_record, &g};
     int rc = 0;
     for (size_t k = (size_t)(fr - f->f); rc == 0 && k < f->n && f->f[k].off < off + len; k++) {
         fpmsum sum;
         const frame *x = &f->f[k];
-        if (read_summary(s, fd, x->sum_off, x->end - x->sum_off, &sum, visit) != 0)
-            rc = -1;
-        else
-            rc = done(arg, &sum, (uint64_t)x->run);
+        rc = read_summary(s, fd, x->sum_off, x->end - x->sum_off, &sum, &v);
+        if (rc == 0) {
+            seek_frame sf = {&sum, (const char *const *)g.names, g.lens, g.n, (uint64_t)x->run};
+            rc = done(arg, &sf);
+        }
+        gather_clear(&g);
     }
+    free(g.names);
+    free(g.lens);
     close(fd);
     return rc;
 }

@@ -52,12 +52,24 @@ int seek_more(seek *s, const uint64_t *ids, size_t n);
 uint64_t seek_skip(void *file, uint64_t off);
 void *seek_file(seek *s, size_t i);
 
+/* A frame jumped over: its summary, its pools (names and lengths, npools
+ * of them) and the jump's id. */
+typedef struct {
+    const fpmsum       *sum;
+    const char *const  *pools;
+    const size_t       *lens;
+    size_t              npools;
+    uint64_t            id;
+} seek_frame;
+
 /* After the reader jumped over [off, off + len) of LOG i: each frame's
- * summary, read again, to visit (its records and pools), then done with
- * the summary and the jump's id.  0, or visit's or done's nonzero, or -1
- * when a summary no longer checks out (the file changed). */
-typedef int (*seek_done_fn)(void *arg, const fpmsum *sum, uint64_t id);
-int seek_jumped(seek *s, size_t i, uint64_t off, uint64_t len, const fpmsum_visit *visit,
+ * summary, read again, its records to record (the frame's own HOST and
+ * POOL, in order), then the frame to done.  0, or record's or done's
+ * nonzero, or -1 when a summary no longer checks out (the file changed) or
+ * memory ran out. */
+typedef int (*seek_record_fn)(void *arg, const fpmlog_record *rec);
+typedef int (*seek_done_fn)(void *arg, const seek_frame *f);
+int seek_jumped(seek *s, size_t i, uint64_t off, uint64_t len, seek_record_fn record,
                 seek_done_fn done, void *arg);
 
 /* Whether FPM_ANALYZE_FULL_READ asks for every frame to be read (the

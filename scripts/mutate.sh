@@ -220,7 +220,7 @@ recorder: a round starts an interval after the last STAT|recorder/record.c|s/   
 22 seek: an idle worker judged on an unknown counter|analyzer/pipeline.c|s/if \(in && \(unsure & 1\)\)/if (0)/
 22 seek: a running worker of an unsure map is unknown|analyzer/readings.c|s/uncertain \? RD_UNKNOWN : RD_SEEN_RUNNING/RD_SEEN_RUNNING/
 22 seek: a reboot settles the counters and PIDS|analyzer/pipeline.c|s/        p->unsettled_pids = p->seen_uncertain = p->unknowns = 0;\n//
-22 seek: jumped pools are named (whole-window case)|analyzer/replay.c|s/            rc = pipeline_skipped_pool\(c->st->pl, sum->hostname, sum->hostname_len, c->names\[i\],\n                                       c->lens\[i\], id\);/            rc = 0;/
+22 seek: jumped pools are named|analyzer/replay.c|s/rc == 0 && i < f->npools; i\+\+\)\n        rc = pipeline_skipped_pool/rc == 0 \&\& i < 0; i++)\n        rc = pipeline_skipped_pool/
 22 summary: a frame ending inside a round is not seekable|formats/fpmsum.c|s/put_kv\(b, "seekable", !a->mixed && !a->in_round\)/put_kv(b, "seekable", !a->mixed)/
 22 summary: rounds of two hostnames are not seekable|formats/fpmsum.c|s/memcmp\(a->fhost, a->host, a->host_len\)\)\)\n        a->mixed = 1;/memcmp(a->fhost, a->host, a->host_len)))\n        a->mixed = 0;/
 22 summary: its size must be the skippable frame's|formats/fpmsum.c|s/if \(size \+ 8 != n \|\| /if (/

@@ -80,14 +80,8 @@ static int note_pool(cutter *c, const char *name, size_t len, int *was_known)
     if (*was_known)
         return 0;
     /* the map keeps a pointer to its names: each is kept here */
-    if (c->nkeys == c->cap_keys) {
-        size_t cap = c->cap_keys ? c->cap_keys * 2 : 64;
-        char **n = realloc(c->keys, cap * sizeof *n);
-        if (!n)
-            return -1;
-        c->keys = n;
-        c->cap_keys = cap;
-    }
+    if (grow(&c->keys, &c->cap_keys, c->nkeys + 1, sizeof *c->keys, 64))
+        return -1;
     char *k = malloc(kl);
     if (!k)
         return -1;
@@ -119,14 +113,8 @@ static int release(cutter *c, int round_complete)
 
 static int hold(cutter *c, const fpmlog_record *rec, int in_round)
 {
-    if (c->nh == c->cap_h) {
-        size_t cap = c->cap_h ? c->cap_h * 2 : 64;
-        held *n = realloc(c->h, cap * sizeof *n);
-        if (!n)
-            return -1;
-        c->h = n;
-        c->cap_h = cap;
-    }
+    if (grow(&c->h, &c->cap_h, c->nh + 1, sizeof *c->h, 64))
+        return -1;
     held *x = &c->h[c->nh];
     const unsigned char *p = rec->payload;
     size_t len = rec->len;

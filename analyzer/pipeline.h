@@ -197,7 +197,8 @@ void pipeline_skipped(pipeline *pl, const char *hostname, size_t hostname_len, u
                       uint64_t min_real, uint64_t max_real, uint64_t id);
 
 /* The jumps whose unknowns a round of the window needed (each once, in the
- * order met): more rounds before the window must be read. */
+ * order met): more rounds before the window must be read.  (size_t)-1 when
+ * memory ran out while noting one: none can be trusted. */
 size_t pipeline_unsettled(const pipeline *pl, const uint64_t **ids);
 
 #define PL_MAX_HOOKS 4

@@ -2,6 +2,7 @@
  * unknown, and the rounds of the window that needed it. */
 #include <stdlib.h>
 
+#include "grow.h"
 #include "pipeline_int.h"
 
 void pl_need(pipeline *pl, uint64_t id)
@@ -9,15 +10,9 @@ void pl_need(pipeline *pl, uint64_t id)
     for (size_t i = 0; i < pl->nneed; i++)
         if (pl->need[i] == id)
             return;
-    if (pl->nneed == pl->need_cap) {
-        size_t cap = pl->need_cap ? pl->need_cap * 2 : 8;
-        uint64_t *n = realloc(pl->need, cap * sizeof *n);
-        if (!n) {
-            pl->need_nomem = 1;
-            return;
-        }
-        pl->need = n;
-        pl->need_cap = cap;
+    if (grow(&pl->need, &pl->need_cap, pl->nneed + 1, sizeof *pl->need, 8)) {
+        pl->need_nomem = 1;
+        return;
     }
     pl->need[pl->nneed++] = id;
 }
@@ -25,7 +20,7 @@ void pl_need(pipeline *pl, uint64_t id)
 size_t pipeline_unsettled(const pipeline *pl, const uint64_t **ids)
 {
     *ids = pl->need;
-    return pl->nneed;
+    return pl->need_nomem ? (size_t)-1 : pl->nneed;
 }
 
 int pipeline_skipped_pool(pipeline *pl, const char *hostname, size_t hostname_len,

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "msg.h"
 #include "pipeline.h"
 #include "replay.h"
@@ -85,13 +86,8 @@ static int read_summary(seek *s, int fd, uint64_t off, uint64_t len, fpmsum *sum
 {
     if (len > FPMSUM_MAX)
         return -1;
-    if (len > s->buf_cap) {
-        unsigned char *b = realloc(s->buf, (size_t)len);
-        if (!b)
-            return -1;
-        s->buf = b;
-        s->buf_cap = (size_t)len;
-    }
+    if (grow(&s->buf, &s->buf_cap, (size_t)len, 1, 4096))
+        return -1;
     if (zf_pread_all(fd, s->buf, (size_t)len, off) != len)
         return -1;
     return fpmsum_read(s->sr, s->buf, (size_t)len, sum, visit);
@@ -106,28 +102,16 @@ static int outside(const seek *s, const fpmsum *sum)
 
 static int add_frame(file *f, frame fr)
 {
-    if (f->n == f->cap) {
-        size_t cap = f->cap ? f->cap * 2 : 256;
-        frame *n = realloc(f->f, cap * sizeof *n);
-        if (!n)
-            return -1;
-        f->f = n;
-        f->cap = cap;
-    }
+    if (grow(&f->f, &f->cap, f->n + 1, sizeof *f->f, 256))
+        return -1;
     f->f[f->n++] = fr;
     return 0;
 }
 
 static int add_run(seek *s, size_t fi, size_t a, size_t b)
 {
-    if (s->nruns == s->cap_runs) {
-        size_t cap = s->cap_runs ? s->cap_runs * 2 : 64;
-        run *n = realloc(s->runs, cap * sizeof *n);
-        if (!n)
-            return -1;
-        s->runs = n;
-        s->cap_runs = cap;
-    }
+    if (grow(&s->runs, &s->cap_runs, s->nruns + 1, sizeof *s->runs, 64))
+        return -1;
     s->runs[s->nruns++] = (run){fi, a, b, 0};
     return 0;
 }
@@ -313,17 +297,10 @@ typedef struct {
 static int gather_pool(void *arg, const char *name, size_t len)
 {
     gather *g = arg;
-    if (g->n == g->cap) {
-        size_t cap = g->cap ? g->cap * 2 : 32;
-        char **nn = realloc(g->names, cap * sizeof *nn);
-        size_t *nl = nn ? realloc(g->lens, cap * sizeof *nl) : NULL;
-        if (nn)
-            g->names = nn;
-        if (!nl)
-            return -1;
-        g->lens = nl;
-        g->cap = cap;
-    }
+    size_t cap = g->cap;
+    if (grow(&g->names, &cap, g->n + 1, sizeof *g->names, 32) ||
+        grow(&g->lens, &g->cap, g->n + 1, sizeof *g->lens, 32))
+        return -1;
     if (!(g->names[g->n] = malloc(len + 1)))
         return -1;
     memcpy(g->names[g->n], name, len);
@@ -430,6 +407,8 @@ seek *seek_window(const pl_options *opt, char *const *logs, int nlogs)
         }
         const uint64_t *ids;
         size_t n = ok ? pipeline_unsettled(pl, &ids) : 0;
+        if (n == (size_t)-1)
+            ok = 0, n = 0; /* read everything */
         int more = n && seek_more(sk, ids, n);
         replay_free(rp);
         pipeline_free(pl);

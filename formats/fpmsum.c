@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "records.h"
 
 /* ------------------------------------------------------------ bytes */
@@ -18,16 +19,8 @@ typedef struct {
 
 static int put(buf *b, const void *src, size_t n)
 {
-    if (b->len + n > b->cap) {
-        size_t cap = b->cap ? b->cap : 1024;
-        while (cap < b->len + n)
-            cap *= 2;
-        unsigned char *p = realloc(b->p, cap);
-        if (!p)
-            return -1;
-        b->p = p;
-        b->cap = cap;
-    }
+    if (grow(&b->p, &b->cap, b->len + n, 1, 1024))
+        return -1;
     if (n)
         memcpy(b->p + b->len, src, n);
     b->len += n;
@@ -186,14 +179,8 @@ static int touch_pool(fpmsum_acc *a, const char *name, size_t len)
     if (a->slots[k].round == a->round_id + 1)
         return 0;
     a->slots[k].round = a->round_id + 1;
-    if (a->ntouched == a->cap_touched) {
-        size_t cap = a->cap_touched ? a->cap_touched * 2 : 64;
-        size_t *t = realloc(a->touched, cap * sizeof *t);
-        if (!t)
-            return -1;
-        a->touched = t;
-        a->cap_touched = cap;
-    }
+    if (grow(&a->touched, &a->cap_touched, a->ntouched + 1, sizeof *a->touched, 64))
+        return -1;
     a->touched[a->ntouched++] = k;
     return 0;
 }
@@ -258,14 +245,8 @@ static int take_pool(fpmsum_acc *a, const char *name, size_t nlen, const char *h
         if (a->pools[i].len == nlen && memcmp(a->pools[i].name, name, nlen) == 0)
             p = &a->pools[i];
     if (!p) {
-        if (a->npools == a->cap_pools) {
-            size_t cap = a->cap_pools ? a->cap_pools * 2 : 16;
-            pool_rec *np = realloc(a->pools, cap * sizeof *np);
-            if (!np)
-                return -1;
-            a->pools = np;
-            a->cap_pools = cap;
-        }
+        if (grow(&a->pools, &a->cap_pools, a->npools + 1, sizeof *a->pools, 16))
+            return -1;
         p = &a->pools[a->npools];
         *p = (pool_rec){malloc(nlen + 1), nlen, {0}};
         if (!p->name)

@@ -77,11 +77,13 @@ static int feed_framepos(fpmlog_reader *r)
     unsigned char *p = r->ib + r->ib_pos;
     if (r->after_skippable) {
         /* a skippable frame's size is trusted only when it leads to a frame,
-         * a record or the end: else a damaged size would cost the frame after
-         * it, so the next magic is looked for from just past its start */
+         * a record or the end: else a damaged size would cost the frames
+         * after it, so the next magic is looked for from just past its start
+         * (at the end too, which a size too large also leads to: the bytes
+         * between are scanned once) */
         r->after_skippable = 0;
-        if (avail >= 8 && !zf_is_frame(p) && !zf_is_skippable(p) &&
-            memcmp(p, FPMLOG_MAGIC, 8) != 0) {
+        if (avail < 8 ? r->ib_off + r->ib_pos > r->skippable_start + 8 :
+            !zf_is_frame(p) && !zf_is_skippable(p) && memcmp(p, FPMLOG_MAGIC, 8) != 0) {
             fl_seek_input(r, r->skippable_start + 1);
             r->mode = M_SCAN;
             return 0;

@@ -214,21 +214,22 @@ recorder: a round starts an interval after the last STAT|recorder/record.c|s/   
 12.4 rule 3: no start time keeps the old rule|analyzer/readings.c|s/status_worker_start\(w, &start\) == 0 && start >= 0/(status_worker_start(w, \&start) == 0 || (start = 0, 1)) \&\& start >= 0/
 22 seek: frames whose rounds are outside the window|analyzer/seek.c|s/return sum->rounds == 0 \|\|/return 1 ||/
 22 seek: a summary checked against its frame's size|analyzer/seek.c|s/            sum.frame_bytes == len\) \{/            1) {/
-22 seek: the frame before ends between rounds|analyzer/seek.c|s/fr.may_skip = ok && clean && /fr.may_skip = ok \&\& /
+22 seek: the frame before ends between rounds|analyzer/seek.c|s/fr.may_skip = ok && clean && /fr.may_skip = ok \&\& (clean || 1) \&\& /
 22 seek: times in order with the neighbours'|analyzer/seek.c|s/fr->may_skip = 0;\n        before = fr;/before = fr;/
 22 seek: twice as many frames when a window needs more|analyzer/seek.c|s/r->prime \? r->prime \* 2 : 1/r->prime ? r->prime + 1 : 1/
 22 seek: a window round after a jump needs the round before|analyzer/pipeline.c|s/    if \(in && h->unsettled_prev\)\n/    if (0)\n/
 22 seek: a page after a jump needs the page before|analyzer/pipeline.c|s/        if \(in && p->unsettled_page\)\n/        if (0)\n/
+22 seek: a page after a jump needs the activity's page before|analyzer/pipeline.c|s/            if \(in && p->unsettled_act\)\n/            if (0)\n/
 22 seek: PIDS after a jump need the PIDS before|analyzer/pipeline.c|s/            if \(in\)\n                pl_need\(pl, p->skip_id\);\n            p->unsettled_pids = 0;/            p->unsettled_pids = 0;/
 22 seek: an idle worker judged on an unknown counter|analyzer/pipeline.c|s/if \(in && \(unsure & 1\)\)/if (0)/
 22 seek: a running worker of an unsure map is unknown|analyzer/readings.c|s/uncertain \? RD_UNKNOWN : RD_SEEN_RUNNING/RD_SEEN_RUNNING/
 22 seek: a reboot settles the counters and PIDS|analyzer/pipeline.c|s/        p->unsettled_pids = p->seen_uncertain = p->unknowns = 0;\n//
-22 seek: jumped pools are named|analyzer/replay.c|s/rc == 0 && i < f->npools; i\+\+\)\n        rc = pipeline_skipped_pool/rc == 0 \&\& i < 0; i++)\n        rc = pipeline_skipped_pool/
+22 seek: jumped pools are named|analyzer/replay.c|s/        rc = pipeline_skipped_pool\(c->st->pl, sum->hostname/        rc = 0 \&\& pipeline_skipped_pool(c->st->pl, sum->hostname/
 22 summary: a frame ending inside a round is not seekable|formats/fpmsum.c|s/put_kv\(b, "seekable", !a->mixed && !a->in_round\)/put_kv(b, "seekable", !a->mixed)/
 22 summary: rounds of two hostnames are not seekable|formats/fpmsum.c|s/memcmp\(a->fhost, a->host, a->host_len\)\)\)\n        a->mixed = 1;/memcmp(a->fhost, a->host, a->host_len)))\n        a->mixed = 0;/
-22 summary: its size must be the skippable frame's|formats/fpmsum.c|s/if \(size \+ 8 != n \|\| /if (/
+22 summary: its size must be the skippable frame's|formats/fpmsum.c|s/if \(size \+ 8 != n \|\| /if ((size + 8 != n \&\& 0) || /
 22 summary: the records in force when the frame begins|formats/fpmsum.c|s/    if \(a->fresh\) \{\n        a->fresh = 0;\n        if \(snapshot_start\(a\) != 0\)\n            return -1;\n    \}/    a->fresh = 0;/
-22 reader: a skippable frame's size must lead to a frame or a record|formats/fpmlog_feed.c|s/if \(avail >= 8 && !zf_is_frame\(p\) && !zf_is_skippable\(p\) &&/if (0 \&\& avail >= 8 \&\& !zf_is_frame(p) \&\& !zf_is_skippable(p) \&\&/
+22 reader: a skippable frame's size must lead to a frame or a record|formats/fpmlog_feed.c|s/        r->after_skippable = 0;\n        if \(avail < 8/        r->after_skippable = 0;\n        if (0) if (avail < 8/
 22 recorder: a summary cut short is removed on start|recorder/logfile.c|s/ \|\|\n                zf_skippable_size\(m\) > size - off\)/)/
 22 seek cut: a pool named only by frames left out gets a POOL|analyzer/cut.c|s/if \(rc == 0 && !known\)/if (0)/
 22 seek cut: a round a reader drops is not copied|analyzer/cut.c|s/return rc == 0 && release\(c, 0\) \? -1 : rc;/return rc == 0 \&\& release(c, 1) ? -1 : rc;/

@@ -629,7 +629,38 @@ static void test_a_reboot_after_a_jump_settles_the_counters_and_pids(void **stat
     th_pids(r, "a", 1, 100LL, 0ULL);
     th_run(pl, r);
     assert_int_equal(needs(pl, &id), 0);
-    round_a(pl, 150, 0, 0); /* but a page still wants the page before (12.4) */
+    /* but a page still wants the page before (12.4: a worker not remembered,
+     * started after it, counts): a page without `max children reached`, so
+     * that the activity's page before is not what asks */
+    r = th_round_at(150, 0);
+    th_page(r, "a", "{\"pool\":\"a\",\"processes\":[{\"pid\":100,\"state\":\"Idle\","
+            "\"start time\":4000000000,\"requests\":5,\"request duration\":90000,"
+            "\"request uri\":\"/a\",\"last request cpu\":70.00}]}", 0);
+    th_pids(r, "a", 1, 100LL, 0ULL);
+    th_run(pl, r);
+    assert_int_equal(needs(pl, &id), 1);
+    pipeline_free(pl);
+}
+
+static void test_a_page_after_a_jump_needs_the_activitys_page_before(void **state)
+{
+    (void)state;
+    static const tworker RUN[] = {{100, "Running", 6, 1000, "/a", "0.00"}};
+    uint64_t id;
+    pipeline *pl = jumped(1);
+    th_round *r = th_round_at(90, 0);
+    /* a page before the window, but one without `max children reached` */
+    th_page(r, "a", "{\"pool\":\"a\",\"processes\":[{\"pid\":100,\"state\":\"Idle\","
+            "\"requests\":5,\"request duration\":90000,\"request uri\":\"/a\","
+            "\"last request cpu\":70.00}]}", 0);
+    th_pids(r, "a", 1, 100LL, 0ULL);
+    th_run(pl, r);
+    /* every worker running: no verdict rests on the map; `max children
+     * reached` against the page before that had it does */
+    r = th_round_at(120, 0);
+    th_status(r, "a", 0, RUN, 1);
+    th_pids(r, "a", 1, 100LL, 0ULL);
+    th_run(pl, r);
     assert_int_equal(needs(pl, &id), 1);
     pipeline_free(pl);
 }
@@ -664,6 +695,7 @@ int main(void)
         cmocka_unit_test(test_pids_after_a_jump_need_the_pools_pids_before),
         cmocka_unit_test(test_a_worker_running_since_before_a_jump_needs_more_when_idle),
         cmocka_unit_test(test_a_reboot_after_a_jump_settles_the_counters_and_pids),
+        cmocka_unit_test(test_a_page_after_a_jump_needs_the_activitys_page_before),
     };
     return cmocka_run_group_tests_name("pipeline", tests, NULL, NULL);
 }

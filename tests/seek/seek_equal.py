@@ -177,11 +177,33 @@ def hard_cases(d):
     put("two-hosts", a, b)
     put("two-hosts-cat", a + b)
     # a worker running through the whole stretch before the window
+    # a pool that only the first run's rounds name (no POOL record): listed
+    # over the log, so over its cut too
+    old = strip_pool_records(sim("h1", 20, pools(4100) + [
+        Pool("old", 2, 4, 40.0, 5.0, lambda t, r: 0.3, ["\\/o"], 4300)], seed=50), "old")
+    put("gone-pool", old + sim("h1", 30, pools(4100), seed=51, real_start=1795_990_000 + 20 * 31 + 5))
+    STARTS["gone-pool"] = (30,)
+    # one recorder run in two files, split inside a round: the first file's
+    # part of it is dropped, the second's stands alone
+    run = sim("h1", 40, pools(4100), seed=52)
+    cut = run.index(b"#fpmlog1 PIDS", len(run) // 2)
+    put("split-in-a-round", run[:cut], run[cut:])
     put("error-gap", error_gap())
     STARTS["error-gap"] = (31, 32)
     put("long-request", long_request())
     STARTS["long-request"] = (41, 42)
     return cases
+
+
+def strip_pool_records(data, name):
+    """data without the POOL records of pool name."""
+    out, pos = bytearray(), 0
+    head = re.compile(rb"#fpmlog1 POOL \d+ \d+ (\S+) (\d+) [0-9a-f]{8}\n")
+    for m in head.finditer(data):
+        if m.group(1) == name.encode():
+            out += data[pos:m.start()]
+            pos = m.end() + int(m.group(2)) + 1
+    return bytes(out + data[pos:])
 
 
 def error_gap():

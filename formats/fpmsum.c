@@ -348,7 +348,8 @@ static int summary_payload(fpmsum_acc *a, uint64_t zbytes)
         put_kv(b, "last_real", a->last_real) || put_kv(b, "min_real", a->min_real) ||
         put_kv(b, "max_real", a->max_real) || put_kv(b, "first_mono", a->first_mono) ||
         put_kv(b, "last_mono", a->last_mono) ||
-        put_kv(b, "seekable", !a->mixed && !a->in_round) || put_kv(b, "in_force", a->start_n))
+        put_kv(b, "seekable", !a->mixed && !a->in_round) || put_kv(b, "own", a->own_n) ||
+        put_kv(b, "in_force", a->start_n))
         return -1;
     if (put(b, "hostname=", 9) || put(b, a->fhost_set ? a->fhost : a->host,
                                       a->fhost_set ? a->fhost_len : a->host_len) ||
@@ -386,7 +387,7 @@ int fpmsum_acc_end(fpmsum_acc *a, uint64_t zbytes, const unsigned char **out, si
     unsigned char head[8] = {FPMSUM_MAGIC0, 0x2A, 0x4D, 0x18, 0, 0, 0, 0};
     if (put(o, head, 8) || put(o, FPMSUM_TAG, FPMSUM_TAG_LEN) ||
         put_record(o, hdr, (size_t)hl, a->payload.p, a->payload.len) ||
-        put(o, a->start.p, a->start.len) || put(o, a->own.p, a->own.len))
+        put(o, a->own.p, a->own.len) || put(o, a->start.p, a->start.len))
         return -1;
     size_t n = o->len - 8;
     for (int i = 0; i < 4; i++)
@@ -454,15 +455,17 @@ static int summary_numbers(const fpmlog_record *rec, fpmsum *s)
                                        "min_real", "max_real", "first_mono", "last_mono"};
     uint64_t *dst[] = {&s->frame_bytes, &s->rounds, &s->first_real, &s->last_real,
                        &s->min_real, &s->max_real, &s->first_mono, &s->last_mono};
-    uint64_t v, inf;
+    uint64_t v, inf, own;
     if (fpmlog_kv_u64(rec->payload, rec->len, "version", &v) != 0 || v != FPMSUM_VERSION)
         return -1;
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (fpmlog_kv_u64(rec->payload, rec->len, keys[i], dst[i]) != 0)
             return -1;
     if (fpmlog_kv_u64(rec->payload, rec->len, "seekable", &v) != 0 || v > 1 ||
-        fpmlog_kv_u64(rec->payload, rec->len, "in_force", &inf) != 0 || inf > FPMSUM_MAX)
+        fpmlog_kv_u64(rec->payload, rec->len, "in_force", &inf) != 0 || inf > FPMSUM_MAX ||
+        fpmlog_kv_u64(rec->payload, rec->len, "own", &own) != 0 || own > FPMSUM_MAX)
         return -1;
+    s->own = (size_t)own;
     if (s->rounds && s->min_real > s->max_real)
         return -1;
     s->seekable = (int)v;
@@ -509,7 +512,8 @@ static int visit_pools(const fpmlog_record *rec, const fpmsum_visit *visit)
 }
 
 /* One pass over the content: -1 when it does not check out; with visit,
- * what it holds is given to it. */
+ * what it holds is given to it.  The records in force at the frame's start,
+ * after its own, are for readers of a frame alone: not read here. */
 static int pass(fpmsum_reader *sr, const unsigned char *p, size_t n, fpmsum *s,
                 const fpmsum_visit *visit)
 {
@@ -520,7 +524,7 @@ static int pass(fpmsum_reader *sr, const unsigned char *p, size_t n, fpmsum *s,
     fpmlog_damage dmg;
     size_t i = 0;
     int ret;
-    while ((ret = fpmlog_reader_next(sr->r, &rec, &dmg)) == 1) {
+    while ((i == 0 || i <= s->own) && (ret = fpmlog_reader_next(sr->r, &rec, &dmg)) == 1) {
         rec_kind k = rec_kind_of(rec.type);
         if (i == 0) {
             if (strcmp(rec.type, "SUMMARY") != 0 || summary_numbers(&rec, s) != 0)
@@ -529,12 +533,12 @@ static int pass(fpmsum_reader *sr, const unsigned char *p, size_t n, fpmsum *s,
                 return ret;
         } else if (k.type != REC_HOST && k.type != REC_POOL) {
             return -1;
-        } else if (visit && visit->record && i > s->in_force && (ret = visit->record(visit->arg, &rec))) {
+        } else if (visit && visit->record && (ret = visit->record(visit->arg, &rec))) {
             return ret;
         }
         i++;
     }
-    return ret == 0 && i > 0 && i > s->in_force ? 0 : -1;
+    return i > 0 && i == s->own + 1 ? 0 : -1;
 }
 
 int fpmsum_read(fpmsum_reader *sr, const unsigned char *p, size_t n, fpmsum *s,

@@ -4,7 +4,7 @@
  * not know it skip it: zstd -dc, zstd -t and every older reader).
  *
  *   summary := 5E 2A 4D 18  size(4, little-endian)  content(size)
- *   content := "fpmsum1\n" SUMMARY-record HOST/POOL-record*
+ *   content := "fpmsum1\n" SUMMARY-record own-HOST/POOL* in-force-HOST/POOL*
  *
  * The records are plain fpmlog records, CRCs and all.  SUMMARY's payload is
  * key=value lines: version=1, frame_bytes (the compressed size of the frame
@@ -12,9 +12,10 @@
  * first_mono, last_mono (of its ROUND records), hostname and boot_id (of the
  * HOST in force for its rounds), seekable (0 when the frame ends inside a
  * round or holds rounds of two hostnames), pool= (repeated, percent-encoded:
- * each pool with a record in one of its complete rounds) and in_force (how
- * many of the records after it were in force when the frame began: the
- * latest HOST and its POOLs; the rest are the frame's own, in order).
+ * each pool with a record in one of its complete rounds), own (how many of
+ * the records after it are the frame's own HOST and POOL records, in order)
+ * and in_force (how many follow those: the latest HOST and its POOLs in
+ * force when the frame began, for a reader of the frame alone).
  *
  * A summary is a hint: a reader checks it against the frame it describes
  * (that frame's size and magic) and reads a frame whose summary does not
@@ -57,7 +58,7 @@ typedef struct {
     uint64_t frame_bytes, rounds;
     uint64_t first_real, last_real, min_real, max_real, first_mono, last_mono;
     int      seekable;
-    size_t   in_force;
+    size_t   own, in_force;
     char     hostname[256];   /* "" none; a longer one makes the summary not seekable */
     size_t   hostname_len;
 } fpmsum;
@@ -67,16 +68,17 @@ typedef struct fpmsum_reader fpmsum_reader;
 fpmsum_reader *fpmsum_reader_new(void);
 void fpmsum_reader_free(fpmsum_reader *sr);
 
-/* Called for each pool of the summary, then for each record after the
- * in-force ones (the frame's own HOST and POOL records, in order). */
+/* Called for each pool of the summary, then for each of the frame's own
+ * HOST and POOL records, in order. */
 typedef struct {
     int (*pool)(void *arg, const char *name, size_t len);
     int (*record)(void *arg, const fpmlog_record *rec);
     void *arg;
 } fpmsum_visit;
 
-/* Whether p[0..n) is a whole summary (magic, size, tag, records whose CRCs
- * match, a SUMMARY first with every number): 0 and *s, else -1.  With
+/* Whether p[0..n) is a whole summary (magic, size, tag, a SUMMARY first
+ * with every number, and the frame's own records, CRCs matching; the
+ * records in force after them are not read): 0 and *s, else -1.  With
  * visit, its pools and records are given to it once it checked out; a
  * visitor's nonzero return stops and is returned. */
 int fpmsum_read(fpmsum_reader *sr, const unsigned char *p, size_t n, fpmsum *s,

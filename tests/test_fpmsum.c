@@ -195,14 +195,18 @@ static void test_a_damaged_summary_is_not_read(void **state)
     unsigned char *p = (unsigned char *)summary_at(&b, 0, &len, &frame);
     fpmsum_reader *sr = fpmsum_reader_new();
     fpmsum s;
-    /* a byte of its payload (the CRC catches it), its size, its tag, its magic */
-    size_t at[] = {len - 20, 4, 9, 0};
+    /* a byte of its SUMMARY (the CRC catches it), its size, its tag, its magic */
+    size_t at[] = {8 + FPMSUM_TAG_LEN + 80, 4, 9, 0};
     for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
         p[at[i]] ^= 1;
         assert_int_equal(fpmsum_read(sr, p, len, &s, NULL), -1);
         p[at[i]] ^= 1;
     }
     assert_int_equal(fpmsum_read(sr, p, len - 1, &s, NULL), -1); /* cut short */
+    /* the frame's own records are read: a byte of its POOL's payload */
+    p[len - 20] ^= 1;
+    assert_int_equal(fpmsum_read(sr, p, len, &s, NULL), -1);
+    p[len - 20] ^= 1;
     assert_int_equal(fpmsum_read(sr, p, len, &s, NULL), 0);
     fpmsum_reader_free(sr);
     buf_free(&b);

@@ -3,8 +3,9 @@
 # the tests fail for each: every rule has a test that can fail.  Cheapest
 # first: the unit test named after the mutated file; for a rule of seeking
 # ("22 seek...") then make seek-check; for a file without a unit test the CLI
-# cases; then every unit test and CLI case.  MUTATE_JOBS copies of the tree
-# (default 2) take the rules in turn.
+# cases; then the CLI cases and every unit test.  MUTATE_JOBS copies of the
+# tree (default the CPUs + 1) take the rules in turn; each line ends with how
+# long its mutant took, in tenths of a second.
 # usage: scripts/mutate.sh, or make mutate (prints one line per mutation;
 # exit 1 when a mutation survived); MUTATE_ONLY="22 " runs only the rules
 # whose name begins so
@@ -12,7 +13,8 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d /tmp/fpmcpu-mutate.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-jobs=${MUTATE_JOBS:-2}
+# one more job than CPUs: a mutant's build waits on its files as often as not
+jobs=${MUTATE_JOBS:-$(( $(nproc) + 1 ))}
 # unoptimized: a mutant's object compiles in a third of the time, and what
 # the tests ask for is the same
 export CFLAGS="-O0 -g"
@@ -31,7 +33,8 @@ for k in $(seq 2 "$jobs"); do cp -a "$work/1" "$work/$k"; done
 
 # the unit test of a file: test_fpmlog for formats/fpmlog_read.c, ...
 first_test() {
-    b=$(basename "$1" .c)
+    b=$(basename "$1")
+    b=${b%.[ch]}
     case $b in
     out_text | out_why | out_json | out_csv | out_metrics | out_hist) b=report ;;
     out_*) b=${b#out_} ;; zahead) b=fpmlog ;; pairs | rounds | cpu_round) b=pipeline ;; seen) b=replay ;; fpmlog_feed) b=fpmlog ;;
@@ -53,14 +56,20 @@ mutate_one() {
     # a mutant that hangs is killed: timeout ends the tests' whole process group
     first=$(first_test "$file")
     seekcheck=true
-    case $rule in "22 seek"*) seekcheck="make -s bin/fpm-analyze && SEEK_FAIL_FAST=1 timeout 300 python3 tests/seek/seek_equal.py bin" ;; esac
+    case $rule in "22 seek"*) seekcheck="make -s -j2 bin/fpm-analyze && SEEK_FAIL_FAST=1 timeout 300 python3 tests/seek/seek_equal.py bin" ;; esac
+    if [ -z "$first" ] && [ "$seekcheck" != true ]; then first=$seekcheck seekcheck=true; fi
     [ -z "$first" ] && first=cli
     (cd "$t" && {
-        if [ "$first" = cli ]; then make -s bin/fpm-analyze bin/fpm-record && timeout 300 tests/cli/run.sh
-        else make -s "$first" && timeout 300 "$first"; fi
+        # on two jobs: a mutated header rebuilds every object that includes it
+        case $first in
+        cli) make -s -j2 bin/fpm-analyze bin/fpm-record && timeout 300 tests/cli/run.sh ;;
+        bin/*) make -s -j2 "$first" && timeout 300 "$first" ;;
+        *) sh -c "$first" ;;
+        esac
     } >"$t/.log" 2>&1 && sh -c "$seekcheck" >>"$t/.log" 2>&1 &&
+        timeout 300 make -s -j2 cli-cases >>"$t/.log" 2>&1 &&
         make -s -j2 unit-built >>"$t/.log" 2>&1 &&
-        timeout 300 make -s unit cli-cases >>"$t/.log" 2>&1)
+        timeout 300 make -s unit >>"$t/.log" 2>&1)
     rc=$?
     if [ "$rc" = 0 ]; then
         echo "SURVIVED     $rule"
@@ -88,7 +97,11 @@ worker() {
         case $rule in "${MUTATE_ONLY:-}"*) ;; *) continue ;; esac
         n=$((n + 1))
         [ $(( (n - 1) % jobs + 1 )) = "$1" ] || continue
-        mutate_one "$rule" "$file" "$subst" | sed "s/^/$n /"
+        t0=$(date +%s%N)
+        mutate_one "$rule" "$file" "$subst" > "$t/.line"
+        t1=$(date +%s%N)
+        # the line, and how long the mutant took (for make test's budget)
+        sed "s/^/$n /; 1s/\$/ [$(( (t1 - t0) / 100000000 ))ds]/" "$t/.line"
     done < "$list"
 }
 for k in $(seq "$jobs"); do worker "$k" > "$work/out.$k" & done

@@ -155,6 +155,11 @@ void fpmlog_writer_free(fpmlog_writer *w);
  * Returns the encoded length; dst needs 3 * len + 4 bytes. */
 size_t fpmlog_encode_source(char *dst, const char *src, size_t len);
 
+/* The reverse, as readers decode SOURCE: "%XX" (either case of hex) is the
+ * byte; a '%' not followed by two hex digits stays.  Returns the decoded
+ * length; dst holds len bytes. */
+size_t fpmlog_decode_source(char *dst, const char *src, size_t len);
+
 /* Finds key in a key=value payload (HOST, POOL, ROUND).  Returns the n-th
  * (from 0) value's start and sets *vlen, or NULL when there is none. */
 const char *fpmlog_kv(const unsigned char *payload, size_t len, const char *key,

@@ -202,6 +202,24 @@ void fl_set_damage(fpmlog_damage *d, fpmlog_pos pos, int breaks, const char *fmt
     va_end(ap);
 }
 
+static int hexval(int c);
+
+size_t fpmlog_decode_source(char *dst, const char *src, size_t len)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < len; i++) {
+        int hi, lo;
+        if (src[i] == '%' && i + 2 < len && (hi = hexval(src[i + 1])) >= 0 &&
+            (lo = hexval(src[i + 2])) >= 0) {
+            dst[o++] = (char)(hi << 4 | lo);
+            i += 2;
+        } else {
+            dst[o++] = src[i];
+        }
+    }
+    return o;
+}
+
 static int hexval(int c)
 {
     if (c >= '0' && c <= '9')
@@ -266,18 +284,8 @@ static int parse_header(fpmlog_reader *r, const char *line, size_t n,
     char *s = t + fl[1] + 1;
     size_t sl = 0;
     rec->has_source = !(fl[4] == 1 && f[4][0] == '-');
-    if (rec->has_source) {
-        for (size_t i = 0; i < fl[4]; i++) {
-            int hi, lo;
-            if (f[4][i] == '%' && i + 2 < fl[4] &&
-                (hi = hexval(f[4][i + 1])) >= 0 && (lo = hexval(f[4][i + 2])) >= 0) {
-                s[sl++] = (char)(hi << 4 | lo);
-                i += 2;
-            } else {
-                s[sl++] = f[4][i];
-            }
-        }
-    }
+    if (rec->has_source)
+        sl = fpmlog_decode_source(s, f[4], fl[4]);
     s[sl] = '\0';
     rec->source = s;
     rec->source_len = sl;

@@ -480,12 +480,6 @@ static int summary_numbers(const fpmlog_record *rec, fpmsum *s)
     return 0;
 }
 
-static int hexv(int c)
-{
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10
-         : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
 /* The summary's pools, percent-decoded, to visit->pool. */
 static int visit_pools(const fpmlog_record *rec, const fpmsum_visit *visit)
 {
@@ -493,17 +487,7 @@ static int visit_pools(const fpmlog_record *rec, const fpmsum_visit *visit)
     const char *v;
     char name[FPMLOG_HDR_MAX];
     for (unsigned i = 0; (v = fpmlog_kv(rec->payload, rec->len, "pool", i, &vl)); i++) {
-        size_t o = 0;
-        for (size_t k = 0; k < vl && o < sizeof name; k++) {
-            int hi, lo;
-            if (v[k] == '%' && k + 2 < vl && (hi = hexv(v[k + 1])) >= 0 &&
-                (lo = hexv(v[k + 2])) >= 0) {
-                name[o++] = (char)(hi << 4 | lo);
-                k += 2;
-            } else {
-                name[o++] = v[k];
-            }
-        }
+        size_t o = fpmlog_decode_source(name, v, vl < sizeof name ? vl : sizeof name);
         int rc = o == 1 && name[0] == '-' ? 0 : visit->pool(visit->arg, name, o);
         if (rc)
             return rc;

@@ -158,18 +158,13 @@ static int walk(seek *s, file *f, int fd, uint64_t size)
     /* A summary's times are believed only in order with its neighbours':
      * times that jump back or ahead of the frames around it (a lie, or a
      * clock stepped back) leave the frame to be read. */
-    const frame *before = NULL;
+    frame *before = NULL; /* the last frame with rounds */
     for (size_t k = 0; k < f->n; k++) {
         frame *fr = &f->f[k];
         if (fr->rounds == 0)
             continue;
-        const frame *after = NULL;
-        for (size_t j = k + 1; j < f->n && !after; j++)
-            if (f->f[j].rounds)
-                after = &f->f[j];
-        if ((before && before->max_real > fr->min_real) ||
-            (after && fr->max_real > after->min_real))
-            fr->may_skip = 0;
+        if (before && before->max_real > fr->min_real)
+            before->may_skip = fr->may_skip = 0;
         before = fr;
     }
     for (size_t k = 0; k < f->n; k++)

@@ -113,22 +113,22 @@ int zf_frame_extent(int fd, uint64_t off, uint64_t size, uint64_t *len)
             csum = zf_has_checksum(fhd);
             continue;
         }
-        if (pos + 3 > at + got) {
-            *len = size - off;
+        zf_block b = {0, 0, 0};
+        if (pos + 3 <= at + got) {
+            b = zf_block_header(chunk + (pos - at));
+            if (b.type == 3)
+                return -2;
+        }
+        if (pos + 3 > at + got || pos + 3 + b.content > size) {
+            *len = pos - off; /* the whole blocks; a partial one starts here */
             return 1;
         }
-        zf_block b = zf_block_header(chunk + (pos - at));
-        if (b.type == 3)
-            return -1;
         pos += 3 + b.content;
-        if (pos > size) {
-            *len = size - off;
-            return 1;
-        }
         if (b.last) {
-            pos += csum ? 4 : 0;
-            *len = pos > size ? size - off : pos - off;
-            return pos > size ? 1 : 0;
+            /* with a checksum cut short, the frame is still whole: its
+             * blocks are (and the caller finds the file's end past it) */
+            *len = pos + (csum ? 4 : 0) - off;
+            return 0;
         }
     }
 }

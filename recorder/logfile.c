@@ -62,9 +62,11 @@ int logfile_repair(int fd, char *repaired, size_t rlen, int *plain_tail)
             *plain_tail = 1;
             return 0;
         }
-        unsigned char fhd;
-        uint64_t frame = off, pos = off + 4;
-        if (pos >= size || full_pread(fd, &fhd, 1, pos) != 0 || (pos += zf_header_size(fhd)) > size) {
+        uint64_t frame = off, len;
+        int rc = zf_frame_extent(fd, off, size, &len);
+        if (rc == -2)
+            return 0; /* not a block: damage, not ours to mend */
+        if (rc == -1) {
             /* a frame cut inside its header: remove it whole */
             if (ftruncate(fd, (off_t)frame) != 0)
                 return -1;
@@ -72,33 +74,18 @@ int logfile_repair(int fd, char *repaired, size_t rlen, int *plain_tail)
                      (unsigned long long)frame);
             return 0;
         }
-        for (;;) {
-            unsigned char bh[3];
-            zf_block blk = {0, 0, 0};
-            int whole = pos + 3 <= size && full_pread(fd, bh, 3, pos) == 0;
-            if (whole) {
-                blk = zf_block_header(bh);
-                if (blk.type == 3)
-                    return 0; /* not a block: damage, not ours to mend */
-                whole = pos + 3 + blk.content <= size;
-            }
-            if (!whole) {
-                /* the frame was left open: cut the partial block, close it */
-                if (pos < size && ftruncate(fd, (off_t)pos) != 0)
-                    return -1;
-                if (zf_write_all(fd, ZF_EMPTY_LAST_BLOCK, 3) != 0)
-                    return -1;
-                snprintf(repaired, rlen, "closed the zstd frame at offset %llu that a stopped "
-                         "recorder left open (cut %llu bytes of a partial block at offset %llu)",
-                         (unsigned long long)frame, (unsigned long long)(size - pos),
-                         (unsigned long long)pos);
-                return 0;
-            }
-            pos += 3 + blk.content;
-            if (blk.last) {
-                pos += zf_has_checksum(fhd) ? 4 : 0;
-                break;
-            }
+        uint64_t pos = off + len;
+        if (rc == 1) {
+            /* the frame was left open: cut the partial block, close it */
+            if (pos < size && ftruncate(fd, (off_t)pos) != 0)
+                return -1;
+            if (zf_write_all(fd, ZF_EMPTY_LAST_BLOCK, 3) != 0)
+                return -1;
+            snprintf(repaired, rlen, "closed the zstd frame at offset %llu that a stopped "
+                     "recorder left open (cut %llu bytes of a partial block at offset %llu)",
+                     (unsigned long long)frame, (unsigned long long)(size - pos),
+                     (unsigned long long)pos);
+            return 0;
         }
         off = pos;
     }

@@ -45,13 +45,7 @@ typedef struct {
 
 static int keep(cutter *c, const void *p, size_t n, size_t *at)
 {
-    if (grow(&c->blob, &c->blob_cap, c->blob_len + n + 1, 1, 65536))
-        return -1;
-    memcpy(c->blob + c->blob_len, p, n);
-    c->blob[c->blob_len + n] = '\0';
-    *at = c->blob_len;
-    c->blob_len += n + 1;
-    return 0;
+    return grow_append(&c->blob, &c->blob_cap, &c->blob_len, p, n, at);
 }
 
 static int write_rec(cutter *c, const char *type, uint64_t mono, uint64_t real,

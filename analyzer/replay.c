@@ -46,13 +46,7 @@ typedef struct {
  * 0, or -1 ENOMEM. */
 static int append(bytes *b, const void *src, size_t n, size_t *at)
 {
-    if (grow(&b->p, &b->cap, b->len + n + 1, 1, 65536))
-        return -1;
-    memcpy(b->p + b->len, src, n);
-    b->p[b->len + n] = '\0';
-    *at = b->len;
-    b->len += n + 1;
-    return 0;
+    return grow_append(&b->p, &b->cap, &b->len, src, n, at);
 }
 
 /* Replaces the copy by n bytes at src (and a NUL after them): a pool's

@@ -34,4 +34,20 @@ static inline int grow(void *arr, size_t *cap, size_t need, size_t elem, size_t 
     return 0;
 }
 
+/* Appends n bytes at src and a NUL after them to the byte blob *p (*len
+ * used, *cap room, grown from 64 KiB); where they start in *at.  0, or -1
+ * ENOMEM (the blob untouched). */
+static inline int grow_append(unsigned char **p, size_t *cap, size_t *len, const void *src,
+                              size_t n, size_t *at)
+{
+    if (grow(p, cap, *len + n + 1, 1, 65536))
+        return -1;
+    if (n)
+        memcpy(*p + *len, src, n);
+    (*p)[*len + n] = '\0';
+    *at = *len;
+    *len += n + 1;
+    return 0;
+}
+
 #endif

@@ -1,6 +1,6 @@
 # fpm-cpu: fpm-record and fpm-analyze.
 #   make            build bin/fpm-analyze and bin/fpm-record
-#   make run        build, then analyze the bundled fixture log (LOG=... for another)
+#   make run        build both programs, then analyze the bundled fixture log (LOG=... for another)
 #   make test       install what is missing, build, run every test (also under ASan+UBSan)
 #   make bench      speed and memory of a long replay
 #   make fuzz       libFuzzer on every parser, FUZZ_SECONDS each (default 60)
@@ -115,7 +115,7 @@ bin/tests-san/%: build/san/tests/%.o $(SAN_LIB)
 	$(CC) $(SAN) -o $@ $^ $(LDLIBS) -lcmocka -lz
 
 run: deps
-	@$(MAKE) -s bin/fpm-analyze
+	@$(MAKE) -s bin/fpm-analyze bin/fpm-record
 	bin/fpm-analyze $(LOG)
 
 # what unit and cli-cases run, built (make -j2 unit-built: in parallel)
@@ -127,6 +127,7 @@ unit-asan: $(UNITS:%=bin/tests-san/test_%)
 
 cli: cli-cases
 	@tests/cli/threads.sh
+	@tests/cli/readme.sh
 cli-cases: bin/fpm-analyze bin/fpm-record
 	@tests/cli/run.sh
 

@@ -28,6 +28,7 @@ void act_round(pl_activity *a, const status_page *pg, int64_t queue, int64_t max
     }
     if (!pg)
         return;
+    a->full_known |= in && max_children > 0; /* docs/rules.md 13: else full_rounds is null */
     if (pg->has_active && pg->active >= 0) {
         *active = pg->active;
         if (in && (!a->has_active || pg->active > a->active_max)) {

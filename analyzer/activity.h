@@ -19,7 +19,8 @@ typedef struct {
     double   cores_max;           /* the largest of those pairs' cores */
     int      has_active;
     int64_t  active_max;          /* the largest `active processes` */
-    uint64_t full_rounds;         /* `active processes` >= max_children */
+    uint64_t full_rounds;         /* `active processes` >= max_children ... */
+    int      full_known;          /* ... known in a counted round with a page (13) */
     uint64_t maxed_rounds;        /* `max children reached` grew */
     int      has_queue;
     int64_t  queue_max;           /* the largest queue of 12.1 */

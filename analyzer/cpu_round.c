@@ -97,38 +97,45 @@ int pl_pids_complete(const pipeline *pl, const pl_host *h, size_t n)
 }
 
 /* Section 5: each pool's cores over a usable pair, what 11.2 recovered
- * included, and (in the window) its ticks for recovered_pct. */
-void pl_round_pool_cores(pipeline *pl, const pl_host *h, const host_pair *hp, size_t n,
-                             int in)
+ * included; in the window, its ticks for recovered_pct (every usable pair,
+ * docs/rules.md 13.4) and, unless the pools used more CPU than the host had
+ * (13.2, tested when every pool had PIDS in both rounds: complete), its
+ * cores in the activity. */
+void pl_round_pool_cores(pipeline *pl, pl_host *h, const host_pair *hp, size_t n, int in,
+                         int complete)
 {
-    for (size_t i = 0; i < n; i++) {
+    double total = 0;
+    for (size_t i = 0; i < n; i++) { /* in name order */
         round_pool *w = &pl->work[i];
         if (!w->in->has_pids)
             continue;
+        w->cores = ((double)w->ticks + w->recovered) / (double)h->clk_tck / hp->interval;
+        total += w->cores;
+    }
+    int bad = complete && joint_inconsistent(total, hp->value[SIG_BUSY]);
+    if (bad && in)
+        h->j.inconsistent++;
+    for (size_t i = 0; i < n; i++) {
+        round_pool *w = &pl->work[i];
+        w->inconsistent = bad;
+        if (!in || !w->in->has_pids)
+            continue;
         double t = (double)w->ticks + w->recovered;
-        w->cores = t / (double)h->clk_tck / hp->interval;
-        if (in && w->pids_both) { /* 11.2's recovered_pct, 12.2's cores */
-            w->pool->ticks_all += t;
-            w->pool->ticks_recovered += w->recovered;
+        w->pool->ticks_all += t; /* 11.2's recovered_pct */
+        w->pool->ticks_recovered += w->recovered;
+        if (w->pids_both && !bad) /* 12.2's cores */
             act_pair(&w->pool->act, t, (double)h->clk_tck, hp->interval);
-        }
     }
 }
 
 /* 11.3, 11.4: the pair's point of the joint fit, every pool of the host
  * at its cores (0 for one in neither round), unless the pools used more
- * than the host had.  0, -2 ENOMEM. */
+ * than the host had (13.2).  0, -2 ENOMEM. */
 int pl_round_joint(pipeline *pl, pl_host *h, const host_pair *hp, size_t n)
 {
-    double total = 0, y = hp->value[SIG_BUSY];
-    for (size_t i = 0; i < n; i++) /* in name order */
-        total += pl->work[i].cores;
-    if (joint_inconsistent(total, y)) {
-        h->j.inconsistent++;
-        for (size_t i = 0; i < n; i++)
-            pl->work[i].inconsistent = 1;
+    double y = hp->value[SIG_BUSY];
+    if (n && pl->work[0].inconsistent) /* counted by pl_round_pool_cores (13.2) */
         return 0;
-    }
     if (grow(&pl->x, &pl->x_cap, h->j.k ? h->j.k : 1, sizeof *pl->x, 16))
         return -2;
     memset(pl->x, 0, h->j.k * sizeof *pl->x);

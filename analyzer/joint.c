@@ -220,7 +220,7 @@ int joint_solve(const joint *j, const size_t *order, size_t k, joint_sol *sol,
     size_t na = active_set(&z, A, L);
     double kk = (double)na + 1, *inv = a + k, *work = a + 2 * k;
     rc = 0;
-    if (na == 0 || !(z.n - kk > 0))
+    if (!(z.n - kk > 0)) /* an empty active set too: k = 1 (docs/rules.md 11.5) */
         goto out;
     solve_active(&z, A, na, L, a, inv, work);
     double expl = 0, base = z.my;

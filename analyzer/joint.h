@@ -53,7 +53,7 @@ typedef struct {
 } joint_pool;
 
 typedef struct {
-    int      exists;              /* a non-empty active set and n > k */
+    int      exists;              /* n > k, an empty active set too (k = 1) */
     double   n, base, resid_sd;
     uint64_t points, inconsistent;
     int      common_exists;

@@ -37,11 +37,14 @@ int out_activity_table(FILE *out, const pl_host *h)
             tbl_cell(&t, "%lld of %lld", (long long)a->active_max, (long long)p->max_children);
         else
             tbl_cell(&t, "%lld", (long long)a->active_max);
-        if (p->max_children > 0)
+        if (a->full_known)
             tbl_cell(&t, "%llu", (unsigned long long)a->full_rounds);
         else
             tbl_cell(&t, "-");
-        tbl_cell(&t, "%llu", (unsigned long long)a->maxed_rounds);
+        if (p->is_static) /* php-fpm counts running out only when it would fork */
+            tbl_cell(&t, "-");
+        else
+            tbl_cell(&t, "%llu", (unsigned long long)a->maxed_rounds);
         if (a->has_queue)
             tbl_cell(&t, "%lld", (long long)a->queue_max);
         else

@@ -27,7 +27,8 @@ extern const rp_format rp_json;
 static const char *const HOST_HEAD[] = {"schema", "hostname", "host_millicores", "rounds",
                                         "first_round_at", "last_round_at"};
 static const char *const HOST_TAIL[] = {
-    "steal_probe_probes", "steal_probe_pct", "steal_probe_naive_pct", "joint_n", "joint_base",
+    "steal_probe_probes", "steal_probe_pct", "steal_probe_naive_pct", "inconsistent_pairs",
+    "joint_n", "joint_base",
     "joint_resid_sd", "joint_points", "joint_inconsistent_pairs", "joint_common_slope",
     "joint_common_se", "joint_common_sd_x", "joint_common_believed", "needed_now_millicores",
     "needed_at_ceiling_millicores"};
@@ -38,7 +39,7 @@ static const char *const POOL_COLS[] = {
     "host_millicores_per_worker", "fill_workers", "ceiling", "max_children", "limit",
     "activity_cores_mean", "activity_cores_max", "activity_active_max", "activity_full_rounds",
     "activity_maxed_rounds", "activity_queue_max", "contended_readings",
-    "measured_under_contention", "starved_rounds", "starved_by_steal_rounds", "throttled_rounds",
+    "measured_under_contention", "unanswered_full_queue_max", "starved_rounds", "starved_by_steal_rounds", "throttled_rounds",
     "unanswered_full_rounds", "error_rounds"};
 static const char *const SIGNAL_COLS[] = {"pairs", "p10_pct", "p50_pct", "p90_pct", "max_pct"};
 

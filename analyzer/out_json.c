@@ -65,7 +65,7 @@ static void json_activity(FILE *out, const pl_pool *p)
     fputs(", \"active_max\": ", out);
     json_i64(out, a->has_active, a->active_max);
     fputs(", \"full_rounds\": ", out);
-    json_i64(out, p->max_children > 0, (int64_t)a->full_rounds);
+    json_i64(out, a->full_known, (int64_t)a->full_rounds);
     fprintf(out, ", \"maxed_rounds\": %llu, \"queue_max\": ", (unsigned long long)a->maxed_rounds);
     json_i64(out, a->has_queue, a->queue_max);
     fputc('}', out);
@@ -126,6 +126,8 @@ static int print_pool_json(FILE *out, const pl_pool *p, const wi_view *v)
     json_activity(out, p);
     fprintf(out, ", \"contended_readings\": %llu, \"measured_under_contention\": %s",
             (unsigned long long)p->contended_readings, pl_under_contention(p) ? "true" : "false");
+    fputs(", \"unanswered_full_queue_max\": ", out);
+    json_i64(out, p->unanswered_queue_max >= 0, p->unanswered_queue_max);
     fprintf(out, ", \"starved_rounds\": %llu, \"starved_by_steal_rounds\": %llu, "
                  "\"throttled_rounds\": %llu, \"unanswered_full_rounds\": %llu, "
                  "\"error_rounds\": %llu, \"filtered\": {",
@@ -288,6 +290,7 @@ static int json_host(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_vie
     json_time(out, "first_round_at", h->rounds > 0, h->first_real);
     json_time(out, "last_round_at", h->rounds > 0, h->last_real);
     json_truth(out, h);
+    fprintf(out, "\"inconsistent_pairs\": %llu, ", (unsigned long long)h->j.inconsistent);
     if (json_joint(out, h) != 0)
         return -1;
     fprintf(out, "\"needed_now_millicores\": %lld, \"needed_at_ceiling_millicores\": %lld, "

@@ -48,6 +48,18 @@ static void host_lines(FILE *out, const char *hn, const char *label, uint64_t hm
     }
     else if (h)
         fprintf(out, "host %s: no usable round pair measured its CPU.\n", hn);
+    if (h && h->j.inconsistent) /* docs/rules.md 13.2 */
+        fprintf(out, "host %s: %llu round pair%s left out: its pools used more CPU than the "
+                     "host has (a counter is wrong).\n", hn, (unsigned long long)h->j.inconsistent,
+                h->j.inconsistent == 1 ? " was" : "s were");
+    size_t costed = 0;
+    for (size_t i = 0; i < n; i++)
+        costed += v[i].shape && v[i].host_millicores_per_worker > 0;
+    if (!costed) { /* no sum to make: say why instead of 0.00 cores */
+        fprintf(out, "host %s%s: no pool has a cost measured yet, so its workers do not add up "
+                     "to a need.\n", hn, label);
+        return;
+    }
     if (hm)
         fprintf(out, "host %s%s: every worker busy at once would need %.2f cores, %.2fx its %s; "
                      "every pool at its ceiling %.2f cores, %.2fx.\n", hn, label, now / 1000.0,

@@ -196,10 +196,20 @@ tail:
     if (p->throttled_rounds)
         fprintf(out, " Queued in %llu round%s while its quota throttled it.",
                 (unsigned long long)p->throttled_rounds, p->throttled_rounds == 1 ? "" : "s");
-    if (p->unanswered_full)
-        fprintf(out, " Could not answer in %llu round%s while the CPU was full, so its queue "
-                     "then went unseen.", (unsigned long long)p->unanswered_full,
-                p->unanswered_full == 1 ? "" : "s");
+    if (p->unanswered_full) { /* docs/rules.md 13.1 */
+        uint64_t n = p->unanswered_full, u = p->unanswered_unseen;
+        fprintf(out, " Its status page could not answer in %llu round%s while the CPU was full",
+                (unsigned long long)n, n == 1 ? "" : "s");
+        if (p->unanswered_queue_max >= 0)
+            fprintf(out, "; the kernel's queue held up to %lld connection%s then",
+                    (long long)p->unanswered_queue_max, p->unanswered_queue_max == 1 ? "" : "s");
+        if (u == n)
+            fputs(", so its queue then went unseen.", out);
+        else if (u)
+            fprintf(out, "; in %llu of them its queue went unseen.", (unsigned long long)u);
+        else
+            fputc('.', out);
+    }
     if (p->error_rounds && !(pl_hist(p)->total == 0 && p->error_rounds == c->rounds))
         fprintf(out, " Its status page could not be read in %llu of %llu rounds.",
                 (unsigned long long)p->error_rounds, (unsigned long long)c->rounds);

@@ -145,6 +145,7 @@ pl_pool *pl_get_pool(pipeline *pl, pl_host *h, const char *name, size_t len)
         goto err;
     p->name_len = len;
     p->jx = h->j.k;
+    p->unanswered_queue_max = -1;
     if (joint_grow(&h->j, h->j.k + 1))
         goto err;
     if (rd_prefixes_add(&p->own, RD_FPM_TUNE_PREFIX, strlen(RD_FPM_TUNE_PREFIX)))
@@ -261,6 +262,8 @@ int pipeline_pool(pipeline *pl, const char *name, size_t name_len,
             return -2;
     uint64_t mc = pl_kv_u64(payload, len, POOL_MAX_CHILDREN, 0);
     p->max_children = mc <= PL_MAX_CHILDREN ? (int64_t)mc : 0; /* out of range: unknown */
+    v = fpmlog_kv(payload, len, POOL_PM, 0, &vl);
+    p->is_static = v && vl == 6 && memcmp(v, "static", 6) == 0;
     return 0;
 }
 
@@ -421,9 +424,14 @@ static void round_starved(pipeline *pl, const pl_host *h, const pl_round *r, con
             w->pool->starved_by_steal += (uint64_t)by_steal;
             w->starved_by_steal = by_steal;
         }
-        if (w->errored) {
-            w->pool->unanswered_full++;
+        if (w->errored) { /* docs/rules.md 13.1: the kernel still saw the queue */
+            pl_pool *p = w->pool;
+            p->unanswered_full++;
             w->unanswered_full = 1;
+            if (w->kernel_queue < 0)
+                p->unanswered_unseen++;
+            else if (w->kernel_queue > p->unanswered_queue_max)
+                p->unanswered_queue_max = w->kernel_queue;
         }
     }
 }
@@ -535,7 +543,7 @@ int pipeline_round(pipeline *pl, const pl_round *r)
     if (hp.usable) {
         sp.interval_ns = r->stat_mono - h->prev->mono;
         pair_values(h, &hp, &sp);
-        pl_round_pool_cores(pl, h, &hp, n, in);
+        pl_round_pool_cores(pl, h, &hp, n, in, sp.pids_complete);
     }
     if (round_readings(pl, h, r, in, hp.usable && hp.saturated, n) != 0)
         return -2;

@@ -50,6 +50,7 @@ typedef struct {
     size_t         name_len;
     rd_prefixes    own;           /* own_uri of POOL records, fpm-tune's, the user's */
     int64_t        max_children;  /* latest POOL record; 0 unknown */
+    int            is_static;     /* its latest POOL record says pm=static */
     hist           h;             /* every reading: the all set (12.3) ... */
     hist           calm;          /* ... and those not taken while the CPU was full */
     uint64_t       contended_readings; /* taken in saturated rounds, not halved */
@@ -61,7 +62,9 @@ typedef struct {
     uint64_t       starved;
     uint64_t       starved_by_steal; /* starved rounds the hypervisor made (section 9) */
     uint64_t       throttled_rounds; /* queued while the quota throttled */
-    uint64_t       unanswered_full;  /* could not answer while the CPU was full */
+    uint64_t       unanswered_full;  /* could not answer while the CPU was full ... */
+    uint64_t       unanswered_unseen; /* ... of them without the kernel's queue (13.1) */
+    int64_t        unanswered_queue_max; /* the largest kernel's queue of them; -1 none */
     uint64_t       error_rounds;  /* counted rounds with an ERROR, or a STATUS without a page */
     char           last_error[160]; /* the last such round's reason, "" none */
     pidmap         remembered;    /* pid -> request counter */

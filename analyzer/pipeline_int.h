@@ -82,7 +82,8 @@ int pl_round_recover(pipeline *pl, pl_host *h, const pl_round *r, int pair, int 
 int pl_pids_complete(const pipeline *pl, const pl_host *h, size_t n);
 
 /* Section 5: each pool's cores over a usable pair, recovered included. */
-void pl_round_pool_cores(pipeline *pl, const pl_host *h, const host_pair *hp, size_t n, int in);
+void pl_round_pool_cores(pipeline *pl, pl_host *h, const host_pair *hp, size_t n, int in,
+                         int complete);
 
 /* 11.3, 11.4: the pair's point of the joint fit.  0, -2 ENOMEM. */
 int pl_round_joint(pipeline *pl, pl_host *h, const host_pair *hp, size_t n);

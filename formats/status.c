@@ -220,18 +220,29 @@ static int is_terminator(const char *b, size_t n, size_t q, int k)
            b[q + 3 + kl] == '"' && b[q + 4 + kl] == ':';
 }
 
+/* Where the worker object after the one at `from` begins, as php-fpm
+ * writes it (`{"pid":`), or n: a worker's keys are read from its own object
+ * only (docs/rules.md, "A worker's fields belong to its own object"), so a
+ * key one worker lacks is never looked for in the next one. */
+static size_t next_worker(const char *b, size_t n, size_t from)
+{
+    const char *w = find(b, n, "{\"pid\":", from);
+    return w ? (size_t)(w - b) : n;
+}
+
 /* The end (position of the closing quote) of a string value starting at
  * c->i, just after its opening quote.  A known key's value ends where the
- * key php-fpm writes after it begins; an unknown key's, or one whose next
- * key never comes, at the first quote that is not escaped.  Returns n when
- * the string never ends. */
-static size_t string_end(const cursor *c, int k)
+ * key php-fpm writes after it begins, looked for before lim (the next
+ * worker's object); an unknown key's, or one whose next key never comes,
+ * at the first quote that is not escaped.  Returns n when the string never
+ * ends. */
+static size_t string_end(const cursor *c, int k, size_t lim)
 {
     const char *b = c->b;
     size_t n = c->n;
     if (k >= 0) {
-        for (size_t q = c->i; q < n; q++) {
-            const char *at = memchr(b + q, '"', n - q);
+        for (size_t q = c->i; q < lim; q++) {
+            const char *at = memchr(b + q, '"', lim - q);
             if (!at)
                 break;
             q = (size_t)(at - b);
@@ -298,6 +309,7 @@ static void number_value(cursor *c, int k, status_worker *w)
 static int parse_worker(status_page *pg, cursor *c, status_worker *w, size_t *so)
 {
     int k = -1;
+    size_t lim = next_worker(c->b, c->n, c->i);
     for (;;) {
         skip_ws(c);
         if (c->i < c->n && c->b[c->i] == '}') {
@@ -320,7 +332,7 @@ static int parse_worker(status_page *pg, cursor *c, status_worker *w, size_t *so
             return -1;
         if (c->b[c->i] == '"') {
             c->i++;
-            size_t e = string_end(c, k);
+            size_t e = string_end(c, k, lim);
             if (e >= c->n)
                 return -1;
             if (k != K_STATE && k != K_URI) { /* the rules read no other string */
@@ -362,12 +374,13 @@ static int parse_worker(status_page *pg, cursor *c, status_worker *w, size_t *so
             goto slow;                                                            \
         i += sizeof lit - 1;                                                      \
     } while (0)
-/* a string value up to `"` + the next key's literal; [vs, ve) */
+/* a string value up to `"` + the next key's literal, in this worker's own
+ * object (before lim); [vs, ve) */
 #define STR(next)                                                                 \
     do {                                                                          \
         vs = i;                                                                   \
         for (;;) {                                                                \
-            const char *q = memchr(b + i, '"', n - i);                            \
+            const char *q = i < lim ? memchr(b + i, '"', lim - i) : NULL;         \
             if (!q)                                                               \
                 goto slow;                                                        \
             i = (size_t)(q - b);                                                  \
@@ -404,6 +417,7 @@ static int parse_worker_fast(status_page *pg, cursor *c, status_worker *w, size_
 {
     const char *b = c->b;
     size_t n = c->n, i = c->i, vs, ve, so0 = *so;
+    size_t lim = next_worker(b, n, i);
     LIT("\"pid\":");
     NUM();
     w->has_pid = status_parse_int(b + vs, ve - vs, &w->pid) == 0;
@@ -560,7 +574,7 @@ int status_redact_query(const char *buf, size_t len, char **out, size_t *outlen)
             break;
         size_t vs = (size_t)(k - buf) + sizeof key - 1;
         cursor c = {buf, len, vs};
-        size_t ve = string_end(&c, K_URI);
+        size_t ve = string_end(&c, K_URI, next_worker(buf, len, vs));
         const char *q = memchr(buf + vs, '?', ve - vs);
         size_t keep = q ? (size_t)(q - buf) : ve;
         memcpy(o + n, buf + i, keep - i);

@@ -143,7 +143,7 @@ static void test_activity_cores_from_pairs_with_pids_in_both(void **state)
     r = th_round_at(60, 3000);
     th_pids(r, "a", 1, 10LL, 2400ULL); /* PIDS not in the round before: not counted */
     th_run(pl, r);
-    r = th_round_at(90, 4000);
+    r = th_round_at(90, 6000);
     th_pids(r, "a", 1, 10LL, 4200ULL); /* 1800 over 30 s: 0.6 cores */
     th_run(pl, r);
     const pl_activity *a = &th_find(pl, "h", "a")->act;
@@ -151,6 +151,97 @@ static void test_activity_cores_from_pairs_with_pids_in_both(void **state)
     NEAR(a->core_seconds / a->seconds, (4.0 + 18.0) / 50.0);
     NEAR(a->cores_max, 0.6);
     pipeline_free(pl);
+}
+
+/* docs/rules.md 13.1: a saturated pool whose page cannot answer is starved
+ * by the kernel's queue; the largest such queue is kept, and the rounds
+ * without one are those whose queue went unseen */
+static void test_13_1_unanswered_saturated_pool_is_starved_by_its_kernel_queue(void **state)
+{
+    (void)state;
+    seen s = {0};
+    pipeline *pl = new_pl(&s, 4);
+    th_run(pl, th_round_at(0, 0));
+    static const long long kq[] = {5, -1, 3, 0};
+    for (int k = 1; k <= 4; k++) {
+        th_round *r = th_round_at(20.0 * k, 16000ULL * (unsigned)k); /* 8 cores of 8 */
+        th_page(r, "a", "timeout: no answer within 2000 ms\n", 1);
+        if (kq[k - 1] >= 0)
+            th_listen(r, "a", kq[k - 1], 511);
+        th_run(pl, r);
+    }
+    pl_pool *p = th_find(pl, "h", "a");
+    assert_int_equal(p->starved, 2);           /* queues 5 and 3; 0 is none */
+    assert_int_equal(p->unanswered_full, 4);
+    assert_int_equal(p->unanswered_unseen, 1); /* the round without LISTEN */
+    assert_int_equal(p->unanswered_queue_max, 5);
+    pipeline_free(pl);
+}
+
+/* docs/rules.md 13.2: a pair whose pools used more CPU than the host had is
+ * inconsistent, saturated or not, and gives the activity no cores */
+static void test_13_2_pools_over_the_host_are_inconsistent_saturated_or_not(void **state)
+{
+    (void)state;
+    seen s = {0};
+    pipeline *pl = new_pl(&s, 4);
+    th_round *r = th_round_at(0, 0);
+    th_pids(r, "a", 1, 10LL, 0ULL);
+    th_run(pl, r);
+    r = th_round_at(20, 16000);                 /* 8 cores: saturated */
+    th_pids(r, "a", 1, 10LL, 20000ULL);         /* 10 cores > 1.1 x 8 + 0.1 */
+    th_run(pl, r);
+    pl_host *h = th_find_host(pl, "h");
+    assert_int_equal(h->j.inconsistent, 1);
+    r = th_round_at(40, 17000);                 /* 0.5 cores */
+    th_pids(r, "a", 1, 10LL, 21000ULL);         /* 0.5 cores: consistent */
+    th_run(pl, r);
+    r = th_round_at(60, 18000);                 /* 0.5 cores, not saturated */
+    th_pids(r, "a", 1, 10LL, 23000ULL);         /* 1 core > 1.1 x 0.5 + 0.1 */
+    th_run(pl, r);
+    assert_int_equal(h->j.inconsistent, 2);
+    const pl_activity *a = &th_find(pl, "h", "a")->act;
+    assert_int_equal(a->pairs, 1);
+    NEAR(a->cores_max, 0.5);
+    NEAR(a->core_seconds / a->seconds, 0.5);
+    pipeline_free(pl);
+}
+
+/* docs/rules.md 13.4: recovered_pct's ticks are every usable pair's, the
+ * pool's PIDS in both rounds or not; the activity's cores need both */
+static void test_13_4_recovered_share_counts_every_usable_pair(void **state)
+{
+    (void)state;
+    seen s = {0};
+    pipeline *pl = new_pl(&s, 4);
+    th_run(pl, th_round_at(0, 0));              /* no PIDS */
+    th_round *r = th_round_at(20, 2000);
+    th_pids(r, "a", 1, 10LL, 300ULL);
+    th_run(pl, r);
+    pl_pool *p = th_find(pl, "h", "a");
+    NEAR(p->ticks_all, 300);
+    assert_int_equal(p->act.pairs, 0);
+    pipeline_free(pl);
+}
+
+/* docs/rules.md 13: full_rounds is known only once a counted round with a
+ * page had a known max_children */
+static void test_13_full_rounds_unknown_without_max_children(void **state)
+{
+    (void)state;
+    for (int mc = 0; mc <= 4; mc += 4) {
+        seen s = {0};
+        pipeline *pl = new_pl(&s, mc);
+        for (int k = 0; k < 3; k++) {
+            th_round *r = th_round_at(30.0 * k, 0);
+            page(r, 0, 4, 0, 100);
+            th_run(pl, r);
+        }
+        const pl_activity *a = &th_find(pl, "h", "a")->act;
+        assert_int_equal(a->full_known, mc > 0);
+        assert_int_equal(a->full_rounds, mc > 0 ? 3 : 0);
+        pipeline_free(pl);
+    }
 }
 
 /* 12.3: readings of saturated pairs are contended; the figures come from
@@ -186,6 +277,10 @@ int main(void)
         cmocka_unit_test(test_the_queue_is_the_larger_of_the_page_and_the_kernel),
         cmocka_unit_test(test_a_kernel_queue_while_the_cpu_is_full_is_starved),
         cmocka_unit_test(test_activity_busy_full_and_maxed_rounds),
+        cmocka_unit_test(test_13_1_unanswered_saturated_pool_is_starved_by_its_kernel_queue),
+        cmocka_unit_test(test_13_2_pools_over_the_host_are_inconsistent_saturated_or_not),
+        cmocka_unit_test(test_13_4_recovered_share_counts_every_usable_pair),
+        cmocka_unit_test(test_13_full_rounds_unknown_without_max_children),
         cmocka_unit_test(test_activity_cores_from_pairs_with_pids_in_both),
         cmocka_unit_test(test_contended_readings_and_the_calm_set),
     };

@@ -202,6 +202,28 @@ static void test_no_line_with_n_at_most_k(void **state)
     joint_free(&j);
 }
 
+/* docs/rules.md 11.5 (and 13): no pool's load moved, so the active set is
+ * empty: k = 1, base = m_y, and the host's line exists once n > 1 */
+static void test_host_joint_exists_for_an_empty_active_set(void **state)
+{
+    (void)state;
+    joint j = {0};
+    assert_int_equal(joint_grow(&j, 2), 0);
+    double x[2] = {0.5, 0};
+    joint_add(&j, x, 1.0, 1);
+    joint_sol s;
+    joint_pool p[2];
+    solve(&j, 2, &s, p);
+    assert_false(s.exists); /* n = 1 = k */
+    joint_add(&j, x, 2.0, 1);
+    solve(&j, 2, &s, p);
+    assert_true(s.exists);
+    assert_false(p[0].in_a || p[1].in_a);
+    NEAR(s.base, 1.5);
+    NEAR(s.resid_sd, sqrt(0.25 * 2 / 1)); /* v_y = 0.25, n / (n - 1) = 2 */
+    joint_free(&j);
+}
+
 /* 11.4: 0.9975 per 300 s of interval, whatever the recording interval */
 static void test_forgetting_is_0_9975_per_300_s(void **state)
 {
@@ -290,6 +312,7 @@ int main(void)
         cmocka_unit_test(test_no_line_with_n_at_most_k),
         cmocka_unit_test(test_forgetting_is_0_9975_per_300_s),
         cmocka_unit_test(test_inconsistent_pair_is_over_1_1_host_plus_0_1),
+        cmocka_unit_test(test_host_joint_exists_for_an_empty_active_set),
         cmocka_unit_test(test_a_new_pool_enters_with_zeros_in_name_order),
         cmocka_unit_test(test_no_nan_from_loads_past_a_double),
     };

@@ -327,11 +327,100 @@ static void test_fast_path_reads_what_the_general_parser_reads(void **state)
     free(real);
 }
 
+/* docs/rules.md, "A worker's fields belong to its own object": a page of
+ * three workers whose second lacks one key.  Each worker keeps its own
+ * fields; the key it lacks is missing, never the third worker's. */
+static void page_lacking(buf *b, const char *drop)
+{
+    static const char *const keys[] = {"\"state\":\"Idle\",", "\"start time\":1000,",
+                                       "\"requests\":%d,"};
+    buf_printf(b, "{\"pool\":\"www\",\"listen queue\":0,\"processes\":[");
+    for (int i = 0; i < 3; i++) {
+        buf_printf(b, "%s{\"pid\":%d,", i ? "," : "", 10 + i);
+        for (int k = 0; k < 3; k++) {
+            if (i == 1 && strstr(keys[k], drop))
+                continue;
+            if (k == 0)
+                buf_printf(b, "\"state\":\"%s\",", i == 2 ? "Running" : "Idle");
+            else if (k == 1)
+                buf_printf(b, "\"start time\":%d,", 1000 + i);
+            else
+                buf_printf(b, "\"requests\":%d,", 5 + i);
+        }
+        buf_printf(b, "\"start since\":4,\"request duration\":%d,\"request method\":\"GET\","
+                      "\"request uri\":\"/u%d\",\"content length\":0,\"user\":\"-\","
+                      "\"script\":\"-\",\"last request cpu\":%d.00,"
+                      "\"last request memory\":1}",
+                   100000 + i, i, 10 + i);
+    }
+    buf_add(b, "]}", 2);
+}
+
+static void check_lacking(const char *drop)
+{
+    for (int fast = 0; fast < 2; fast++) {
+        buf b = {0};
+        page_lacking(&b, drop);
+        status_page pg = {0};
+        assert_int_equal(status_parse_as(&pg, b.p, b.n, fast), 0);
+        assert_int_equal(pg.nworkers, 3);
+        for (int i = 0; i < 3; i++) {
+            const status_worker *w = &pg.workers[i];
+            char uri[8];
+            snprintf(uri, sizeof uri, "/u%d", i);
+            assert_int_equal(w->pid, 10 + i);
+            assert_int_equal(w->duration, 100000 + i);
+            assert_string_equal(w->uri, uri);
+            int64_t h, st;
+            assert_int_equal(status_cpu_hundredths(w->cpu, w->cpu_len, &h), 0);
+            assert_int_equal(h, (10 + i) * 100);
+            int lacks = i == 1;
+            if (lacks && strcmp(drop, "state") == 0)
+                assert_false(w->has_state);
+            else
+                assert_string_equal(w->state, i == 2 ? "Running" : "Idle");
+            if (lacks && strcmp(drop, "start time") == 0)
+                assert_int_equal(status_worker_start(w, &st), -1);
+            else {
+                assert_int_equal(status_worker_start(w, &st), 0);
+                assert_int_equal(st, 1000 + i);
+            }
+            if (lacks && strcmp(drop, "requests") == 0)
+                assert_false(w->has_requests);
+            else
+                assert_int_equal(w->requests, 5 + i);
+        }
+        status_page_free(&pg);
+        buf_free(&b);
+    }
+}
+
+static void test_worker_without_start_time_keeps_its_own_fields(void **state)
+{
+    (void)state;
+    check_lacking("start time");
+}
+
+static void test_worker_without_state_keeps_its_own_fields(void **state)
+{
+    (void)state;
+    check_lacking("state");
+}
+
+static void test_worker_without_requests_keeps_its_own_fields(void **state)
+{
+    (void)state;
+    check_lacking("requests");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_real_php82_page),
         cmocka_unit_test(test_fast_path_reads_what_the_general_parser_reads),
+        cmocka_unit_test(test_worker_without_start_time_keeps_its_own_fields),
+        cmocka_unit_test(test_worker_without_state_keeps_its_own_fields),
+        cmocka_unit_test(test_worker_without_requests_keeps_its_own_fields),
         cmocka_unit_test(test_pages_without_processes_are_no_status_page),
         cmocka_unit_test(test_unescaped_quote_in_uri),
         cmocka_unit_test(test_unescaped_backslashes_in_uri),

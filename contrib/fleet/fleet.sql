@@ -40,6 +40,7 @@ CREATE TABLE IF NOT EXISTS fpm_pool (
     steal_probe_probes           bigint,
     steal_probe_pct              numeric,
     steal_probe_naive_pct        numeric,
+    inconsistent_pairs           bigint,
     joint_n                      double precision,
     joint_base                   double precision,
     joint_resid_sd               double precision,
@@ -83,6 +84,7 @@ CREATE TABLE IF NOT EXISTS fpm_pool (
     activity_queue_max           bigint,
     contended_readings           bigint,
     measured_under_contention    boolean,
+    unanswered_full_queue_max    bigint,
     starved_rounds               bigint,
     starved_by_steal_rounds      bigint,
     throttled_rounds             bigint,
@@ -98,7 +100,7 @@ CREATE TABLE IF NOT EXISTS fpm_pool (
     PRIMARY KEY (hostname, pool)
 );
 
--- a schema 1 table: the columns schema 2 added, and its schema check widened
+-- an older table: the columns added since, and its schema check widened
 ALTER TABLE fpm_pool DROP CONSTRAINT IF EXISTS fpm_pool_schema_check;
 ALTER TABLE fpm_pool ADD CONSTRAINT fpm_pool_schema_check CHECK (schema IN (1, 2));
 ALTER TABLE fpm_pool ADD COLUMN IF NOT EXISTS joint_n double precision,
@@ -124,7 +126,9 @@ ALTER TABLE fpm_pool ADD COLUMN IF NOT EXISTS joint_n double precision,
     ADD COLUMN IF NOT EXISTS activity_queue_max bigint,
     ADD COLUMN IF NOT EXISTS contended_readings bigint,
     ADD COLUMN IF NOT EXISTS measured_under_contention boolean,
-    ADD COLUMN IF NOT EXISTS filtered_primed bigint;
+    ADD COLUMN IF NOT EXISTS filtered_primed bigint,
+    ADD COLUMN IF NOT EXISTS inconsistent_pairs bigint,
+    ADD COLUMN IF NOT EXISTS unanswered_full_queue_max bigint;
 
 -- pools whose pm.max_children is past their ceiling: more workers only add latency
 CREATE OR REPLACE VIEW fleet_past_ceiling AS

@@ -402,13 +402,17 @@ static void plots(FILE *gp, const char *term, const char *ext, const plot_pool *
     if (q->nusable == 0)
         empty(gp, "no usable round pair (5 s to 5 min apart) yet");
     else
-        fputs("plot $series using 1:2 with lines title 'host busy cores', "
-              "$series using 1:3 with lines title 'pool cores', "
-              "$series using 1:4 axes x1y2 with steps title 'listen queue', "
-              "$series using 1:($5 > 0 ? $2 : NaN) with points pt 7 ps 1.2 title 'starved', "
-              "$series using 1:($6 > 0 ? $2 : NaN) with points pt 6 ps 1.6 lc rgb 'red' "
+        /* one colour each, far apart and safe for colour-blind readers
+         * (Okabe and Ito's palette): cores blue and orange, the queue green */
+        fputs("plot $series using 1:2 with lines lw 2 lc rgb '#0072b2' title 'host busy cores', "
+              "$series using 1:3 with lines lw 2 lc rgb '#e69f00' title 'pool cores', "
+              "$series using 1:4 axes x1y2 with steps lc rgb '#009e73' title 'listen queue', "
+              "$series using 1:($5 > 0 ? $2 : NaN) with points pt 7 ps 1.2 lc rgb 'black' "
+              "title 'starved', "
+              "$series using 1:($6 > 0 ? $2 : NaN) with points pt 6 ps 1.6 lc rgb '#d55e00' "
               "title 'inconsistent pair', "
-              "$series using 1:7 axes x1y2 with steps lw 2 title 'busy workers'", gp);
+              "$series using 1:7 axes x1y2 with steps lw 2 lc rgb '#cc79a7' "
+              "title 'busy workers'", gp);
     if (q->nusable && q->p->max_children > 0)
         fprintf(gp, ", %lld axes x1y2 with lines dt 2 lc rgb 'gray40' title "
                     "'pm.max_children'", (long long)q->p->max_children);

@@ -161,6 +161,13 @@ static int is_stdout(const char *path)
     return path && strcmp(path, "-") == 0;
 }
 
+/* Where an output goes as it is, never through FILE.tmp: standard output,
+ * or the null device (what the user does not want). */
+static FILE *open_as_is(const char *path)
+{
+    return is_stdout(path) ? stdout : outfile_is_null(path) ? fopen(path, "w") : NULL;
+}
+
 /* Every output file named on the command line, checked before anything is
  * opened for writing: none is an input or a log.  0, or 2 (said). */
 static int check_outputs(const config *cfg)
@@ -170,8 +177,10 @@ static int check_outputs(const config *cfg)
         snprintf(tmp, sizeof tmp, "%s.tmp", cfg->output);
     const char *paths[4] = {cfg->output, cfg->output ? tmp : NULL, cfg->csv_readings,
                             cfg->csv_rounds};
+    if (outfile_is_null(cfg->output))
+        paths[0] = paths[1] = NULL;
     for (int k = 0; k < 4; k++)
-        if (paths[k] && !is_stdout(paths[k]) &&
+        if (paths[k] && !is_stdout(paths[k]) && !outfile_is_null(paths[k]) &&
             outfile_replaceable(paths[k], err, sizeof err) != 0) {
             msg_warnx("%s: %s", paths[k], err);
             return 2;
@@ -186,9 +195,12 @@ static int open_exports(const config *cfg, run *r)
     const char *paths[2] = {cfg->csv_readings, cfg->csv_rounds};
     FILE **files[2] = {&r->csv.readings, &r->csv.rounds};
     for (int k = 0; k < 2; k++) {
-        if (is_stdout(paths[k]))
-            *files[k] = stdout;
-        else if (paths[k] && !(*files[k] = outfile_open(paths[k], err, sizeof err))) {
+        if (paths[k] && (is_stdout(paths[k]) || outfile_is_null(paths[k]))) {
+            if (!(*files[k] = open_as_is(paths[k]))) {
+                msg_warnx("%s: %s", paths[k], strerror(errno));
+                return 2;
+            }
+        } else if (paths[k] && !(*files[k] = outfile_open(paths[k], err, sizeof err))) {
             msg_warnx("%s: %s", paths[k], err);
             return 2;
         }
@@ -239,10 +251,16 @@ static int write_output(const config *cfg, run *r)
 {
     char err[600], tmp[4096];
     FILE *out = stdout;
-    if (cfg->output) {
-        snprintf(tmp, sizeof tmp, "%s.tmp", cfg->output);
-        if (outfile_replaceable(cfg->output, err, sizeof err) != 0) {
-            msg_warnx("%s: %s", cfg->output, err);
+    /* FILE through FILE.tmp, or the null device as it is (then none) */
+    const char *named = outfile_is_null(cfg->output) ? NULL : cfg->output;
+    if (!named && cfg->output && !(out = open_as_is(cfg->output))) {
+        msg_warnx("%s: %s", cfg->output, strerror(errno));
+        return 2;
+    }
+    if (named) {
+        snprintf(tmp, sizeof tmp, "%s.tmp", named);
+        if (outfile_replaceable(named, err, sizeof err) != 0) {
+            msg_warnx("%s: %s", named, err);
             return 2;
         }
         if (!(out = outfile_open(tmp, err, sizeof err))) {
@@ -261,7 +279,8 @@ static int write_output(const config *cfg, run *r)
             msg_warnx("%s: %s", cfg->baseline, err);
             if (out != stdout) {
                 fclose(out);
-                unlink(tmp);
+                if (named)
+                    unlink(tmp);
             }
             return 2;
         }
@@ -273,15 +292,16 @@ static int write_output(const config *cfg, run *r)
     }
     bad |= out == stdout ? fflush(out) != 0 : fclose(out) != 0;
     if (!bad && rc == 2 && cfg->output) { /* timing: a log it could not read (said) */
-        unlink(tmp);
+        if (named)
+            unlink(tmp);
         return 2;
     }
-    if (!bad && cfg->output && rename(tmp, cfg->output) != 0)
+    if (!bad && named && rename(tmp, named) != 0)
         bad = 1;
     if (bad) {
-        msg_warnx("could not write the output%s%s: %s", cfg->output ? " to " : "",
-                  cfg->output ? cfg->output : "", strerror(errno));
-        if (cfg->output)
+        msg_warnx("could not write the output%s%s: %s", named ? " to " : "",
+                  named ? named : "", strerror(errno));
+        if (named)
             unlink(tmp);
         return 2;
     }

@@ -1,4 +1,5 @@
-/* CSV of readings and of rounds. */
+/* CSV of readings and of rounds: words quoted, numbers bare, an empty field
+ * for none, as --format csv writes them. */
 #include "out_rows.h"
 
 #include <csv.h>
@@ -12,7 +13,16 @@ static void field(FILE *f, int first, const char *s, size_t n)
 {
     if (!first)
         fputc(',', f);
-    csv_fwrite(f, s, n);
+    if (n) /* none is an empty field, never quoted */
+        csv_fwrite(f, s, n);
+}
+
+/* A number: bare, as --format csv writes them (words are quoted). */
+static void number(FILE *f, int first, const char *s)
+{
+    if (!first)
+        fputc(',', f);
+    fputs(s, f);
 }
 
 static void fieldf(FILE *f, int first, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -23,7 +33,9 @@ static void fieldf(FILE *f, int first, const char *fmt, ...)
     va_start(ap, fmt);
     int n = vsnprintf(b, sizeof b, fmt, ap);
     va_end(ap);
-    field(f, first, b, n < 0 ? 0 : (size_t)n);
+    if (n < 0)
+        b[0] = '\0';
+    number(f, first, b);
 }
 
 static void header(FILE *f, const char *const *names, size_t n)
@@ -54,8 +66,13 @@ static void on_reading(void *arg, const pl_host *h, const pl_pool *p, const pl_r
     field(f, 0, w->has_state ? w->state : "", w->has_state ? w->state_len : 0);
     if (w->has_duration) fieldf(f, 0, "%lld", (long long)w->duration); else field(f, 0, "", 0);
     if (v == RD_ACCEPTED)
-        field(f, 0, b, strlen(esc_hundredths(b, share)));
-    else
+        number(f, 0, esc_hundredths(b, share));
+    else if (w->has_cpu && w->cpu_len < sizeof b &&
+             status_cpu_hundredths(w->cpu, w->cpu_len, &(int64_t){0}) >= 0) {
+        memcpy(b, w->cpu, w->cpu_len); /* a plain number as written: bare */
+        b[w->cpu_len] = '\0';
+        number(f, 0, b);
+    } else /* anything else as written: a word */
         field(f, 0, w->has_cpu ? w->cpu : "", w->has_cpu ? w->cpu_len : 0);
     const char *vn = rd_name(v);
     field(f, 0, vn, strlen(vn));
@@ -77,7 +94,7 @@ static void on_round(void *arg, const pl_host *h, const pl_pool *p, const pl_rou
         if (!pair->has_signal[k])
             field(f, 0, "", 0);
         else if (PL_SIGNALS[k].share) /* hundredths of a percent */
-            field(f, 0, b, strlen(esc_hundredths(b, (long long)pair->signal[k])));
+            number(f, 0, esc_hundredths(b, (long long)pair->signal[k]));
         else
             fieldf(f, 0, "%.4f", pair->signal[k]);
     if (pair->usable && pair->busy_ratio >= 0)

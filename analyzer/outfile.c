@@ -89,6 +89,13 @@ static int refuse_log(const char *path, const struct stat *st, int fd, char *err
     return 0;
 }
 
+int outfile_is_null(const char *path)
+{
+    struct stat st, null;
+    return path && lstat(path, &st) == 0 && S_ISCHR(st.st_mode) && stat("/dev/null", &null) == 0 &&
+           S_ISCHR(null.st_mode) && st.st_rdev == null.st_rdev;
+}
+
 int outfile_replaceable(const char *path, char *err, size_t errlen)
 {
     struct stat st;

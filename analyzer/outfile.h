@@ -6,7 +6,8 @@
  * into a regular file or writes into a FIFO; an input (the same path, or
  * the same device and inode) or a file that begins like a log (a record, a
  * zstd frame, a skippable frame) is refused, so that no output ever
- * replaces a log.  Nothing prints.
+ * replaces a log.  The null device alone is accepted, as the place for what
+ * is not wanted (outfile_is_null).  Nothing prints.
  */
 #ifndef OUTFILE_H
 #define OUTFILE_H
@@ -23,6 +24,10 @@ void outfile_unprotect(void);
  * 0 yes; -1 with why in err ("is a device, not a regular file: refused",
  * "is an input of this run: refusing to write over a log"). */
 int outfile_replaceable(const char *path, char *err, size_t errlen);
+
+/* Whether path is the null device (/dev/null, or a name of it): where a
+ * user sends what is not wanted.  It is written as it is, never replaced. */
+int outfile_is_null(const char *path);
 
 /* Opens path for writing, created mode 0644 or truncated, only where
  * outfile_replaceable allows it (never through a symbolic link).  NULL

@@ -137,6 +137,53 @@ static void test_csv_of_readings_and_rounds_parses_back(void **state)
     pipeline_free(pl);
 }
 
+/* One convention with --format csv: numbers bare, words quoted.  small.fpmlog
+ * has no comma nor quote in its names, so a raw line splits at commas. */
+static void test_numbers_are_bare_and_words_quoted(void **state)
+{
+    (void)state;
+    char *rt = NULL, *ot = NULL;
+    size_t rl = 0, ol = 0;
+    csvout c = {open_memstream(&rt, &rl), open_memstream(&ot, &ol)};
+    pipeline *pl = pipeline_new(NULL);
+    csvout_attach(&c, pl);
+    FILE *quiet = fopen("/dev/null", "w");
+    msg_stream(quiet);
+    replay *rp = replay_new(pl, 1);
+    assert_int_equal(replay_file(rp, "fixtures/logs/small.fpmlog", 0), 0);
+    replay_free(rp);
+    msg_stream(NULL);
+    fclose(quiet);
+    fclose(c.readings);
+    fclose(c.rounds);
+    size_t numbers = 0, words = 0;
+    char *texts[2] = {rt, ot};
+    for (int k = 0; k < 2; k++) {
+        char *save = NULL;
+        strtok_r(texts[k], "\r\n", &save); /* the header: names, quoted */
+        for (char *line; (line = strtok_r(NULL, "\r\n", &save));) {
+            char *fs = NULL;
+            for (char *f = strtok_r(line, ",", &fs); f; f = strtok_r(NULL, ",", &fs)) {
+                if (f[0] == '"') {
+                    words++;
+                    char *end;
+                    strtod(f + 1, &end);
+                    assert_false(end > f + 1 && *end == '"'); /* a quoted number */
+                } else {
+                    numbers++;
+                    char *end;
+                    strtod(f, &end);
+                    assert_true(end > f && *end == '\0'); /* a bare word */
+                }
+            }
+        }
+    }
+    assert_true(numbers > 1000 && words > 1000);
+    free(rt);
+    free(ot);
+    pipeline_free(pl);
+}
+
 static void assert_row(const table_t *t, size_t row, const char *const *want, size_t n)
 {
     assert_int_equal(t->ncols[row], n);
@@ -183,6 +230,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_csv_of_readings_and_rounds_parses_back),
+        cmocka_unit_test(test_numbers_are_bare_and_words_quoted),
         cmocka_unit_test(test_csv_values),
     };
     return cmocka_run_group_tests_name("csvout", tests, NULL, NULL);

@@ -29,9 +29,9 @@ UNITDIR    ?= $(SYSCONFDIR)/systemd/system
 FORMATS  := formats/fpmsum.c formats/fpmlog_read.c formats/fpmlog_feed.c formats/fpmlog_write.c formats/fpmlog_kv.c formats/zahead.c formats/zframe.c formats/status.c formats/procfs.c \
             common/msg.c common/numarg.c
 ANALYZER := analyzer/hist.c analyzer/activity.c analyzer/fit.c analyzer/joint.c analyzer/recover.c analyzer/pidmap.c analyzer/namemap.c analyzer/outfile.c analyzer/readings.c \
-            analyzer/pipeline.c analyzer/pipeline_seek.c analyzer/cpu_round.c analyzer/rounds.c analyzer/pairs.c analyzer/signals.c analyzer/out_timing.c analyzer/replay.c analyzer/notlog.c analyzer/seek.c analyzer/cut.c analyzer/seen.c analyzer/applier.c analyzer/report.c analyzer/whatif.c analyzer/out_escape.c analyzer/out_table.c analyzer/out_text.c analyzer/out_why.c analyzer/out_activity.c analyzer/out_hist.c analyzer/out_json.c analyzer/out_csv.c analyzer/out_metrics.c analyzer/timearg.c analyzer/options.c analyzer/out_check.c analyzer/out_rows.c analyzer/out_plot.c
+            analyzer/pipeline.c analyzer/pipeline_seek.c analyzer/cpu_round.c analyzer/rounds.c analyzer/pairs.c analyzer/signals.c analyzer/out_timing.c analyzer/replay.c analyzer/loss.c analyzer/notlog.c analyzer/seek.c analyzer/cut.c analyzer/seen.c analyzer/applier.c analyzer/report.c analyzer/whatif.c analyzer/out_escape.c analyzer/out_table.c analyzer/out_text.c analyzer/out_why.c analyzer/out_activity.c analyzer/out_hist.c analyzer/out_json.c analyzer/out_csv.c analyzer/out_metrics.c analyzer/timearg.c analyzer/options.c analyzer/out_check.c analyzer/out_rows.c analyzer/out_plot.c
 RECORDER := recorder/config.c recorder/workers.c recorder/fcgi.c recorder/fpmconf.c recorder/procscan.c recorder/logfile.c recorder/probe.c recorder/stealcmd.c recorder/record.c recorder/sockdiag.c recorder/masterconf.c
-UNITS    := fpmsum seek msg numarg escape whatif options applier status procfs hist activity fit joint recover readings pipeline report replay timearg rows fcgi fpmconf logfile procscan namemap table check plot signals timing probe workers record sockdiag fpmlog
+UNITS    := loss fpmsum seek msg numarg escape whatif options applier status procfs hist activity fit joint recover readings pipeline report replay timearg rows fcgi fpmconf logfile procscan namemap table check plot signals timing probe workers record sockdiag fpmlog
 
 .PHONY: all run test unit unit-built unit-asan cli cli-cases fixtures fixtures-check seek-check integration deps deps-test bench clean \
         fuzz fuzz-regress print-seeds-% torture mutate mutate-run install uninstall deb package-test fleet-test
@@ -128,6 +128,7 @@ unit-asan: $(UNITS:%=bin/tests-san/test_%)
 cli: cli-cases
 	@tests/cli/threads.sh
 	@tests/cli/readme.sh
+	@tests/cli/damage.sh
 cli-cases: bin/fpm-analyze bin/fpm-record
 	@tests/cli/run.sh
 

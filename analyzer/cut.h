@@ -1,8 +1,9 @@
 /*
  * cut: fpm-analyze cut.  The records a window needs, from LOGs into a new
- * log OUT: the HOST and POOL records, the rounds of the frames a seeking
- * window reads (seek.h: the rounds before the window that prime its state,
- * its own, the notes between), and for the frames it jumps over their HOST
+ * log OUT: the HOST and POOL records, the window's rounds and the notes
+ * between, the round just before the window that primes it (and the rounds
+ * before that back to one where every pool was read, when one was not),
+ * nothing past --until; and for the frames a seeking window jumps over their HOST
  * and POOL records and a POOL record naming each pool those frames' rounds
  * held that OUT has not named yet (so that the pool is listed, as it is over
  * the LOGs).  Without a window, every record.  Rounds are copied whole or not

@@ -9,6 +9,7 @@
 #include "applier.h"
 #include "fpmlog.h"
 #include "grow.h"
+#include "loss.h"
 #include "namemap.h"
 #include "notlog.h"
 #include "records.h"
@@ -29,6 +30,7 @@ struct replay {
     struct applier *apply;      /* those threads */
     seek     *seek;             /* frames to jump over, or NULL */
     uint64_t  jumps;            /* jumps over frames, which hold records too */
+    loss      loss;             /* what damage cost, in rounds and time */
 };
 
 void replay_set_seek(replay *st, seek *sk)
@@ -290,8 +292,16 @@ static int take_record(replay *st, pending *p, const fpmlog_record *rec, const c
             pend_drop(p);
             return 0;
         }
-        uint64_t before = st->rounds;
+        uint64_t before = st->rounds, seq;
         int e = finish_round(st, p, rec);
+        if (!e) {
+            char say[300];
+            int has_seq = fpmlog_kv_u64(rec->payload, rec->len, ROUND_SEQ, &seq) == 0;
+            loss_round(&st->loss, rec->real, has_seq, has_seq ? seq : 0, rec->pos.compressed,
+                       rec->pos.offset, say, sizeof say);
+            if (say[0])
+                msg_warnx("%s: %s", path, say);
+        }
         if (!e && st->rounds > before)
             e = seen_round(st->seen, st->files, path, rec->mono, rec->real);
         return e;
@@ -302,6 +312,7 @@ static int take_record(replay *st, pending *p, const fpmlog_record *rec, const c
             pend_drop(p); /* a new recorder: the old one died mid-round */
         }
         st->has_seq = 0; /* a new recorder run counts from 1 */
+        loss_new_run(&st->loss);
         int hr = st->apply ? applier_host(st->apply, rec->payload, rec->len)
                            : pipeline_host(st->pl, rec->payload, rec->len);
         if (hr == -1)
@@ -358,6 +369,7 @@ static int take_jump(replay *st, pending *p, const char *path, uint64_t off, uin
 {
     pend_drop(p); /* a skipped frame begins between rounds: nothing is pending */
     st->jumps++;
+    loss_new_run(&st->loss);
     jump_ctx c = {st, p, path};
     int rc = seek_jumped(st->seek, st->files, off, len, jump_record, jump_done, &c);
     return rc == -1 ? -2 : rc ? -1 : 0;
@@ -396,6 +408,7 @@ static void show_progress(const char *path, uint64_t done, uint64_t total, doubl
 /* The counters as a file began. */
 typedef struct {
     uint64_t hostless, damaged, records, jumps;
+    int      open_tail; /* the file ended inside its last frame */
 } file_marks;
 
 /* What a file's end says: a round left open, hostless rounds, the damage,
@@ -413,11 +426,20 @@ static int file_end(const char *path, replay *st, const file_marks *m, int rc, i
     int no_record = st->records == m->records && st->jumps == m->jumps;
     if (no_record)
         st->damaged = m->damaged; /* not a log: its bytes are no damage */
-    if (st->damaged > m->damaged)
-        msg_warnx("%s: %llu damaged record(s) skipped; every complete round around them was used",
-                  path, (unsigned long long)(st->damaged - m->damaged));
+    char say[300];
+    loss_file_end(&st->loss, say, sizeof say);
+    if (say[0] && !no_record)
+        msg_warnx("%s: %s", path, say);
+    if (st->damaged > m->damaged) {
+        loss_summary(&st->loss, say, sizeof say);
+        msg_warnx("%s: %llu damaged record(s) skipped; %s", path,
+                  (unsigned long long)(st->damaged - m->damaged), say);
+    }
     if (rc == 0 && no_record) {
-        msg_warnx("%s: no fpmlog record in it: not a log", path);
+        if (m->open_tail) /* a log's first frame, cut short before its first record */
+            msg_warnx("%s: no complete record before the file ends: nothing to read", path);
+        else
+            msg_warnx("%s: no fpmlog record in it: not a log", path);
         st->unreadable++;
         rc = -1;
     }
@@ -496,7 +518,8 @@ int replay_file(replay *st, const char *path, int progress)
     int progress_on_screen = 0;
     fpmlog_record rec;
     fpmlog_damage dmg;
-    file_marks m = {st->hostless_rounds, st->damaged, st->records, st->jumps};
+    file_marks m = {st->hostless_rounds, st->damaged, st->records, st->jumps, 0};
+    loss_file(&st->loss);
     fpmlog_damage early[EARLY];
     size_t nearly = 0;
     int rc = 0, ret;
@@ -527,8 +550,17 @@ int replay_file(replay *st, const char *path, int progress)
             }
             continue;
         }
+        if (ret == -1 && dmg.open_tail) { /* no damage: said as it is */
+            flush_early(path, early, &nearly);
+            m.open_tail = 1;
+            uint64_t n = loss_frame_rounds(&st->loss, dmg.pos.offset);
+            msg_warnx("%s: %s: %llu round%s read from it", path, dmg.what,
+                      (unsigned long long)n, n == 1 ? "" : "s");
+            continue;
+        }
         if (ret == -1) {
             st->damaged++;
+            loss_damage(&st->loss, dmg.pos.offset);
             if (st->records == m.records && st->jumps == m.jumps && nearly < EARLY) {
                 early[nearly++] = dmg; /* said once the file shows it is a log */
                 continue;

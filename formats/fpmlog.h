@@ -29,6 +29,8 @@
 #define FPMLOG_HDR_MAX   4096      /* longest header line accepted */
 #define FPMLOG_WINDOW_LOG 19      /* the writer's zstd window: 512 KiB */
 #define FPMLOG_FRAME_BYTES (4u << 20) /* the recorder ends a frame past 4 MiB of records */
+#define FPMLOG_FRAME_NS (300ull * 1000000000ull) /* ... or 5 minutes of rounds: a damaged
+                                                  * frame costs at most that much */
 
 typedef struct fpmlog_reader fpmlog_reader;
 
@@ -57,6 +59,12 @@ typedef struct {
 typedef struct {
     fpmlog_pos pos;
     int        breaks_round; /* the records since the last ROUND are lost */
+    int        open_tail;    /* no damage: the file ends inside its last zstd
+                              * frame (a recorder still writing, or a file cut
+                              * short), at file offset tail_off; mid_block: in
+                              * the middle of a block, whose bytes are lost */
+    int        mid_block;
+    uint64_t   tail_off;
     char       what[192];    /* "bad CRC, record skipped", ... */
 } fpmlog_damage;
 
@@ -86,7 +94,9 @@ void fpmlog_reader_reset(fpmlog_reader *r, int fd);
 void fpmlog_reader_reset_source(fpmlog_reader *r, const fpmlog_source *src);
 
 /* 1: a record in *rec.  0: end of the file.  -1: damage described in *dmg
- * (reading may go on).  -2: read error, described in dmg->what (stop). */
+ * (reading may go on), or, with dmg->open_tail, the notice that the file
+ * ends inside its last frame (pos.offset the frame's).  -2: read error,
+ * described in dmg->what (stop). */
 int fpmlog_reader_next(fpmlog_reader *r, fpmlog_record *rec, fpmlog_damage *dmg);
 
 /* Decodes the zstd frames ahead on decoders threads (1 to 4) while the

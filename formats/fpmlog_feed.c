@@ -108,6 +108,7 @@ static int feed_framepos(fpmlog_reader *r)
         }
         ZSTD_DCtx_reset(r->dctx, ZSTD_reset_session_only);
         r->zhint = 5; /* the smallest frame header */
+        r->block_end = r->frame_start;
         r->mode = M_FRAME;
     } else if (avail >= 8 && zf_is_skippable(p)) {
         r->skippable_start = r->ib_off + r->ib_pos;
@@ -193,6 +194,10 @@ static int feed_frame(fpmlog_reader *r)
     size_t want = r->zhint > 3 ? r->zhint - 3 : r->zhint;
     if (give > want)
         give = want;
+    /* zstd's hint counts what it already holds of the block: all of it
+     * given, the block is whole (a hint of 3 or less is the next header) */
+    if (give == want && r->zhint > 3)
+        r->block_end = r->ib_off + r->ib_pos + give;
     ZSTD_inBuffer in = {r->ib, r->ib_pos + give, r->ib_pos};
     ZSTD_outBuffer out = {r->rb + r->rb_len, r->rb_cap - r->rb_len, 0};
     size_t ret = ZSTD_decompressStream(r->dctx, &out, &in);
@@ -231,6 +236,18 @@ static int feed_scan(fpmlog_reader *r)
             }
         }
         if (r->eof) {
+            if (r->scan_after_cut) { /* no frame after the open one: said, not damage */
+                r->mid_block = r->ib_off + r->ib_len > r->block_end;
+                fl_set_damage(&r->break_dmg, (fpmlog_pos){r->frame_start, 1, 0}, 0,
+                              "the last zstd frame %s at offset %llu (a recorder still "
+                              "writing, or a file cut short)",
+                              r->mid_block ? "ends mid-block" : "is not closed",
+                              (unsigned long long)r->block_end);
+                r->break_dmg.open_tail = 1;
+                r->break_dmg.mid_block = r->mid_block;
+                r->break_dmg.tail_off = r->block_end;
+                r->pending_break = 1;
+            }
             r->ib_pos = r->ib_len;
             r->mode = M_DONE;
             r->scan_after_cut = 0;

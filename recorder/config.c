@@ -40,7 +40,7 @@ static void usage(FILE *out)
 "                          time the hypervisor took (costs D of one core a round)\n"
 "      --level N           zstd level 1..19, 0 writes plain records (default 3)\n"
 "      --frame-size SIZE   end the zstd frame after the round that brings it to\n"
-"                          SIZE of records (1k to 1024M, default 4M), or an hour:\n"
+"                          SIZE of records (1k to 1024M, default 4M), or 5 minutes:\n"
 "                          a damaged frame costs at most that much of the log\n"
 "      --hostname NAME     the host's name in the log, instead of the kernel's\n"
 "                          (fleets whose short names repeat: give each its FQDN)\n"

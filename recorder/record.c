@@ -32,7 +32,6 @@
 #include "msg.h"
 #include "version.h"
 
-#define HOUR_NS (3600ull * 1000000000ull)
 #define MONO(r) ((r)->clk->mono((r)->clk->arg))
 #define REAL(r) ((r)->clk->real((r)->clk->arg))
 
@@ -465,7 +464,8 @@ static void do_round(recorder *r)
     len += fpmlog_kv_put(p + len, ROUND_TOOK_US, (mono - t0) / 1000);
     len += fpmlog_kv_put(p + len, ROUND_SELF_CPU_US, self);
     add(r, rec_name(REC_ROUND), mono, real, NULL, p, len);
-    int end = mono - r->frame_start >= HOUR_NS || logfile_frame_bytes(r->log) >= cfg->frame_bytes;
+    int end = mono - r->frame_start >= FPMLOG_FRAME_NS ||
+              logfile_frame_bytes(r->log) >= cfg->frame_bytes;
     commit(r, end, 1);
     if (end)
         r->frame_start = mono;

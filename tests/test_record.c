@@ -219,6 +219,27 @@ static void test_sighup_reopens_the_log_and_the_rounds_go_on(void **state)
         assert_true(lr.stat[k] - lr.stat[k - 1] >= 5 * S);
 }
 
+/* A frame ends after 5 minutes of rounds (docs/rules.md, "Damage is
+ * said"): 70 rounds at 5 s make two frames, each with its summary. */
+static void test_a_frame_ends_every_5_minutes_of_rounds(void **state)
+{
+    (void)state;
+    fake f = {.mono = 1000 * S, .step = 1000000};
+    assert_int_equal(run(&f, "--interval 5s --rounds 70"), 0);
+    FILE *fp = fopen(path, "rb");
+    assert_non_null(fp);
+    static char b[1 << 20];
+    size_t n = fread(b, 1, sizeof b, fp);
+    fclose(fp);
+    int frames = 0;
+    for (const char *p = b; (p = memmem(p, n - (size_t)(p - b), "fpmsum1\n", 8)); p += 8)
+        frames++;
+    assert_int_equal(frames, 2);
+    log_read lr;
+    read_back(&lr);
+    assert_int_equal(lr.damaged, 0);
+}
+
 /* SIGTERM while waiting: the run ends with a NOTE, the frame closed. */
 static void test_sigterm_ends_the_run_with_its_frame_closed(void **state)
 {
@@ -241,6 +262,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_a_late_stat_pushes_the_next_round, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sighup_reopens_the_log_and_the_rounds_go_on, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sigterm_ends_the_run_with_its_frame_closed, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_frame_ends_every_5_minutes_of_rounds, setup, teardown),
     };
     return cmocka_run_group_tests_name("record", tests, NULL, NULL);
 }

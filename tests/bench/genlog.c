@@ -85,7 +85,12 @@ int main(int argc, char **argv)
         out(w, "POOL", mono, name, &t);
     }
     unsigned long long busy = 0, idle = 0;
-    long rounds = hours * 3600 / interval, per_hour = 3600 / interval;
+    long rounds = hours * 3600 / interval;
+    long per_frame = (long)(FPMLOG_FRAME_NS / 1000000000ull) / interval; /* as the recorder */
+    if (getenv("GENLOG_HOURLY")) /* make bench: the frames of the recorder before */
+        per_frame = 3600 / interval;
+    if (per_frame < 1)
+        per_frame = 1;
     for (long r = 1; r <= rounds; r++) {
         mono += (uint64_t)interval * 1000000000ull + rnd(30000000);
         long long pool_ticks = 0;
@@ -149,7 +154,7 @@ int main(int argc, char **argv)
         t.n = 0;
         add(&t, "seq=%ld\ntook_us=%u\nself_cpu_us=%ld\n", r, 3000 + rnd(2000), r * 5000);
         out(w, "ROUND", mono + 2100000, NULL, &t);
-        int end = r % per_hour == 0 || fpmlog_writer_frame_bytes(w) >= FPMLOG_FRAME_BYTES;
+        int end = r % per_frame == 0 || fpmlog_writer_frame_bytes(w) >= FPMLOG_FRAME_BYTES;
         if (end ? fpmlog_writer_end_frame(w) : fpmlog_writer_flush(w)) {
             perror("genlog");
             return 2;

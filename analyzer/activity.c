@@ -1,4 +1,4 @@
-/* A pool's activity: pipeline.md 12.1 and 12.2. */
+/* A pool's activity: docs/rules.md 12.1 and 12.2. */
 #include "activity.h"
 
 #include "fpmlog.h"

@@ -1,5 +1,5 @@
 /*
- * activity: pipeline.md 12.1 and 12.2, what a pool did round by round
+ * activity: docs/rules.md 12.1 and 12.2, what a pool did round by round
  * whatever its readings: its queue (the larger of php-fpm's `listen queue`
  * and the kernel's LISTEN queue), the cores it used, its busiest round, the
  * rounds none of its workers was idle and those it ran out of them.  Pure

@@ -1,5 +1,5 @@
 /*
- * fit: the host-overhead line host = base + overhead x pool (pipeline.md
+ * fit: the host-overhead line host = base + overhead x pool (docs/rules.md
  * section 5), five running sums that forget with factor 0.9975.
  */
 #ifndef FIT_H

@@ -1,5 +1,5 @@
 /*
- * hist: the 61-bucket histogram of CPU shares (pipeline.md section 3).
+ * hist: the 61-bucket histogram of CPU shares (docs/rules.md section 3).
  * Shares are integer hundredths of a percent; all arithmetic is integer.
  */
 #ifndef HIST_H

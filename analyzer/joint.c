@@ -1,4 +1,4 @@
-/* The joint fit of pipeline.md section 11.3-11.5. */
+/* The joint fit of docs/rules.md section 11.3-11.5. */
 #include "joint.h"
 
 #include <math.h>

@@ -1,5 +1,5 @@
 /*
- * joint: pipeline.md section 11.3-11.5, the host's cores against all of its
+ * joint: docs/rules.md section 11.3-11.5, the host's cores against all of its
  * pools' cores at once, from decayed sums (n, s_p, s_y, S_pq, s_py, s_yy):
  * per pool a slope with its standard error and partial sd, and the common
  * line of the host against the pools' total.  The sums are O(k^2) for k

@@ -1,4 +1,4 @@
-/* The text's second table (pipeline.md 12.2): what each pool did, readings
+/* The text's second table (docs/rules.md 12.2): what each pool did, readings
  * or not, so that the replay of an incident shows the pool that was
  * saturated: the cores it used, its busiest round, how often none of its
  * workers was idle or it ran out of them, how long its queue got. */

@@ -1,5 +1,5 @@
 /*
- * The text's activity table (pipeline.md 12.2): per pool, the cores it used
+ * The text's activity table (docs/rules.md 12.2): per pool, the cores it used
  * on average and at its busiest pair, the most workers busy (of
  * max_children), the rounds none was idle, the rounds it ran out of them
  * (php-fpm's `max children reached` grew) and the longest queue (the

@@ -1,6 +1,6 @@
 /*
  * check: a CI regression check of a replayed history against a JSON output
- * saved earlier (pipeline.md section 8).  What got worse: TYPICAL or P90 up
+ * saved earlier (docs/rules.md section 8).  What got worse: TYPICAL or P90 up
  * by more than tol buckets, a shape that moved toward cpu-bound, overhead up
  * by more than rise_pct percent, new starved rounds, a pool that now has too
  * few readings or is gone; a host whose steal, throttled or pressure p90

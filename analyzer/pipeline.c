@@ -1,4 +1,4 @@
-/* The analysis pipeline of pipeline.md sections 1, 2, 5, 6 and 9. */
+/* The analysis pipeline of docs/rules.md sections 1, 2, 5, 6 and 9. */
 #include "pipeline.h"
 
 #include <stdio.h>

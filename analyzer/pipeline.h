@@ -1,5 +1,5 @@
 /*
- * pipeline: replayed records in, per-pool state out (pipeline.md sections
+ * pipeline: replayed records in, per-pool state out (docs/rules.md sections
  * 1, 2, 5, 6 and 9).  HOST and POOL records take effect when given; a complete
  * round is given whole.  It never prints and never reads files: replay.c
  * feeds it, report.c reads the state it leaves.

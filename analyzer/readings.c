@@ -1,4 +1,4 @@
-/* The reading rules of pipeline.md section 2. */
+/* The reading rules of docs/rules.md section 2. */
 #include "readings.h"
 
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /*
- * readings: which workers on a status page give a reading (pipeline.md
+ * readings: which workers on a status page give a reading (docs/rules.md
  * section 2).  A pure function of the page, the counters remembered from
  * the round before and the pool's own-URI prefixes.
  */

@@ -1,5 +1,5 @@
 /* The workers' CPU by pid and start time, and the CPU recovered from the
- * masters (pipeline.md 11.1, 11.2). */
+ * masters (docs/rules.md 11.1, 11.2). */
 #include "recover.h"
 
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /*
- * recover: pipeline.md 11.1 and 11.2.  A pool's workers at its last PIDS,
+ * recover: docs/rules.md 11.1 and 11.2.  A pool's workers at its last PIDS,
  * keyed by pid and start time, and the CPU each pair's workers spent; the
  * masters' cutime + cstime, which grow by the whole CPU of each worker
  * reaped, and the share of it that left between two PIDS (with the

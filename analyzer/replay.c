@@ -260,7 +260,7 @@ static void say_pos(const char *path, const fpmlog_pos *pos, const char *what, c
 }
 
 /* Whether a ROUND repeats an earlier one of the same recorder run: its seq
- * not above the last (fpmlog.md: a corrupted match can copy records, CRCs
+ * not above the last (fpmlog(5): a corrupted match can copy records, CRCs
  * and all).  A ROUND without a readable seq is not checked. */
 static int round_is_copy(const fpmlog_record *rec, const char *path, replay *st)
 {

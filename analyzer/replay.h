@@ -1,5 +1,5 @@
 /*
- * replay: reads logs with the fpmlog reader, forms rounds as fpmlog.md says
+ * replay: reads logs with the fpmlog reader, forms rounds as fpmlog(5) says
  * and feeds them to the pipeline, itself or through the applier's threads.
  * Damage is said through msg.h as "PROG: LOG: offset N: what" and skipped.
  * Its state (threads, the files' spans, the recorder run's seq) is its own.

@@ -1,5 +1,5 @@
 /*
- * timearg: the times of --from and --until (pipeline.md section 7b).
+ * timearg: the times of --from and --until (docs/rules.md section 7b).
  */
 #ifndef TIMEARG_H
 #define TIMEARG_H

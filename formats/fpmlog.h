@@ -1,7 +1,7 @@
 /*
  * fpmlog: the log format shared by fpm-record and fpm-analyze (version 1).
  *
- * The whole layout, as ../shared/spec/fpmlog.md defines it:
+ * The whole layout, as man/fpmlog.5 defines it:
  *
  *   file    := (zstd frame | skippable frame)* plain-tail?
  *   stream  := record*          (frames decode into one continuous stream)

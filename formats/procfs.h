@@ -29,7 +29,7 @@ int procfs_stat_steal_of(const char *buf, size_t len, const char *name, uint64_t
  * parentheses: fields are counted after its last ')'. */
 int procfs_pid_stat(const char *line, size_t len, int64_t *pid, uint64_t *ticks);
 
-/* What the analyzer reads of a /proc/<pid>/stat line (pipeline.md 5, 11). */
+/* What the analyzer reads of a /proc/<pid>/stat line (docs/rules.md 5, 11). */
 typedef struct {
     int64_t  pid, ppid;       /* fields 1 and 4 (ppid -1 when not a number) */
     uint64_t ticks;           /* utime + stime + cutime + cstime (14 to 17) */

@@ -1,4 +1,4 @@
-/* pipeline.md section 12 through the pipeline: the queue of 12.1, a
+/* docs/rules.md section 12 through the pipeline: the queue of 12.1, a
  * pool's activity (12.2) and its readings under contention (12.3). */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,4 +1,4 @@
-/* pipeline.md section 5: the host-overhead fit. */
+/* docs/rules.md section 5: the host-overhead fit. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

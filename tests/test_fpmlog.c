@@ -1,4 +1,4 @@
-/* fpmlog reader and writer: every rule of fpmlog.md's "Bytes on disk" and
+/* fpmlog reader and writer: every rule of fpmlog(5)'s "Bytes on disk" and
  * "Records", and every writer checked by reading back what it wrote. */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -193,7 +193,7 @@ static void assert_one_bad_header(buf *b)
     buf_free(b);
 }
 
-/* fpmlog.md "Records": a raw byte <= 0x20 or 0x7F in SOURCE (the writer
+/* fpmlog(5) "Records": a raw byte <= 0x20 or 0x7F in SOURCE (the writer
  * escapes them) means the header is damaged; a byte >= 0x80 is a name's. */
 static void test_raw_byte_in_source_is_a_damaged_header(void **state)
 {
@@ -753,7 +753,7 @@ static void test_a_flipped_byte_costs_at_most_the_rest_of_its_frame(void **state
             int may_lose = k == ROUNDS ? 0 : frame_end - k + 1;
             char *e = events_sampled(file_of(file.p, file.n));
             int got = count_rounds(e);
-            /* no upper bound: with zstd's checksum off (fpmlog.md), a flip in
+            /* no upper bound: with zstd's checksum off (fpmlog(5)), a flip in
              * a match can copy earlier intact records, CRCs and all */
             if (got < ROUNDS - may_lose)
                 fail_msg("flip at %zu bit %d (round %d): %d rounds read, at least %d expected:\n%s",

@@ -1,4 +1,4 @@
-/* pipeline.md section 3: the histogram. */
+/* docs/rules.md section 3: the histogram. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* pipeline.md 11.3-11.5: the joint fit's sums and solution, with values
+/* docs/rules.md 11.3-11.5: the joint fit's sums and solution, with values
  * worked out by hand.  The four points (x1, x2, y) = (0, 0, 1), (1, 0,
  * 2.5), (0, 1, 3), (1, 1, 4.6), undecayed: m1 = m2 = 0.5, m_y = 2.775,
  * C11 = C22 = 0.25, C12 = 0, c1 = 7.1/4 - 1.3875 = 0.3875, c2 = 7.6/4 -

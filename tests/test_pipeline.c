@@ -1,4 +1,4 @@
-/* pipeline.md sections 1 (replay state), 5 (host overhead), 6 (starved
+/* docs/rules.md sections 1 (replay state), 5 (host overhead), 6 (starved
  * rounds) and 7b (windows), driven round by round. */
 #include <setjmp.h>
 #include <stdarg.h>

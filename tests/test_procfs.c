@@ -85,7 +85,7 @@ static void count(void *arg, const procfs_proc *p)
     *sum += (uint64_t)p->pid * 1000 + p->ticks;
 }
 
-/* pipeline.md 11.1, 11.2: the parent (4), the children's part (16, 17) and
+/* docs/rules.md 11.1, 11.2: the parent (4), the children's part (16, 17) and
  * the start time (22); a line that stops before field 22 has none. */
 static void test_worker_ppid_child_ticks_and_starttime(void **state)
 {

@@ -1,4 +1,4 @@
-/* pipeline.md section 2: which numbers count. */
+/* docs/rules.md section 2: which numbers count. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

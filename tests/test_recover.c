@@ -1,4 +1,4 @@
-/* pipeline.md 11.1-11.3 through the pipeline: a worker is its pid and start
+/* docs/rules.md 11.1-11.3 through the pipeline: a worker is its pid and start
  * time, the CPU that left with workers comes back from the masters'
  * cutime + cstime (shared by left workers, else by cores, else not at
  * all, with the per-master carry), and a pair's point of the joint fit. */

@@ -1,4 +1,4 @@
-/* fpmlog.md "Rounds" and pipeline.md section 1: records into rounds, over
+/* fpmlog(5) "Rounds" and docs/rules.md section 1: records into rounds, over
  * one or many files. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -168,7 +168,7 @@ static void test_damaged_round_record_merges_two_rounds_later_record_stands(void
     buf_free(&b);
 }
 
-/* fpmlog.md "Rounds": within one recorder run seq only grows; a ROUND whose
+/* fpmlog(5) "Rounds": within one recorder run seq only grows; a ROUND whose
  * seq is not above the one before is a copy, dropped whole and said; a new
  * HOST starts counting again; a ROUND without a readable seq is not checked. */
 static void test_seq_copies_are_dropped(void **state)

@@ -1,4 +1,4 @@
-/* pipeline.md sections 4 (shape), 7 (what-if arithmetic) and 8 (JSON), and
+/* docs/rules.md sections 4 (shape), 7 (what-if arithmetic) and 8 (JSON), and
  * the text table. */
 #include <setjmp.h>
 #include <stdarg.h>

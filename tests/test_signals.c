@@ -1,4 +1,4 @@
-/* pipeline.md section 9: host truth, one test per rule, driven round by
+/* docs/rules.md section 9: host truth, one test per rule, driven round by
  * round. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,4 +1,4 @@
-/* pipeline.md section 7b: the times of --from and --until. */
+/* docs/rules.md section 7b: the times of --from and --until. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

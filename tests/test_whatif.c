@@ -1,4 +1,4 @@
-/* pipeline.md section 7: the what-if arithmetic as pure functions. */
+/* docs/rules.md section 7: the what-if arithmetic as pure functions. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -69,11 +69,15 @@ timeout 20 "$top/bin/fpm-analyze" --plot "$dir/f" fixtures/logs/small.fpmlog >/d
 mkfifo "$dir/fifo.json"
 timeout 20 "$top/bin/fpm-analyze" --format json -o "$dir/fifo.json" fixtures/logs/small.fpmlog 2>"$dir/err5"
 [ $? -eq 2 ] && [ -p "$dir/fifo.json" ]; check "-o onto a FIFO is refused, the FIFO stays" $?
-if [ "$(id -u)" -eq 0 ] && mknod "$dir/null" c 1 3 2>/dev/null; then
-    "$top/bin/fpm-analyze" --format json -o "$dir/null" fixtures/logs/small.fpmlog 2>"$dir/err6"
-    [ $? -eq 2 ] && [ -c "$dir/null" ]; check "-o onto a device as root: refused, still a device" $?
-    grep -q 'null: is a device, not a regular file: refused' "$dir/err6"; check "and said" $?
-    "$top/bin/fpm-analyze" --csv-rounds "$dir/null" fixtures/logs/small.fpmlog >/dev/null 2>&1
-    [ $? -eq 2 ] && [ -c "$dir/null" ]; check "--csv-rounds onto a device: refused" $?
+# a device node (the zero device: writing into it would harm nothing) is
+# refused; the null device alone is accepted, the place for what is unwanted
+if [ "$(id -u)" -eq 0 ] && mknod "$dir/zero" c 1 5 2>/dev/null; then
+    "$top/bin/fpm-analyze" --format json -o "$dir/zero" fixtures/logs/small.fpmlog 2>"$dir/err6"
+    [ $? -eq 2 ] && [ -c "$dir/zero" ]; check "-o onto a device as root: refused, still a device" $?
+    grep -q 'zero: is a device, not a regular file: refused' "$dir/err6"; check "and said" $?
+    "$top/bin/fpm-analyze" --csv-rounds "$dir/zero" fixtures/logs/small.fpmlog >/dev/null 2>&1
+    [ $? -eq 2 ] && [ -c "$dir/zero" ]; check "--csv-rounds onto a device: refused" $?
 fi
+"$top/bin/fpm-analyze" --format json -o /dev/null --csv-rounds /dev/null fixtures/logs/small.fpmlog 2>"$dir/err7"
+[ $? -eq 0 ] && [ -c /dev/null ] && [ ! -s "$dir/err7" ]; check "-o and --csv-rounds /dev/null: written, still the null device" $?
 summary "plots"

@@ -11,7 +11,8 @@
 #          its first round primed; TYPICAL from the calm rounds and the
 #          saturated ones counted as contended, or, when the machine was busy
 #          before the test began (every round saturated), measured under
-#          contention and TYPICAL from all of them
+#          contention, TYPICAL from all of them and a floor (at most the
+#          60% a request computes alone)
 # Every share is checked against php-fpm's access log (%C), CPU burnt by CPU
 # time.  It says which case it met.
 set -u
@@ -145,10 +146,17 @@ if calm and not mx["measured_under_contention"]:
         % mx["contended_readings"])
     print("note case: calm then saturated (host %.0f%% busy before the test)" % (100 * before))
 else:
+    # every round saturated (a busy machine, burners beside the test): what
+    # the rules promise is the flag and a floor.  Each request computes 30
+    # of its 50 ms when alone (60%); waiting for the CPU only lowers its
+    # share, so TYPICAL is at most that bucket, and at least the lowest %C
+    # php-fpm logged for a request of the pool.
     b, med = bucket([c for t, c in access])
-    say(mx["measured_under_contention"] and abs(mx["typical_pct"] - b) <= 5,
-        "saturated throughout: mixed measured under contention, TYPICAL %s%% against the median %%C of all "
-        "its requests (%.2f%%)" % (mx["typical_pct"], med))
+    low = 5 * int(min(c for t, c in access) // 5) if access else 0
+    say(mx["measured_under_contention"] and low <= mx["typical_pct"] <= 60,
+        "saturated throughout: mixed measured under contention, TYPICAL %s%% a floor: within %d%% "
+        "(the lowest %%C php-fpm logged) and 60%% (30 of 50 ms alone); the median %%C of all its "
+        "requests %.2f%%" % (mx["typical_pct"], low, med))
     print("note case: saturated throughout (host %.0f%% busy before the test; mixed: %d readings, %d "
           "contended, calm pairs %s)" % (100 * before, mx["readings"], mx["contended_readings"],
                                          [r["busy_ratio"] for r in calm_a]))

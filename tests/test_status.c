@@ -366,7 +366,7 @@ static void check_lacking(const char *drop)
         assert_int_equal(pg.nworkers, 3);
         for (int i = 0; i < 3; i++) {
             const status_worker *w = &pg.workers[i];
-            char uri[8];
+            char uri[16];
             snprintf(uri, sizeof uri, "/u%d", i);
             assert_int_equal(w->pid, 10 + i);
             assert_int_equal(w->duration, 100000 + i);

@@ -170,8 +170,13 @@ fi
 
 # the fleet path: HOSTS hosts of a week each, analyzed and loaded
 HOSTS=${HOSTS:-8}
-week=$dir/host-week.fpmlog.zst
+week=$dir/host-week-5min.fpmlog.zst # 5-minute frames (an older cache had hour-long ones)
 [ -s "$week" ] || { echo "writing a host-week log to $week (once)..."; "$top/bin/genlog" 168 3 10 5 4 > "$week"; }
+# what frames of 5 minutes of rounds cost against the hour-long ones before
+# (a flipped byte costs at most the rest of its frame)
+hourly=$(GENLOG_HOURLY=1 "$top/bin/genlog" 168 3 10 5 4 | wc -c)
+printf 'host-week log (3 pools every 5 s):  %d bytes in 5-minute frames, %d in hour-long ones: +%.2f%%\n' \
+    "$(stat -c %s "$week")" "$hourly" "$(awk "BEGIN { print 100 * ($(stat -c %s "$week") - $hourly) / $hourly }")"
 . "$top/tests/integration/pg.sh"
 fl=$(mktemp -d /tmp/fpmcpu-bench-fleet.XXXXXX)
 if pg_start "$fl"; then

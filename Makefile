@@ -6,6 +6,8 @@
 #   make fuzz       libFuzzer on every parser, FUZZ_SECONDS each (default 60)
 #   make torture    1,000 SIGKILLs of a recorder appending to one log
 #   make mutate     break each rule once; a test must fail each time
+#   make mutate-learn  the same from scratch, then scripts/mutate.first (each rule's
+#                   cheapest killing test, which make mutate runs first)
 #   make install    both programs, their man pages, the systemd unit, the logrotate
 #                   snippet and the unit's defaults file (PREFIX, DESTDIR, BINDIR,
 #                   MANDIR, SYSCONFDIR, UNITDIR); make uninstall removes them
@@ -34,7 +36,7 @@ RECORDER := recorder/config.c recorder/workers.c recorder/fcgi.c recorder/fpmcon
 UNITS    := loss fpmsum seek msg numarg escape whatif options applier status procfs hist activity fit joint recover readings pipeline report replay timearg rows fcgi fpmconf logfile procscan namemap table check plot signals timing probe workers record sockdiag fpmlog
 
 .PHONY: all run test unit unit-built unit-asan cli cli-cases fixtures fixtures-check seek-check integration deps deps-test bench clean \
-        fuzz fuzz-regress print-seeds-% torture mutate mutate-run install uninstall deb package-test fleet-test
+        fuzz fuzz-regress print-seeds-% torture mutate mutate-run mutate-learn install uninstall deb package-test fleet-test
 all: bin/fpm-analyze bin/fpm-record
 
 deps:
@@ -169,6 +171,10 @@ mutate:
 	@scripts/mutate.sh
 mutate-run:
 	@scripts/mutate.sh
+# scripts/mutate.first from a full run: each rule's cheapest killing test
+mutate-learn:
+	@scripts/deps.sh test
+	@MUTATE_FIRST=/dev/null scripts/mutate.sh | tee build/mutate.report; scripts/mutate-learn.py build/mutate.report
 
 # not part of make test: 1,000 SIGKILLs of a recorder appending to one log
 torture: bin/fpm-analyze bin/fpm-record

@@ -1,7 +1,10 @@
 #!/bin/sh
 # Breaks one rule at a time in a scratch copy of the tree and checks that
 # the tests fail for each: every rule has a test that can fail.  Cheapest
-# first: the unit test named after the mutated file; for a rule of seeking
+# first: the test that killed the rule's mutant last time, when
+# scripts/mutate.first names one (scripts/mutate-learn.py writes it from a
+# run's report; a stale hint costs only its own run); then the unit test
+# named after the mutated file; for a rule of seeking
 # ("22 seek...") then make seek-check; for a file without a unit test the CLI
 # cases; then the CLI cases and every unit test.  MUTATE_JOBS copies of the
 # tree (default the CPUs + 1) take the rules in turn; each line ends with how
@@ -55,11 +58,25 @@ mutate_one() {
         echo "NOT APPLIED  $rule"; return
     fi
     # a mutant that hangs is killed: timeout ends the tests' whole process group
+    # the test that killed this rule's mutant last time (scripts/mutate.first),
+    # first: most mutants die there in seconds
+    hint=$(awk -F'\t' -v r="$rule" '$1 == r { print $2; exit }' "${MUTATE_FIRST:-$top/scripts/mutate.first}" 2>/dev/null)
+    hrc=0
+    if [ -n "$hint" ]; then
+        (cd "$t" && case $hint in
+            cli:*) make -s -j2 bin/fpm-analyze bin/fpm-record && timeout 300 tests/cli/run.sh --only "${hint#cli:}" ;;
+            *) make -s -j2 "$hint" && timeout 300 "$hint" ;;
+            esac) >"$t/.log" 2>&1
+        hrc=$? # 0: it lived through its hint, and the whole chain follows
+    fi
     first=$(first_test "$file")
     seekcheck=true
     case $rule in "22 seek"*) seekcheck="make -s -j2 bin/fpm-analyze && SEEK_FAIL_FAST=1 timeout 300 python3 tests/seek/seek_equal.py bin" ;; esac
     if [ -z "$first" ] && [ "$seekcheck" != true ]; then first=$seekcheck seekcheck=true; fi
     [ -z "$first" ] && first=cli
+    if [ "$hrc" != 0 ]; then
+        rc=$hrc
+    else
     (cd "$t" && {
         # on two jobs: a mutated header rebuilds every object that includes it
         case $first in
@@ -72,6 +89,7 @@ mutate_one() {
         make -s -j2 unit-built >>"$t/.log" 2>&1 &&
         timeout 300 make -s unit >>"$t/.log" 2>&1)
     rc=$?
+    fi
     if [ "$rc" = 0 ]; then
         echo "SURVIVED     $rule"
     elif [ "$rc" = 124 ]; then

@@ -10,17 +10,20 @@
 # JSON output is also parsed back with python3's json module.
 #   tests/cli/run.sh            run every case
 #   tests/cli/run.sh --update   rewrite the expected files from what runs now
+#   tests/cli/run.sh --only A,B run the cases A and B only (make mutate's hints)
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 2
-update=0
+update=0 only=""
 [ "${1:-}" = --update ] && update=1
+[ "${1:-}" = --only ] && only=",${2:-},"
 tmp=$(mktemp -d /tmp/fpmcpu-cli.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 pass=0 fail=0
 for args in tests/cli/cases/*.args; do
     name=${args%.args}
     base=$(basename "$name")
+    case $only in "" | *,"$base",*) ;; *) continue ;; esac
     case $base in record-*) bin=bin/fpm-record ;; *) bin=bin/fpm-analyze ;; esac
     W=$tmp/w; rm -rf "$W"; mkdir "$W"; export W
     [ -f "$name.setup" ] && sh "$name.setup"

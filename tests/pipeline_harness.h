@@ -2,7 +2,9 @@
 #ifndef PIPELINE_HARNESS_H
 #define PIPELINE_HARNESS_H
 
+#include "msg.h"
 #include "pipeline.h"
+#include "replay.h"
 #include "testlib.h"
 
 #define NS 1000000000ull
@@ -263,6 +265,18 @@ static inline pl_pool *th_find(pipeline *pl, const char *host, const char *pool)
         if (strcmp(h->pools[i]->name, pool) == 0)
             return h->pools[i];
     return NULL;
+}
+
+/* Replays the log at path into pl on one thread, its messages dropped. */
+static inline void th_replay_quiet(pipeline *pl, const char *path)
+{
+    FILE *quiet = fopen("/dev/null", "w");
+    msg_stream(quiet);
+    replay *r = replay_new(pl, 1);
+    assert_int_equal(replay_file(r, path, 0), 0);
+    replay_free(r);
+    msg_stream(NULL);
+    fclose(quiet);
 }
 
 #endif

@@ -51,6 +51,15 @@ static void page(th_round *r, long long lq, long long active, long long reached,
     th_page(r, "a", b, 0);
 }
 
+/* A round at t s with the host's busy ticks and pool a's one worker (pid
+ * 10) at ticks; no page. */
+static void pids_at(pipeline *pl, double t, unsigned long long busy, unsigned long long ticks)
+{
+    th_round *r = th_round_at(t, busy);
+    th_pids(r, "a", 1, 10LL, ticks);
+    th_run(pl, r);
+}
+
 /* 12.1: the larger of php-fpm's listen queue and the kernel's; an ERROR
  * gives none, LISTEN alone still does */
 static void test_the_queue_is_the_larger_of_the_page_and_the_kernel(void **state)
@@ -132,20 +141,11 @@ static void test_activity_cores_from_pairs_with_pids_in_both(void **state)
     (void)state;
     seen s = {0};
     pipeline *pl = new_pl(&s, 4);
-    th_round *r = th_round_at(0, 0);
-    th_pids(r, "a", 1, 10LL, 0ULL);
-    th_run(pl, r);
-    r = th_round_at(20, 1000);
-    th_pids(r, "a", 1, 10LL, 400ULL); /* 400 ticks over 20 s: 0.2 cores */
-    th_run(pl, r);
-    r = th_round_at(40, 2000);        /* no PIDS */
-    th_run(pl, r);
-    r = th_round_at(60, 3000);
-    th_pids(r, "a", 1, 10LL, 2400ULL); /* PIDS not in the round before: not counted */
-    th_run(pl, r);
-    r = th_round_at(90, 6000);
-    th_pids(r, "a", 1, 10LL, 4200ULL); /* 1800 over 30 s: 0.6 cores */
-    th_run(pl, r);
+    pids_at(pl, 0, 0, 0ULL);
+    pids_at(pl, 20, 1000, 400ULL); /* 400 ticks over 20 s: 0.2 cores */
+    th_run(pl, th_round_at(40, 2000)); /* no PIDS */
+    pids_at(pl, 60, 3000, 2400ULL); /* PIDS not in the round before: not counted */
+    pids_at(pl, 90, 6000, 4200ULL); /* 1800 over 30 s: 0.6 cores */
     const pl_activity *a = &th_find(pl, "h", "a")->act;
     assert_int_equal(a->pairs, 2);
     NEAR(a->core_seconds / a->seconds, (4.0 + 18.0) / 50.0);
@@ -185,20 +185,12 @@ static void test_13_2_pools_over_the_host_are_inconsistent_saturated_or_not(void
     (void)state;
     seen s = {0};
     pipeline *pl = new_pl(&s, 4);
-    th_round *r = th_round_at(0, 0);
-    th_pids(r, "a", 1, 10LL, 0ULL);
-    th_run(pl, r);
-    r = th_round_at(20, 16000);                 /* 8 cores: saturated */
-    th_pids(r, "a", 1, 10LL, 20000ULL);         /* 10 cores > 1.1 x 8 + 0.1 */
-    th_run(pl, r);
+    pids_at(pl, 0, 0, 0ULL);
+    pids_at(pl, 20, 16000, 20000ULL); /* host 8 cores (saturated), pool 10 > 1.1 x 8 + 0.1 */
     pl_host *h = th_find_host(pl, "h");
     assert_int_equal(h->j.inconsistent, 1);
-    r = th_round_at(40, 17000);                 /* 0.5 cores */
-    th_pids(r, "a", 1, 10LL, 21000ULL);         /* 0.5 cores: consistent */
-    th_run(pl, r);
-    r = th_round_at(60, 18000);                 /* 0.5 cores, not saturated */
-    th_pids(r, "a", 1, 10LL, 23000ULL);         /* 1 core > 1.1 x 0.5 + 0.1 */
-    th_run(pl, r);
+    pids_at(pl, 40, 17000, 21000ULL); /* host 0.5 cores, pool 0.5: consistent */
+    pids_at(pl, 60, 18000, 23000ULL); /* host 0.5 (not saturated), pool 1 > 1.1 x 0.5 + 0.1 */
     assert_int_equal(h->j.inconsistent, 2);
     const pl_activity *a = &th_find(pl, "h", "a")->act;
     assert_int_equal(a->pairs, 1);
@@ -215,9 +207,7 @@ static void test_13_4_recovered_share_counts_every_usable_pair(void **state)
     seen s = {0};
     pipeline *pl = new_pl(&s, 4);
     th_run(pl, th_round_at(0, 0));              /* no PIDS */
-    th_round *r = th_round_at(20, 2000);
-    th_pids(r, "a", 1, 10LL, 300ULL);
-    th_run(pl, r);
+    pids_at(pl, 20, 2000, 300ULL);
     pl_pool *p = th_find(pl, "h", "a");
     NEAR(p->ticks_all, 300);
     assert_int_equal(p->act.pairs, 0);

@@ -16,7 +16,7 @@
 #include "out_plot.h"
 #include "whatif.h"
 #include "replay.h"
-#include "testlib.h"
+#include "pipeline_harness.h"
 
 /* A name is one single-quoted gnuplot string: a quote inside is doubled
  * (gnuplot's only escape there), control bytes become '?'. */
@@ -62,13 +62,7 @@ static void plots_are(const char *log, const char *name)
     plotter *pt = plot_new(dir, err, sizeof err);
     assert_non_null(pt);
     assert_int_equal(plot_attach(pt, pl), 0);
-    FILE *quiet = fopen("/dev/null", "w");
-    msg_stream(quiet);
-    replay *r = replay_new(pl, 1);
-    assert_int_equal(replay_file(r, log, 0), 0);
-    replay_free(r);
-    msg_stream(NULL);
-    fclose(quiet);
+    th_replay_quiet(pl, log);
     assert_int_equal(plot_finish(pt, pl, note, sizeof note), 0);
     char want_dir[128];
     snprintf(want_dir, sizeof want_dir, "fixtures/plot/%s", name);
@@ -136,13 +130,7 @@ static void test_the_fit_points_take_the_other_pools_part_out(void **state)
 {
     (void)state;
     pipeline *pl = pipeline_new(NULL);
-    FILE *quiet = fopen("/dev/null", "w");
-    msg_stream(quiet);
-    replay *r = replay_new(pl, 1);
-    assert_int_equal(replay_file(r, "fixtures/logs/small.fpmlog", 0), 0);
-    replay_free(r);
-    msg_stream(NULL);
-    fclose(quiet);
+    th_replay_quiet(pl, "fixtures/logs/small.fpmlog");
     pl_host *const *hs;
     assert_int_equal(pipeline_hosts(pl, &hs), 1);
     joint_pool jp[2];

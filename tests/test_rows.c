@@ -9,7 +9,7 @@
 #include "out_rows.h"
 #include "msg.h"
 #include "replay.h"
-#include "testlib.h"
+#include "pipeline_harness.h"
 
 typedef struct {
     char   *f[32];
@@ -69,25 +69,18 @@ static void table_free_all(table_t *t)
  * back with libcsv. */
 static pipeline *csv_of(const char *log, table_t *r, table_t *o)
 {
-    char *rt = NULL, *ot = NULL, *said = NULL;
-    size_t rl = 0, ol = 0, sl = 0;
+    char *rt = NULL, *ot = NULL;
+    size_t rl = 0, ol = 0;
     csvout c = {open_memstream(&rt, &rl), open_memstream(&ot, &ol)};
     pipeline *pl = pipeline_new(NULL);
     csvout_attach(&c, pl);
-    FILE *err = open_memstream(&said, &sl);
-    msg_stream(err);
-    replay *rp = replay_new(pl, 1);
-    assert_int_equal(replay_file(rp, log, 0), 0);
-    replay_free(rp);
-    msg_stream(NULL);
-    fclose(err);
+    th_replay_quiet(pl, log);
     fclose(c.readings);
     fclose(c.rounds);
     *r = parse(rt, rl);
     *o = parse(ot, ol);
     free(rt);
     free(ot);
-    free(said);
     return pl;
 }
 
@@ -147,13 +140,7 @@ static void test_numbers_are_bare_and_words_quoted(void **state)
     csvout c = {open_memstream(&rt, &rl), open_memstream(&ot, &ol)};
     pipeline *pl = pipeline_new(NULL);
     csvout_attach(&c, pl);
-    FILE *quiet = fopen("/dev/null", "w");
-    msg_stream(quiet);
-    replay *rp = replay_new(pl, 1);
-    assert_int_equal(replay_file(rp, "fixtures/logs/small.fpmlog", 0), 0);
-    replay_free(rp);
-    msg_stream(NULL);
-    fclose(quiet);
+    th_replay_quiet(pl, "fixtures/logs/small.fpmlog");
     fclose(c.readings);
     fclose(c.rounds);
     size_t numbers = 0, words = 0;

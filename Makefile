@@ -123,9 +123,9 @@ run: deps
 # what unit and cli-cases run, built (make -j2 unit-built: in parallel)
 unit-built: $(UNITS:%=bin/tests/test_%) bin/fpm-analyze bin/fpm-record
 unit: $(UNITS:%=bin/tests/test_%)
-	@set -e; for t in $^; do $$t; done
+	@scripts/run-units.sh $^
 unit-asan: $(UNITS:%=bin/tests-san/test_%)
-	@set -e; for t in $^; do ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $$t; done
+	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 scripts/run-units.sh $^
 
 cli: cli-cases
 	@tests/cli/threads.sh

@@ -98,7 +98,12 @@ sleep 1
 check "fpm-record exits 0" $?
 touch "$dir/stop"; wait $load
 [ ! -s "$dir/rec.err" ] || { echo "recorder said:" >&2; cat "$dir/rec.err" >&2; }
-# what the burners spent (utime + stime, ticks), before they are stopped
+# what the burners spent (utime + stime, ticks), before they are stopped,
+# once each has burnt every line it was sent (on a busy machine it runs
+# behind the requests): its ticks still for a second, 60 s at the most
+ticks_of() { for b in $burners; do awk '{ printf "%d ", $14 + $15 }' "/proc/$b/stat"; done; }
+i=0 was=$(ticks_of); sleep 1
+while [ "$(ticks_of)" != "$was" ] && [ $i -lt 60 ]; do was=$(ticks_of); sleep 1; i=$((i + 1)); done
 side_ticks=""
 for b in $burners; do
     side_ticks="$side_ticks $(awk '{ print $14 + $15 }' "/proc/$b/stat")"

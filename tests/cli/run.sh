@@ -11,16 +11,38 @@
 #   tests/cli/run.sh            run every case
 #   tests/cli/run.sh --update   rewrite the expected files from what runs now
 #   tests/cli/run.sh --only A,B run the cases A and B only (make mutate's hints)
+# The cases run CPUs + 2 at a time (CLI_JOBS), each in a process of its own.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 2
-update=0 only=""
+update=0 only="" one=""
+[ "${1:-}" = --one ] && { one=$2; shift 2; } # one case, for the driver below
 [ "${1:-}" = --update ] && update=1
 [ "${1:-}" = --only ] && only=",${2:-},"
+if [ -z "$one" ]; then
+    # the cases, CPUs + 2 at a time, each in its own scratch folder; what
+    # each says is printed whole, in the cases' order, once all are done
+    res=$(mktemp -d /tmp/fpmcpu-cli-res.XXXXXX)
+    trap 'rm -rf "$res"' EXIT INT TERM
+    for args in tests/cli/cases/*.args; do
+        base=$(basename "${args%.args}")
+        case $only in "" | *,"$base",*) echo "$base" ;; esac
+    done | xargs -P "${CLI_JOBS:-$(( $(nproc) + 2 ))}" -I{} \
+        sh -c 'sh "$0" --one "$1" $2 > "$3/$1.log" 2>&1' "$0" {} "$([ $update -eq 1 ] && echo --update)" "$res"
+    [ $update -eq 1 ] && { echo "tests/cli/cases updated"; exit 0; }
+    pass=0 fail=0
+    for log in "$res"/*.log; do
+        sed '$d' "$log" >&2
+        case $(tail -n 1 "$log") in "cli: 1 passed, 0 failed") pass=$((pass + 1)) ;; *) fail=$((fail + 1)) ;; esac
+    done
+    echo "cli: $pass passed, $fail failed"
+    [ $fail -eq 0 ]
+    exit
+fi
 tmp=$(mktemp -d /tmp/fpmcpu-cli.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 pass=0 fail=0
-for args in tests/cli/cases/*.args; do
+for args in tests/cli/cases/"$one".args; do
     name=${args%.args}
     base=$(basename "$name")
     case $only in "" | *,"$base",*) ;; *) continue ;; esac

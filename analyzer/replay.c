@@ -262,10 +262,13 @@ static void say_pos(const char *path, const fpmlog_pos *pos, const char *what, c
 /* Whether a ROUND repeats an earlier one of the same recorder run: its seq
  * not above the last (fpmlog(5): a corrupted match can copy records, CRCs
  * and all).  A ROUND without a readable seq is not checked. */
-static int round_is_copy(const fpmlog_record *rec, const char *path, replay *st)
+static int round_is_copy(const fpmlog_record *rec, const char *path, replay *st, int *has_seq,
+                         uint64_t *seq_out)
 {
     uint64_t seq;
-    if (fpmlog_kv_u64(rec->payload, rec->len, ROUND_SEQ, &seq) != 0)
+    *has_seq = fpmlog_kv_u64(rec->payload, rec->len, ROUND_SEQ, &seq) == 0;
+    *seq_out = *has_seq ? seq : 0;
+    if (!*has_seq)
         return 0;
     if (st->has_seq && seq <= st->seq) {
         char what[128];
@@ -288,17 +291,18 @@ static int take_record(replay *st, pending *p, const fpmlog_record *rec, const c
     rec_kind k = rec_kind_of(rec->type);
     switch (k.type) {
     case REC_ROUND: {
-        if (round_is_copy(rec, path, st)) {
+        uint64_t seq;
+        int has_seq;
+        if (round_is_copy(rec, path, st, &has_seq, &seq)) {
             pend_drop(p);
             return 0;
         }
-        uint64_t before = st->rounds, seq;
+        uint64_t before = st->rounds;
         int e = finish_round(st, p, rec);
         if (!e) {
             char say[300];
-            int has_seq = fpmlog_kv_u64(rec->payload, rec->len, ROUND_SEQ, &seq) == 0;
-            loss_round(&st->loss, rec->real, has_seq, has_seq ? seq : 0, rec->pos.compressed,
-                       rec->pos.offset, say, sizeof say);
+            loss_round(&st->loss, rec->real, has_seq, seq, rec->pos.compressed, rec->pos.offset,
+                       say, sizeof say);
             if (say[0])
                 msg_warnx("%s: %s", path, say);
         }
@@ -505,6 +509,36 @@ static int tick_progress(const char *path, fpmlog_reader *r, uint64_t total, rep
     return 1;
 }
 
+/* Damage the reader met: said (held while the file has shown no record
+ * yet), counted, and the round it broke dropped; or, with open_tail, the
+ * notice that the file ends inside its last frame, with the rounds read
+ * from that frame. */
+static void take_damage(replay *st, pending *p, const char *path, const fpmlog_damage *dmg,
+                        file_marks *m, fpmlog_damage *early, size_t *nearly)
+{
+    if (dmg->open_tail) { /* no damage: said as it is */
+        flush_early(path, early, nearly);
+        m->open_tail = 1;
+        uint64_t n = loss_frame_rounds(&st->loss, dmg->pos.offset);
+        msg_warnx("%s: %s: %llu round%s read from it", path, dmg->what, (unsigned long long)n,
+                  n == 1 ? "" : "s");
+        return;
+    }
+    st->damaged++;
+    loss_damage(&st->loss, dmg->pos.offset);
+    if (st->records == m->records && st->jumps == m->jumps && *nearly < EARLY) {
+        early[(*nearly)++] = *dmg; /* said once the file shows it is a log */
+        return;
+    }
+    flush_early(path, early, nearly);
+    int lose = dmg->breaks_round && p->any;
+    say_pos(path, &dmg->pos, dmg->what, lose ? "; the round it was in is dropped" : "");
+    if (lose) {
+        st->dropped_rounds++;
+        pend_drop(p);
+    }
+}
+
 int replay_file(replay *st, const char *path, int progress)
 {
     fpmlog_reader *r = open_log(st, path);
@@ -550,29 +584,8 @@ int replay_file(replay *st, const char *path, int progress)
             }
             continue;
         }
-        if (ret == -1 && dmg.open_tail) { /* no damage: said as it is */
-            flush_early(path, early, &nearly);
-            m.open_tail = 1;
-            uint64_t n = loss_frame_rounds(&st->loss, dmg.pos.offset);
-            msg_warnx("%s: %s: %llu round%s read from it", path, dmg.what,
-                      (unsigned long long)n, n == 1 ? "" : "s");
-            continue;
-        }
         if (ret == -1) {
-            st->damaged++;
-            loss_damage(&st->loss, dmg.pos.offset);
-            if (st->records == m.records && st->jumps == m.jumps && nearly < EARLY) {
-                early[nearly++] = dmg; /* said once the file shows it is a log */
-                continue;
-            }
-            flush_early(path, early, &nearly);
-            int lose = dmg.breaks_round && p.any;
-            say_pos(path, &dmg.pos, dmg.what,
-                    lose ? "; the round it was in is dropped" : "");
-            if (lose) {
-                st->dropped_rounds++;
-                pend_drop(&p);
-            }
+            take_damage(st, &p, path, &dmg, &m, early, &nearly);
             continue;
         }
         st->records++;

@@ -61,10 +61,7 @@ typedef struct {
     int        breaks_round; /* the records since the last ROUND are lost */
     int        open_tail;    /* no damage: the file ends inside its last zstd
                               * frame (a recorder still writing, or a file cut
-                              * short), at file offset tail_off; mid_block: in
-                              * the middle of a block, whose bytes are lost */
-    int        mid_block;
-    uint64_t   tail_off;
+                              * short); what says where */
     char       what[192];    /* "bad CRC, record skipped", ... */
 } fpmlog_damage;
 

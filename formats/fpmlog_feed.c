@@ -237,15 +237,13 @@ static int feed_scan(fpmlog_reader *r)
         }
         if (r->eof) {
             if (r->scan_after_cut) { /* no frame after the open one: said, not damage */
-                r->mid_block = r->ib_off + r->ib_len > r->block_end;
+                int mid_block = r->ib_off + r->ib_len > r->block_end;
                 fl_set_damage(&r->break_dmg, (fpmlog_pos){r->frame_start, 1, 0}, 0,
                               "the last zstd frame %s at offset %llu (a recorder still "
                               "writing, or a file cut short)",
-                              r->mid_block ? "ends mid-block" : "is not closed",
+                              mid_block ? "ends mid-block" : "is not closed",
                               (unsigned long long)r->block_end);
                 r->break_dmg.open_tail = 1;
-                r->break_dmg.mid_block = r->mid_block;
-                r->break_dmg.tail_off = r->block_end;
                 r->pending_break = 1;
             }
             r->ib_pos = r->ib_len;

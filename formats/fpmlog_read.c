@@ -197,8 +197,7 @@ void fl_set_damage(fpmlog_damage *d, fpmlog_pos pos, int breaks, const char *fmt
     va_list ap;
     d->pos = pos;
     d->breaks_round = breaks;
-    d->open_tail = d->mid_block = 0;
-    d->tail_off = 0;
+    d->open_tail = 0;
     va_start(ap, fmt);
     vsnprintf(d->what, sizeof d->what, fmt, ap);
     va_end(ap);

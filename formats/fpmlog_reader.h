@@ -84,8 +84,7 @@ struct fpmlog_reader {
     int after_skippable;        /* the input just skipped a skippable frame ... */
     uint64_t skippable_start;   /* ... that began here */
     int scan_after_cut;         /* a frame was cut short: is there another? */
-    int mid_block;              /* the file ended inside a block ... */
-    uint64_t block_end;         /* ... after the last whole one of its frame, here */
+    uint64_t block_end;         /* the end of the last whole block of the frame */
     fpmlog_damage break_dmg;
 
     char *hdr;                  /* type + decoded source of the last record */

@@ -12,6 +12,7 @@
 #include "loss.h"
 #include "namemap.h"
 #include "notlog.h"
+#include "progress.h"
 #include "records.h"
 #include "seen.h"
 #include "seek.h"
@@ -390,25 +391,6 @@ static void flush_early(const char *path, fpmlog_damage *early, size_t *n)
     *n = 0;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* "prog: LOG: 45.2 of 120.0 MB (38%), 89.1 MB/s, 12000 rounds" */
-static void show_progress(const char *path, uint64_t done, uint64_t total, double rate,
-                          uint64_t rounds)
-{
-    char of[64] = " MB";
-    if (total)
-        snprintf(of, sizeof of, " of %.1f MB (%.0f%%)", (double)total / 1e6,
-                 100.0 * (double)done / (double)total);
-    msg_progress("%s: %.1f%s, %.1f MB/s, %llu rounds", path, (double)done / 1e6, of, rate / 1e6,
-                 (unsigned long long)rounds);
-}
-
 /* The counters as a file began. */
 typedef struct {
     uint64_t hostless, damaged, records, jumps;
@@ -499,12 +481,12 @@ static fpmlog_reader *open_log(replay *st, const char *path)
  * since the last; 1 when it was shown (and is to be wiped). */
 static int tick_progress(const char *path, fpmlog_reader *r, uint64_t total, replay *st)
 {
-    if ((st->records & 255) != 0 || now_s() - st->progress_shown < 0.25)
+    if ((st->records & 255) != 0 || progress_now() - st->progress_shown < 0.25)
         return 0;
-    st->progress_shown = now_s();
+    st->progress_shown = progress_now();
     uint64_t done = fpmlog_reader_tell(r);
     double secs = st->progress_shown - st->progress_start;
-    show_progress(path, done, total,
+    progress_show(path, done, total,
                   secs > 0 ? (double)(st->progress_bytes + done) / secs : 0, st->rounds);
     return 1;
 }
@@ -548,7 +530,7 @@ int replay_file(replay *st, const char *path, int progress)
     struct stat sb;
     uint64_t total = stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0;
     if (progress && st->progress_start == 0)
-        st->progress_start = st->progress_shown = now_s();
+        st->progress_start = st->progress_shown = progress_now();
     int progress_on_screen = 0;
     fpmlog_record rec;
     fpmlog_damage dmg;

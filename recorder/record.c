@@ -464,8 +464,7 @@ static void do_round(recorder *r)
     len += fpmlog_kv_put(p + len, ROUND_TOOK_US, (mono - t0) / 1000);
     len += fpmlog_kv_put(p + len, ROUND_SELF_CPU_US, self);
     add(r, rec_name(REC_ROUND), mono, real, NULL, p, len);
-    int end = mono - r->frame_start >= FPMLOG_FRAME_NS ||
-              logfile_frame_bytes(r->log) >= cfg->frame_bytes;
+    int end = mono - r->frame_start >= FPMLOG_FRAME_NS || logfile_frame_bytes(r->log) >= cfg->frame_bytes;
     commit(r, end, 1);
     if (end)
         r->frame_start = mono;

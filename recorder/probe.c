@@ -3,11 +3,13 @@
 #include "probe.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* ------------------------------------------------------------ the counters */
 
@@ -136,36 +138,45 @@ int probe_cpus(int *cpus, int n)
     return k;
 }
 
-/* The second field of /proc/thread-self/schedstat: time runnable, waiting. */
-static int run_delay(uint64_t *v)
+/* The second field of /proc/thread-self/schedstat (proc(5)): time runnable,
+ * waiting.  The file is opened once per probe and read with one pread. */
+static int run_delay(int fd, uint64_t *v)
 {
-    FILE *f = fopen("/proc/thread-self/schedstat", "r");
+    char buf[128];
+    ssize_t n = fd >= 0 ? pread(fd, buf, sizeof buf - 1, 0) : -1;
+    if (n <= 0)
+        return -1;
+    buf[n] = 0;
     unsigned long long run, wait;
-    int ok = f && fscanf(f, "%llu %llu", &run, &wait) == 2;
-    if (f)
-        fclose(f);
-    if (ok)
-        *v = wait;
-    return ok ? 0 : -1;
+    if (sscanf(buf, "%llu %llu", &run, &wait) != 2)
+        return -1;
+    *v = wait;
+    return 0;
 }
 
 /* What is read around the measured loop: wall, CPU time, run delay. */
 typedef struct {
+    int      fd;
     uint64_t wall[2], cpu[2], delay[2];
     int      has_delay[2];
 } around;
 
+/* The three counters at one moment: the run delay read before and after the
+ * clocks and equal, so no wait fell between the reads (the kernel adds a wait
+ * to it when the thread runs again).  A few tries, then the last reads. */
 static void mark(void *arg, int end)
 {
     around *a = arg;
-    if (end) { /* the loop's end first, the reads after */
-        a->wall[1] = clock_of(CLOCK_MONOTONIC);
-        a->cpu[1] = clock_of(CLOCK_THREAD_CPUTIME_ID);
-        a->has_delay[1] = run_delay(&a->delay[1]) == 0;
-    } else {
-        a->has_delay[0] = run_delay(&a->delay[0]) == 0;
-        a->cpu[0] = clock_of(CLOCK_THREAD_CPUTIME_ID);
-        a->wall[0] = clock_of(CLOCK_MONOTONIC);
+    for (int try = 0; try < 4; try++) {
+        uint64_t d0 = 0, d1 = 0;
+        int ok = run_delay(a->fd, &d0) == 0;
+        a->cpu[end] = clock_of(CLOCK_THREAD_CPUTIME_ID);
+        a->wall[end] = clock_of(CLOCK_MONOTONIC);
+        ok = ok && run_delay(a->fd, &d1) == 0;
+        a->has_delay[end] = ok;
+        a->delay[end] = d1;
+        if (!ok || d0 == d1)
+            break;
     }
 }
 
@@ -193,13 +204,15 @@ int probe_run(int cpu, uint64_t duration_ns, probe_result *r, char *err, size_t 
         return -1;
     }
     sched_yield(); /* move there before the counters start */
-    around a = {0};
+    around a = {.fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC)};
     probe_ops ops = {read_cycles, read_mono, mark, &a};
     int rc = probe_loop(&ops, duration_ns, r);
     r->wall_ns = a.wall[1] - a.wall[0];
     r->cpu_time_ns = a.cpu[1] - a.cpu[0];
     if (a.has_delay[0] && a.has_delay[1] && a.delay[1] >= a.delay[0])
         r->run_delay_ns = a.delay[1] - a.delay[0];
+    if (a.fd >= 0)
+        close(a.fd);
     sched_setaffinity(0, sizeof old, &old);
     if (rc != 0)
         snprintf(err, errlen, "the cycle counter of CPU %d does not advance", cpu);

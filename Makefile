@@ -16,7 +16,21 @@
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -Wall -Wextra -Werror
-CPPFLAGS += -Icommon -Iformats -Ianalyzer -Irecorder -Itests -D_DEFAULT_SOURCE
+CPPFLAGS += -D_DEFAULT_SOURCE
+# Each folder sees only the headers it may include (docs/design.md, "Layout";
+# tests/layout/layout.py checks the rules): formats/ and recorder/ see no analyzer
+# header, read/ and report/ never see each other.
+INC_common   := -Icommon
+INC_formats  := -Icommon -Iformats
+INC_recorder := -Icommon -Iformats -Irecorder
+INC_pipeline := -Icommon -Iformats -Ianalyzer/pipeline
+INC_read     := $(INC_pipeline) -Ianalyzer/read
+INC_report   := $(INC_pipeline) -Ianalyzer/report
+INC_cmd      := $(INC_pipeline) -Ianalyzer/read -Ianalyzer/report -Ianalyzer/cmd -Ianalyzer
+INC_         := $(INC_cmd)
+INC_tests    := $(INC_cmd) -Irecorder -Itests
+# the flags of a source file, by its folder (analyzer/X/ is X, analyzer/ is "")
+inc = $(INC_$(firstword $(subst /, ,$(patsubst analyzer/%,%,$(dir $1)))))
 LDLIBS  := -lzstd -ldeflate -ljansson -lcsv -lm -lpthread
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LOG     ?= fixtures/logs/realistic.fpmlog.zst
@@ -30,12 +44,13 @@ UNITDIR    ?= $(SYSCONFDIR)/systemd/system
 
 FORMATS  := formats/fpmsum.c formats/fpmlog_read.c formats/fpmlog_feed.c formats/fpmlog_write.c formats/fpmlog_kv.c formats/zahead.c formats/zframe.c formats/status.c formats/procfs.c \
             common/msg.c common/numarg.c
-ANALYZER := analyzer/hist.c analyzer/activity.c analyzer/fit.c analyzer/joint.c analyzer/recover.c analyzer/pidmap.c analyzer/namemap.c analyzer/outfile.c analyzer/readings.c \
-            analyzer/pipeline.c analyzer/pipeline_seek.c analyzer/cpu_round.c analyzer/rounds.c analyzer/pairs.c analyzer/signals.c analyzer/out_timing.c analyzer/replay.c analyzer/progress.c analyzer/loss.c analyzer/notlog.c analyzer/seek.c analyzer/cut.c analyzer/seen.c analyzer/applier.c analyzer/report.c analyzer/whatif.c analyzer/out_escape.c analyzer/out_table.c analyzer/out_text.c analyzer/out_why.c analyzer/out_activity.c analyzer/out_hist.c analyzer/out_json.c analyzer/out_csv.c analyzer/out_metrics.c analyzer/timearg.c analyzer/options.c analyzer/out_check.c analyzer/out_rows.c analyzer/out_plot.c analyzer/out_plot_gp.c
+# the analyzer's folders: read/ (logs into rounds), pipeline/ (rounds into
+# state), report/ (state into formats), cmd/ (the commands), and itself
+ANALYZER := common/escape.c common/timearg.c $(sort $(wildcard analyzer/read/*.c analyzer/pipeline/*.c analyzer/report/*.c analyzer/cmd/*.c)) analyzer/options.c
 RECORDER := recorder/config.c recorder/workers.c recorder/fcgi.c recorder/fpmconf.c recorder/procscan.c recorder/logfile.c recorder/probe.c recorder/stealcmd.c recorder/record.c recorder/sockdiag.c recorder/masterconf.c
 UNITS    := loss fpmsum seek msg numarg escape whatif options applier status procfs hist activity fit joint recover readings pipeline report replay timearg rows fcgi fpmconf logfile procscan namemap table check plot signals timing probe workers record sockdiag fpmlog
 
-.PHONY: all run test unit unit-built unit-asan cli cli-cases fixtures fixtures-check seek-check integration deps deps-test bench clean \
+.PHONY: all run test layout unit unit-built unit-asan cli cli-cases fixtures fixtures-check seek-check integration deps deps-test bench clean \
         fuzz fuzz-regress print-seeds-% torture mutate mutate-run mutate-learn install uninstall deb package-test fleet-test
 all: bin/fpm-analyze bin/fpm-record
 
@@ -47,10 +62,10 @@ deps-test:
 # Objects: build/<variant>/<path>.o, variant "rel" or "san"
 build/rel/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(call inc,$<) -MMD -MP -c $< -o $@
 build/san/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) -O1 -g $(SAN) $(CPPFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(WARN) -O1 -g $(SAN) $(CPPFLAGS) $(call inc,$<) -MMD -MP -c $< -o $@
 
 LIB_SRC := $(FORMATS) $(ANALYZER) $(RECORDER)
 REL_LIB := $(LIB_SRC:%.c=build/rel/%.o)
@@ -61,10 +76,10 @@ bin/fpm-analyze: build/rel/analyzer/main.o $(REL_LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # make bench only: the analyzer without the joint fit's work per pair
-build/nojoint/analyzer/pipeline.o: analyzer/pipeline.c
+build/nojoint/analyzer/pipeline/pipeline.o: analyzer/pipeline/pipeline.c
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -DPL_NO_JOINT -c $< -o $@
-bin/fpm-analyze-nojoint: build/rel/analyzer/main.o build/nojoint/analyzer/pipeline.o $(filter-out build/rel/analyzer/pipeline.o,$(REL_LIB))
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(call inc,$<) -DPL_NO_JOINT -c $< -o $@
+bin/fpm-analyze-nojoint: build/rel/analyzer/main.o build/nojoint/analyzer/pipeline/pipeline.o $(filter-out build/rel/analyzer/pipeline/pipeline.o,$(REL_LIB))
 	@mkdir -p bin
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -127,6 +142,10 @@ unit: $(UNITS:%=bin/tests/test_%)
 unit-asan: $(UNITS:%=bin/tests-san/test_%)
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 scripts/run-units.sh $^
 
+# the include rules of the folders (docs/design.md, "Layout")
+layout:
+	@python3 tests/layout/layout.py
+
 cli: cli-cases
 	@tests/cli/threads.sh
 	@tests/cli/readme.sh
@@ -184,7 +203,7 @@ torture: bin/fpm-analyze bin/fpm-record
 test: deps-test
 	@$(MAKE) -s -j2 all $(UNITS:%=bin/tests/test_%) $(UNITS:%=bin/tests-san/test_%) \
 	    $(FUZZERS:%=bin/tests-san/fuzz_%_replay) bin/tests/status_dump bin/tests/logdrop
-	@$(MAKE) -s all unit unit-asan fuzz-regress cli fixtures-check seek-check integration
+	@$(MAKE) -s all layout unit unit-asan fuzz-regress cli fixtures-check seek-check integration
 	@MUTATE_TESTED=1 scripts/mutate.sh
 	@echo "make test: all passed"
 
@@ -232,7 +251,7 @@ FUZZ_SEEDS_fpmsum := tests/fuzz/seeds/fpmsum/*
 
 build/fz/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) $(CPPFLAGS) -c $< -o $@
+	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) $(CPPFLAGS) $(call inc,$<) -c $< -o $@
 FZ_LIB := $(LIB_SRC:%.c=build/fz/%.o)
 build/fuzz/fuzz_%: build/fz/tests/fuzz/fuzz_%.o $(FZ_LIB)
 	@mkdir -p build/fuzz

@@ -7,18 +7,19 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "out_check.h"
-#include "out_rows.h"
-#include "out_escape.h"
+#include "check.h"
+#include "rows.h"
+#include "escape.h"
 #include "outfile.h"
-#include "out_plot.h"
+#include "plot.h"
 #include "fpmlog.h"
 #include "pipeline.h"
 #include "readings.h"
 #include "replay.h"
 #include "cut.h"
 #include "seek.h"
-#include "out_timing.h"
+#include "window.h"
+#include "timing.h"
 #include "report.h"
 #include "timearg.h"
 #include "msg.h"
@@ -222,7 +223,7 @@ static int replay_all(const config *cfg, run *r, const pl_options *opt)
         msg_warnx("out of memory");
         return 2;
     }
-    if ((r->sk = seek_window(opt, cfg->logs, cfg->nlogs)))
+    if ((r->sk = window_plan(opt, cfg->logs, cfg->nlogs)))
         replay_set_seek(r->rp, r->sk);
     for (int i = 0; i < cfg->nlogs; i++)
         if (replay_file(r->rp, cfg->logs[i], !cfg->quiet && isatty(2)) == -2)

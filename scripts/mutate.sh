@@ -39,8 +39,8 @@ first_test() {
     b=$(basename "$1")
     b=${b%.[ch]}
     case $b in
-    out_text | out_why | out_json | out_csv | out_metrics | out_hist) b=report ;;
-    out_*) b=${b#out_} ;; zahead) b=fpmlog ;; pairs | rounds) b=pipeline ;; seen) b=replay ;; fpmlog_feed) b=fpmlog ;;
+    text | why | json | csv | metrics | histview | activity_view) b=report ;; window) b=seek ;;
+    zahead) b=fpmlog ;; pairs | rounds) b=pipeline ;; seen) b=replay ;; fpmlog_feed) b=fpmlog ;;
     cpu_round) echo "bin/tests/test_pipeline bin/tests/test_activity bin/tests/test_recover"; return ;;
     esac
     for n in "$b" "${b%%_*}"; do

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "out_check.h"
+#include "check.h"
 #include "pipeline_harness.h"
 
 /* Host web1 (4 cores), pool shop: 20 readings at 70% for 90 ms, 2 rounds

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "out_escape.h"
+#include "escape.h"
 
 /* What fn wrote for s[0..n), NUL-terminated, malloc'd. */
 static char *written(void (*fn)(FILE *, const char *, size_t), const char *s, size_t n)

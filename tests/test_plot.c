@@ -13,7 +13,7 @@
 #include <math.h>
 
 #include "msg.h"
-#include "out_plot.h"
+#include "plot.h"
 #include "whatif.h"
 #include "replay.h"
 #include "pipeline_harness.h"

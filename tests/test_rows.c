@@ -6,7 +6,7 @@
 #include <cmocka.h>
 #include <csv.h>
 
-#include "out_rows.h"
+#include "rows.h"
 #include "msg.h"
 #include "replay.h"
 #include "pipeline_harness.h"

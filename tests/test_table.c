@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out_table.h"
+#include "table.h"
 
 static char *print(const table *t)
 {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out_timing.h"
+#include "timing.h"
 
 static char *print(const char *payload, double cutoff)
 {

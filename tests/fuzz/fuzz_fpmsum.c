@@ -16,6 +16,7 @@
 #include "msg.h"
 #include "replay.h"
 #include "seek.h"
+#include "window.h"
 
 static int on_pool(void *arg, const char *name, size_t len)
 {
@@ -54,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* the middle of the fixtures' and seeds' hours */
     pl_options opt = {.has_from = 1, .from_ns = 1795990300ull * 1000000000ull,
                       .has_until = 1, .until_ns = 1795990600ull * 1000000000ull};
-    seek *sk = seek_window(&opt, logs, 1);
+    seek *sk = window_plan(&opt, logs, 1);
     msg_stream(quiet); /* the planning gave the messages back to stderr */
     pipeline *pl = pipeline_new(&opt);
     replay *r = pl ? replay_new(pl, 1) : NULL;

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "procfs.h"
-#include "out_timing.h"
+#include "timing.h"
 
 static void each(void *arg, const procfs_proc *p)
 {

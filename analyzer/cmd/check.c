@@ -1,0 +1,212 @@
+/* fpm-analyze check: what got worse than the baseline. */
+#include "check.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <string.h>
+
+#include "escape.h"
+#include "signals.h"
+
+static int shape_rank(const char *s)
+{
+    if (!s)
+        return -1;
+    return strcmp(s, "cpu-bound") == 0 ? 2 : strcmp(s, "mixed") == 0 ? 1 : 0;
+}
+
+static int bucket_of_pct(const json_t *v, int *b)
+{
+    if (!json_is_integer(v))
+        return 0;
+    *b = hist_bucket((int64_t)json_integer_value(v) * 100);
+    return 1;
+}
+
+/* The overhead like with like: a baseline's from section 11 ("own" or
+ * "host") against this log's section 11 overhead, one from section 5
+ * ("dominant", or a baseline older than overhead_source) against section
+ * 5's.  v is the joint view (its line is section 5's).  A rise past
+ * rise_pct, or an overhead believed then and not now, is a regression. */
+static int compare_overhead(FILE *out, const char *hname, const char *pname, const json_t *bp,
+                            const wi_view *v, double rise_pct)
+{
+    const json_t *bo = json_object_get(bp, "overhead");
+    if (!json_is_number(bo))
+        return 0;
+    const char *bsrc = json_string_value(json_object_get(bp, "overhead_source"));
+    int joint = bsrc && (strcmp(bsrc, "own") == 0 || strcmp(bsrc, "host") == 0);
+    int has = joint ? v->source == WI_SRC_OWN || v->source == WI_SRC_HOST : v->line.believed;
+    double now = joint ? v->overhead : v->line.overhead, was = json_number_value(bo);
+    const char *how = joint ? "joint fit" : "--fit dominant";
+    if (!has) {
+        fprintf(out, "%s %s: overhead %.2fx (%s) in the baseline, not believed now\n", hname,
+                pname, was, how);
+        return 1;
+    }
+    if (now > was * (1 + rise_pct / 100.0)) {
+        fprintf(out, "%s %s: overhead %.2fx -> %.2fx (%s, up %.0f%%, at most %g%%)\n", hname,
+                pname, was, now, how, 100.0 * (now / was - 1), rise_pct);
+        return 1;
+    }
+    return 0;
+}
+
+/* One pool against its baseline object bp: a line per thing worse.  Returns
+ * how many. */
+static int compare_pool(FILE *out, const char *hname, const char *pname, const json_t *bp,
+                        const pl_pool *p, wi_view v, int tol, double rise_pct)
+{
+    int worse = 0;
+    const char *bshape = json_string_value(json_object_get(bp, "shape"));
+    int b;
+    static const char *const names[2] = {"TYPICAL", "P90"};
+    int now_pct[2] = {v.typical_pct, v.p90_pct};
+    const char *keys[2] = {"typical_pct", "p90_pct"};
+    for (int k = 0; k < 2; k++) {
+        if (!v.has_typical || !bucket_of_pct(json_object_get(bp, keys[k]), &b))
+            continue;
+        int nb = hist_bucket((int64_t)now_pct[k] * 100);
+        if (nb - b > tol) {
+            fprintf(out, "%s %s: %s %lld%% -> %d%% (up %d bucket%s, tolerance %d)\n",
+                    hname, pname, names[k],
+                    (long long)json_integer_value(json_object_get(bp, keys[k])),
+                    now_pct[k], nb - b, nb - b == 1 ? "" : "s", tol);
+            worse++;
+        }
+    }
+    const json_t *bb = json_object_get(bp, "busy_pct");
+    if (v.has_busy && json_is_number(bb)) {
+        int64_t was = (int64_t)llround(json_number_value(bb) * 100);
+        int up = hist_bucket(v.busy_hundredths) - hist_bucket(was < 0 ? 0 : was);
+        if (up > tol) {
+            char now[ESC_HUNDREDTHS];
+            fprintf(out, "%s %s: busy share %.2f%% -> %s%% (up %d bucket%s, tolerance %d)\n",
+                    hname, pname, json_number_value(bb), esc_hundredths(now, v.busy_hundredths),
+                    up, up == 1 ? "" : "s", tol);
+            worse++;
+        }
+    }
+    if (bshape && !v.shape) {
+        fprintf(out, "%s %s: too few readings now (%u) to call a shape; the baseline "
+                     "was %s\n", hname, pname, pl_hist(p)->total, bshape);
+        worse++;
+    } else if (bshape && shape_rank(v.shape) > shape_rank(bshape)) {
+        fprintf(out, "%s %s: shape %s -> %s\n", hname, pname, bshape, v.shape);
+        worse++;
+    }
+    worse += compare_overhead(out, hname, pname, bp, &v, rise_pct);
+    json_int_t bs = json_integer_value(json_object_get(bp, "starved_rounds"));
+    if ((json_int_t)p->starved > bs) {
+        fprintf(out, "%s %s: starved rounds %lld -> %llu (requests queued while the CPU "
+                     "was full)\n", hname, pname, (long long)bs,
+                (unsigned long long)p->starved);
+        worse++;
+    }
+    return worse;
+}
+
+/* A host's signals that check compares (PL_SIGNALS' check: steal,
+ * throttled, pressure), their p90 against its baseline object
+ * bh, by the same bucket tolerance as the pools' shares.  Returns how many
+ * rose past it. */
+static int compare_host(FILE *out, const char *hname, const json_t *bh, const pl_host *h, int tol)
+{
+    truth t;
+    truth_of(h, &t);
+    int worse = 0;
+    for (int g = SIG_FIRST_SHARE; g < SIG_N; g++) {
+        if (!PL_SIGNALS[g].check)
+            continue;
+        const json_t *b = json_object_get(json_object_get(bh, PL_SIGNALS[g].name), "p90_pct");
+        if (!json_is_number(b) || t.pct[g][TR_P90] < 0)
+            continue;
+        int64_t was = (int64_t)llround(json_number_value(b) * 100);
+        int up = hist_bucket(t.pct[g][TR_P90]) - hist_bucket(was < 0 ? 0 : was);
+        if (up > tol) {
+            char now[ESC_HUNDREDTHS];
+            fprintf(out, "%s: %s p90 %.2f%% -> %s%% (up %d bucket%s, tolerance %d)\n", hname,
+                    PL_SIGNALS[g].name, json_number_value(b), esc_hundredths(now, t.pct[g][TR_P90]),
+                    up, up == 1 ? "" : "s", tol);
+            worse++;
+        }
+    }
+    return worse;
+}
+
+int check_against(FILE *out, const pipeline *pl, const wi_scenario *sc, const char *baseline,
+                  int tol, double rise_pct, char *err, size_t errlen)
+{
+    json_error_t je;
+    errno = 0;
+    json_t *root = json_load_file(baseline, 0, &je);
+    int open_errno = errno;
+    const json_t *bhosts = root ? json_object_get(root, "hosts") : NULL;
+    if (!root || !json_is_array(bhosts) || json_integer_value(json_object_get(root, "format")) != 1) {
+        if (!root && je.line < 1) /* jansson could not open it */
+            snprintf(err, errlen, "could not read: %s", strerror(open_errno ? open_errno : EIO));
+        else if (!root)
+            snprintf(err, errlen, "not JSON: line %d: %s", je.line, je.text);
+        else
+            snprintf(err, errlen, "not an fpm-analyze --format json output (format 1)");
+        json_decref(root);
+        return -1;
+    }
+    pl_host *const *hosts;
+    size_t nh = pipeline_hosts(pl, &hosts);
+    int worse = 0, compared = 0;
+    size_t hi;
+    const json_t *bh;
+    json_array_foreach(bhosts, hi, bh) {
+        const char *hname = json_string_value(json_object_get(bh, "hostname"));
+        const json_t *bpools = json_object_get(bh, "pools");
+        if (!hname || !json_is_array(bpools))
+            continue;
+        const pl_host *h = NULL;
+        for (size_t k = 0; k < nh; k++)
+            if (strlen(hname) == hosts[k]->hostname_len &&
+                memcmp(hname, hosts[k]->hostname, hosts[k]->hostname_len) == 0)
+                h = hosts[k];
+        wi_scenario sj = *sc; /* the joint view: section 11's and section 5's overheads */
+        sj.fit = WI_FIT_JOINT;
+        wi_view *views = h ? whatif_views(h, &sj) : NULL;
+        if (h && !views) {
+            snprintf(err, errlen, "out of memory");
+            json_decref(root);
+            return -1;
+        }
+        if (h)
+            worse += compare_host(out, hname, bh, h, tol);
+        size_t pi;
+        const json_t *bp;
+        json_array_foreach(bpools, pi, bp) {
+            const char *pname = json_string_value(json_object_get(bp, "pool"));
+            if (!pname)
+                continue;
+            const pl_pool *p = NULL;
+            size_t at = 0;
+            for (size_t i = 0; h && i < h->npools; i++)
+                if (strlen(pname) == h->pools[i]->name_len &&
+                    memcmp(pname, h->pools[i]->name, h->pools[i]->name_len) == 0) {
+                    p = h->pools[i];
+                    at = i;
+                }
+            if (!p) {
+                fprintf(out, "%s %s: in the baseline, not in the new log\n", hname, pname);
+                worse++;
+                continue;
+            }
+            compared++;
+            worse += compare_pool(out, hname, pname, bp, p, views[at], tol, rise_pct);
+        }
+        free(views);
+    }
+    json_decref(root);
+    if (worse)
+        fprintf(out, "check: %d regression%s against the baseline\n", worse, worse == 1 ? "" : "s");
+    else
+        fprintf(out, "check: no regression; %d pool%s as good as the baseline\n", compared,
+                compared == 1 ? "" : "s");
+    return worse;
+}

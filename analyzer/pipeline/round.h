@@ -1,0 +1,69 @@
+/*
+ * round: what a reader hands the pipeline, a complete round of one host: its
+ * host records by kind and each pool's records, raw or parsed already
+ * (docs/design.md, "The analyzer").  Nothing here holds state.
+ */
+#ifndef ROUND_H
+#define ROUND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "procfs.h"
+#include "records.h"
+#include "status.h"
+
+/* A worker of a PIDS record: pid, ppid, CPU ticks, start time. */
+typedef procfs_proc pl_tick;
+
+/* One pool's records in a round, as read.  A caller that parsed them
+ * already (on other threads) gives page and ticks; else they are parsed
+ * here. */
+typedef struct {
+    const char          *name;
+    size_t               name_len;
+    int                  has_status, is_error, has_pids, has_listen;
+    const unsigned char *status, *pids, *listen;
+    size_t               status_len, pids_len, listen_len;
+    const status_page   *page;      /* the STATUS parsed, or NULL */
+    int                  page_rc;   /* with page: status_parse's result */
+    const pl_tick       *ticks;     /* the PIDS parsed, or NULL */
+    size_t               nticks;
+} pl_pool_round;
+
+/* A pool's records in a round, as read (NULL for a record it did not
+ * have): the one constructor, for replay and the tests. */
+pl_pool_round pl_pool_round_of(const char *name, size_t name_len, const unsigned char *status,
+                               size_t status_len, int is_error, const unsigned char *pids,
+                               size_t pids_len);
+
+/* A PIDS payload's workers into *out (grown as needed, *cap its room);
+ * how many.  -1 on ENOMEM. */
+long pl_parse_ticks(const unsigned char *pids, size_t len, pl_tick **out, size_t *cap);
+
+/* The host's records of a round, by kind: STAT, CGROUP cpu.stat, CGROUP
+ * cpu.pressure, PRESSURE, STEAL, MASTER.  A new kind is an entry here and in
+ * pl_host_rec_kind; the signals and the pairs read them by kind. */
+enum { PL_REC_STAT, PL_REC_CPU_STAT, PL_REC_CPU_PRESSURE, PL_REC_PRESSURE, PL_REC_STEAL,
+       PL_REC_MASTER, PL_NREC };
+
+typedef struct {
+    int                  has;
+    const unsigned char *p;
+    size_t               len;
+} pl_host_rec;
+
+/* The kind of a host record of a round (its type and SOURCE), or -1 when
+ * no rule reads it. */
+int pl_host_rec_kind(rec_type type, const char *source);
+
+/* A complete round. */
+typedef struct pl_round_s {
+    uint64_t             real;      /* REAL of its ROUND record */
+    uint64_t             stat_mono; /* MONO of its STAT */
+    pl_host_rec          rec[PL_NREC];
+    pl_pool_round       *pools;
+    size_t               npools;
+} pl_round;
+
+#endif

@@ -1,0 +1,362 @@
+/* Seeking windows: which frames a window needs (seek.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "seek.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "grow.h"
+#include "msg.h"
+#include "pipeline.h"
+#include "zframe.h"
+
+/* A zstd frame of a LOG, and the summary after it. */
+typedef struct {
+    uint64_t off, end;          /* the frame's start; past its summary (or itself) */
+    uint64_t sum_off;           /* the summary's start, end when none */
+    int64_t  run;               /* the stretch of skippable frames it is in, or -1 */
+    uint64_t rounds, min_real, max_real; /* what its summary says */
+    int      may_skip;          /* its summary checks out, says it is outside the window
+                                 * and ends between rounds, as does the frame before it */
+} frame;
+
+/* A stretch of skippable frames of one file: frames [a, b), the last prime
+ * of them read. */
+typedef struct {
+    size_t file, a, b, prime;
+} run;
+
+typedef struct {
+    struct seek *s;
+    size_t   i;                 /* its LOG number */
+    frame   *f;
+    size_t   n, cap;
+    size_t   cursor;            /* the frame the reader was last at */
+    char    *path;
+} file;
+
+struct seek {
+    int      has_from, has_until;
+    uint64_t from, until;
+    file    *files;
+    size_t   nfiles;
+    run     *runs;
+    size_t   nruns, cap_runs;
+    fpmsum_reader *sr;
+    unsigned char *buf;
+    size_t   buf_cap;
+};
+
+seek *seek_new(int has_from, uint64_t from, int has_until, uint64_t until)
+{
+    seek *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    *s = (seek){.has_from = has_from, .has_until = has_until, .from = from, .until = until};
+    if (!(s->sr = fpmsum_reader_new())) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void seek_free(seek *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->nfiles; i++) {
+        free(s->files[i].f);
+        free(s->files[i].path);
+    }
+    free(s->files);
+    free(s->runs);
+    free(s->buf);
+    fpmsum_reader_free(s->sr);
+    free(s);
+}
+
+/* The summary at off, len bytes, read and checked.  0, -1. */
+static int read_summary(seek *s, int fd, uint64_t off, uint64_t len, fpmsum *sum,
+                        const fpmsum_visit *visit)
+{
+    if (len > FPMSUM_MAX)
+        return -1;
+    if (grow(&s->buf, &s->buf_cap, (size_t)len, 1, 4096))
+        return -1;
+    if (zf_pread_all(fd, s->buf, (size_t)len, off) != len)
+        return -1;
+    return fpmsum_read(s->sr, s->buf, (size_t)len, sum, visit);
+}
+
+/* Whether a summary's rounds all lie outside the window. */
+static int outside(const seek *s, const fpmsum *sum)
+{
+    return sum->rounds == 0 || (s->has_until && sum->min_real >= s->until) ||
+           (s->has_from && sum->max_real < s->from);
+}
+
+static int add_frame(file *f, frame fr)
+{
+    if (grow(&f->f, &f->cap, f->n + 1, sizeof *f->f, 256))
+        return -1;
+    f->f[f->n++] = fr;
+    return 0;
+}
+
+static int add_run(seek *s, size_t fi, size_t a, size_t b)
+{
+    if (grow(&s->runs, &s->cap_runs, s->nruns + 1, sizeof *s->runs, 64))
+        return -1;
+    s->runs[s->nruns++] = (run){fi, a, b, 0};
+    return 0;
+}
+
+/* The frames of fd, size bytes, as far as they can be walked; each marked
+ * skippable (run 0) or not (-1).  0, -1 ENOMEM. */
+static int walk(seek *s, file *f, int fd, uint64_t size)
+{
+    uint64_t off = 0;
+    int clean = 1; /* the frame before ended between rounds (or none was) */
+    while (off + 8 <= size) {
+        unsigned char m[8];
+        if (zf_pread_all(fd, m, 8, off) != 8)
+            break;
+        if (zf_is_skippable(m)) {
+            off += zf_skippable_size(m);
+            continue;
+        }
+        uint64_t len;
+        if (!zf_is_frame(m) || zf_frame_extent(fd, off, size, &len) != 0)
+            break; /* plain records, damage, an open frame: read as they are */
+        frame fr = {off, off + len, off + len, -1, 0, 0, 0, 0};
+        fpmsum sum;
+        unsigned char h[8];
+        int ok = 0;
+        if (fr.end + 8 <= size && zf_pread_all(fd, h, 8, fr.end) == 8 && zf_is_skippable(h) &&
+            h[0] == FPMSUM_MAGIC0 && fr.end + zf_skippable_size(h) <= size &&
+            read_summary(s, fd, fr.end, zf_skippable_size(h), &sum, NULL) == 0 &&
+            sum.frame_bytes == len) {
+            ok = 1;
+            fr.end += zf_skippable_size(h);
+        }
+        if (ok) {
+            fr.rounds = sum.rounds;
+            fr.min_real = sum.min_real;
+            fr.max_real = sum.max_real;
+        }
+        fr.may_skip = ok && clean && sum.seekable && outside(s, &sum);
+        clean = ok && sum.seekable;
+        if (add_frame(f, fr) != 0)
+            return -1;
+        off = fr.end;
+    }
+    /* A summary's times are believed only in order with its neighbours':
+     * times that jump back or ahead of the frames around it (a lie, or a
+     * clock stepped back) leave the frame to be read. */
+    frame *before = NULL; /* the last frame with rounds */
+    for (size_t k = 0; k < f->n; k++) {
+        frame *fr = &f->f[k];
+        if (fr->rounds == 0)
+            continue;
+        if (before && before->max_real > fr->min_real)
+            before->may_skip = fr->may_skip = 0;
+        before = fr;
+    }
+    for (size_t k = 0; k < f->n; k++)
+        f->f[k].run = f->f[k].may_skip ? 0 : -1;
+    return 0;
+}
+
+int seek_add(seek *s, const char *path)
+{
+    file *nf = realloc(s->files, (s->nfiles + 1) * sizeof *nf);
+    if (!nf)
+        return -1;
+    s->files = nf;
+    file *f = &s->files[s->nfiles];
+    *f = (file){.s = s, .i = s->nfiles};
+    s->nfiles++;
+    if (!(f->path = strdup(path)))
+        return -1;
+    struct stat sb;
+    int fd = strcmp(path, "-") == 0 ? -1 : open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    int rc = 0;
+    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode))
+        rc = walk(s, f, fd, (uint64_t)sb.st_size);
+    close(fd);
+    /* the stretches of skippable frames */
+    for (size_t k = 0; rc == 0 && k < f->n;) {
+        if (f->f[k].run < 0) {
+            k++;
+            continue;
+        }
+        size_t a = k;
+        while (k < f->n && f->f[k].run >= 0)
+            f->f[k++].run = (int64_t)s->nruns;
+        rc = add_run(s, f->i, a, k);
+    }
+    return rc;
+}
+
+void seek_plan(seek *s)
+{
+    /* a stretch after which nothing is read needs no rounds of its own */
+    int read_after = 0;
+    for (size_t fi = s->nfiles; fi-- > 0;) {
+        file *f = &s->files[fi];
+        read_after |= f->n == 0; /* a file read whole */
+        for (size_t k = f->n; k-- > 0;) {
+            frame *fr = &f->f[k];
+            if (fr->run < 0) {
+                read_after = 1;
+            } else if (k + 1 == f->n || f->f[k + 1].run != fr->run) {
+                run *r = &s->runs[fr->run];
+                r->prime = read_after ? 1 : 0;
+            }
+        }
+        read_after = 1; /* what follows the last frame (a tail) is read */
+    }
+}
+
+int seek_more(seek *s, const uint64_t *ids, size_t n)
+{
+    int changed = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (ids[i] >= s->nruns)
+            continue;
+        run *r = &s->runs[ids[i]];
+        size_t len = r->b - r->a, want = r->prime ? r->prime * 2 : 1;
+        if (want > len)
+            want = len;
+        changed |= want != r->prime;
+        r->prime = want;
+    }
+    return changed;
+}
+
+void *seek_file(seek *s, size_t i)
+{
+    return i < s->nfiles ? &s->files[i] : NULL;
+}
+
+/* The frame of f starting at off, or NULL. */
+static frame *frame_at(file *f, uint64_t off)
+{
+    if (f->cursor < f->n && f->f[f->cursor].off == off)
+        return &f->f[f->cursor];
+    size_t lo = 0, hi = f->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (f->f[mid].off == off) {
+            f->cursor = mid;
+            return &f->f[mid];
+        }
+        if (f->f[mid].off < off)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+uint64_t seek_skip(void *arg, uint64_t off)
+{
+    file *f = arg;
+    frame *fr = f ? frame_at(f, off) : NULL;
+    if (!fr || fr->run < 0)
+        return 0;
+    run *r = &f->s->runs[fr->run];
+    size_t k = (size_t)(fr - f->f), last = r->b - r->prime; /* frames [k, last) are skipped */
+    if (k >= last)
+        return 0;
+    f->cursor = last;
+    return f->f[last - 1].end - off;
+}
+
+/* A jumped frame's pools, gathered from its summary. */
+typedef struct {
+    char  **names;
+    size_t *lens;
+    size_t  n, cap;
+    seek_record_fn record;
+    void   *arg;
+} gather;
+
+static int gather_pool(void *arg, const char *name, size_t len)
+{
+    gather *g = arg;
+    size_t cap = g->cap;
+    if (grow(&g->names, &cap, g->n + 1, sizeof *g->names, 32) ||
+        grow(&g->lens, &g->cap, g->n + 1, sizeof *g->lens, 32))
+        return -1;
+    if (!(g->names[g->n] = malloc(len + 1)))
+        return -1;
+    memcpy(g->names[g->n], name, len);
+    g->lens[g->n++] = len;
+    return 0;
+}
+
+static int gather_record(void *arg, const fpmlog_record *rec)
+{
+    gather *g = arg;
+    return g->record(g->arg, rec);
+}
+
+static void gather_clear(gather *g)
+{
+    for (size_t i = 0; i < g->n; i++)
+        free(g->names[i]);
+    g->n = 0;
+}
+
+int seek_jumped(seek *s, size_t i, uint64_t off, uint64_t len, seek_record_fn record,
+                seek_done_fn done, void *arg)
+{
+    file *f = seek_file(s, i);
+    frame *fr = f ? frame_at(f, off) : NULL;
+    if (!fr)
+        return -1;
+    int fd = open(f->path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    gather g = {.record = record, .arg = arg};
+    fpmsum_visit v = {gather_pool, gather_record, &g};
+    int rc = 0;
+    for (size_t k = (size_t)(fr - f->f); rc == 0 && k < f->n && f->f[k].off < off + len; k++) {
+        fpmsum sum;
+        const frame *x = &f->f[k];
+        rc = read_summary(s, fd, x->sum_off, x->end - x->sum_off, &sum, &v);
+        if (rc == 0) {
+            seek_frame sf = {&sum, (const char *const *)g.names, g.lens, g.n, (uint64_t)x->run};
+            rc = done(arg, &sf);
+        }
+        gather_clear(&g);
+    }
+    free(g.names);
+    free(g.lens);
+    close(fd);
+    return rc;
+}
+
+seek_stats seek_stats_of(const seek *s)
+{
+    seek_stats st = {0};
+    for (size_t fi = 0; fi < s->nfiles; fi++) {
+        const file *f = &s->files[fi];
+        for (size_t k = 0; k < f->n; k++) {
+            const frame *fr = &f->f[k];
+            int skipped = fr->run >= 0 && k < s->runs[fr->run].b - s->runs[fr->run].prime;
+            st.frames++;
+            st.bytes += fr->end - fr->off;
+            st.skipped += (uint64_t)skipped;
+            st.skipped_bytes += skipped ? fr->end - fr->off : 0;
+        }
+    }
+    return st;
+}

@@ -1,0 +1,192 @@
+/* The CSV format (--format csv): one row per host and pool, for fleets
+ * that load many hosts' answers into a database.  Each row is the JSON's
+ * host object and pool object flattened (fit.slope is fit_slope, the
+ * host's steal.p90_pct is steal_p90_pct; arrays, the histogram, are left
+ * to the JSON): the JSON format's own steps render them and jansson reads
+ * them back, so every figure is the JSON's.  The columns are fixed and
+ * documented in fpm-analyze(1); CSV_SCHEMA, the first column of every row,
+ * changes when a column's meaning does.  RFC 4180 through libcsv: words
+ * quoted, numbers bare, an empty field for none. */
+#include "report.h"
+
+#include <csv.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "escape.h"
+#include "readings.h"
+#include "signals.h"
+
+#define CSV_SCHEMA 2 /* 2: overhead is the one sizing uses (section 11), joint_* */
+#define MAX_COLUMNS 128
+
+extern const rp_format rp_json;
+
+/* The host's columns, then the pool's, in the JSON's order. */
+static const char *const HOST_HEAD[] = {"schema", "hostname", "host_millicores", "rounds",
+                                        "first_round_at", "last_round_at"};
+static const char *const HOST_TAIL[] = {
+    "steal_probe_probes", "steal_probe_pct", "steal_probe_naive_pct", "inconsistent_pairs",
+    "joint_n", "joint_base",
+    "joint_resid_sd", "joint_points", "joint_inconsistent_pairs", "joint_common_slope",
+    "joint_common_se", "joint_common_sd_x", "joint_common_believed", "needed_now_millicores",
+    "needed_at_ceiling_millicores"};
+static const char *const POOL_COLS[] = {
+    "pool", "readings", "typical_pct", "p90_pct", "shape", "php_millicores", "busy_pct",
+    "busy_millicores", "fit_n", "fit_slope", "fit_intercept", "fit_sd_x", "joint_slope",
+    "joint_se", "joint_partial_sd", "joint_believed", "overhead_source", "recovered_pct", "overhead",
+    "host_millicores_per_worker", "fill_workers", "ceiling", "max_children", "limit",
+    "activity_cores_mean", "activity_cores_max", "activity_active_max", "activity_full_rounds",
+    "activity_maxed_rounds", "activity_queue_max", "contended_readings",
+    "measured_under_contention", "unanswered_full_queue_max", "starved_rounds", "starved_by_steal_rounds", "throttled_rounds",
+    "unanswered_full_rounds", "error_rounds"};
+static const char *const SIGNAL_COLS[] = {"pairs", "p10_pct", "p50_pct", "p90_pct", "max_pct"};
+
+typedef struct {
+    char    names[MAX_COLUMNS][48];
+    size_t  n;
+    json_t *host; /* the host's object, flattened */
+} csv_state;
+
+static void add_column(csv_state *s, const char *a, const char *b)
+{
+    if (s->n < MAX_COLUMNS)
+        snprintf(s->names[s->n++], sizeof s->names[0], "%s%s%s", a, b[0] ? "_" : "", b);
+}
+
+static void columns(csv_state *s)
+{
+    for (size_t i = 0; i < sizeof HOST_HEAD / sizeof *HOST_HEAD; i++)
+        add_column(s, HOST_HEAD[i], "");
+    for (int k = SIG_FIRST_SHARE; k < SIG_N; k++) {
+        for (size_t i = 0; i < sizeof SIGNAL_COLS / sizeof *SIGNAL_COLS; i++)
+            add_column(s, PL_SIGNALS[k].name, SIGNAL_COLS[i]);
+        if (k == SIG_THROTTLED)
+            add_column(s, "throttled_seconds", "");
+    }
+    for (size_t i = 0; i < sizeof HOST_TAIL / sizeof *HOST_TAIL; i++)
+        add_column(s, HOST_TAIL[i], "");
+    for (size_t i = 0; i < sizeof POOL_COLS / sizeof *POOL_COLS; i++)
+        add_column(s, POOL_COLS[i], "");
+    for (int k = 0; k < RD_NREASONS; k++)
+        add_column(s, "filtered", rd_name((rd_verdict)k));
+}
+
+/* obj's scalars into flat, nested objects' under KEY_ (arrays left out). */
+static void flatten(json_t *flat, const char *prefix, json_t *obj)
+{
+    const char *k;
+    json_t *v;
+    json_object_foreach(obj, k, v) {
+        char key[128];
+        snprintf(key, sizeof key, "%s%s%s", prefix, prefix[0] ? "_" : "", k);
+        if (json_is_object(v))
+            flatten(flat, key, v);
+        else if (!json_is_array(v))
+            json_object_set(flat, key, v);
+    }
+}
+
+/* A JSON step: the host's (p NULL) or a pool's. */
+typedef struct {
+    const pl_host *h;
+    const pl_pool *p;
+    const wi_view *v, *m;
+} json_step;
+
+/* What a JSON step prints, closed by closing, parsed back and flattened;
+ * NULL out of memory. */
+static json_t *render(rp_ctx *c, const json_step *st, const char *closing)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m)
+        return NULL;
+    rp_ctx mine = *c;
+    mine.out = m;
+    mine.host_index = mine.pool_index = 0;
+    int rc = st->p ? rp_json.pool(&mine, st->h, st->p, st->v)
+                   : rp_json.host(&mine, st->h, st->v, st->m);
+    fputs(closing, m);
+    if (fclose(m) != 0 || rc != 0) {
+        free(buf);
+        return NULL;
+    }
+    json_t *obj = json_loadb(buf, len, 0, NULL), *flat = obj ? json_object() : NULL;
+    free(buf);
+    if (flat)
+        flatten(flat, "", obj);
+    json_decref(obj);
+    return flat;
+}
+
+/* Words quoted; numbers bare; a null is an empty field, never quoted (what
+ * PostgreSQL's COPY ... CSV reads as NULL). */
+static void value_cell(FILE *out, json_t *v)
+{
+    char b[ESC_DOUBLE];
+    fputc(',', out);
+    if (json_is_string(v))
+        csv_fwrite(out, json_string_value(v), json_string_length(v));
+    else if (json_is_integer(v))
+        fprintf(out, "%lld", (long long)json_integer_value(v));
+    else if (json_is_real(v))
+        fputs(esc_double_text(b, json_real_value(v)), out);
+    else if (json_is_boolean(v))
+        fputs(json_is_true(v) ? "true" : "false", out);
+}
+
+static int csv_begin(rp_ctx *c)
+{
+    csv_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return -1;
+    c->state = s;
+    columns(s);
+    for (size_t i = 0; i < s->n; i++) {
+        if (i)
+            fputc(',', c->out);
+        csv_fwrite(c->out, s->names[i], strlen(s->names[i]));
+    }
+    fputs("\r\n", c->out);
+    return 0;
+}
+
+static int csv_host(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_view *m)
+{
+    csv_state *s = c->state;
+    json_decref(s->host);
+    s->host = render(c, &(json_step){h, NULL, v, m}, "]}");
+    return s->host ? 0 : -1;
+}
+
+static int csv_pool(rp_ctx *c, const pl_host *h, const pl_pool *p, const wi_view *v)
+{
+    csv_state *s = c->state;
+    json_t *pool = render(c, &(json_step){h, p, v, NULL}, "");
+    if (!pool)
+        return -1;
+    fprintf(c->out, "%d", CSV_SCHEMA);
+    for (size_t i = 1; i < s->n; i++) {
+        json_t *x = json_object_get(pool, s->names[i]);
+        value_cell(c->out, x ? x : json_object_get(s->host, s->names[i]));
+    }
+    fputs("\r\n", c->out);
+    json_decref(pool);
+    return 0;
+}
+
+static int csv_end(rp_ctx *c)
+{
+    csv_state *s = c->state;
+    if (s)
+        json_decref(s->host);
+    free(s);
+    c->state = NULL;
+    return 0;
+}
+
+const rp_format rp_csv = {"csv", "the CPU table as CSV: a row per host and pool (a fleet's database)",
+                          csv_begin, csv_host, csv_pool, NULL, csv_end};

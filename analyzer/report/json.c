@@ -1,0 +1,323 @@
+/* The JSON format: one object, keys as the project's JSON output defines
+ * them (see fpm-cpu(7) for what each figure means). */
+#include "report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "escape.h"
+#include "timearg.h"
+#include "signals.h"
+
+static void json_i64(FILE *out, int has, int64_t v)
+{
+    if (has)
+        fprintf(out, "%lld", (long long)v);
+    else
+        fputs("null", out);
+}
+
+/* 11.6: ", "joint": ..., "overhead_source": ..., "recovered_pct": ...,
+ * "overhead": ..." */
+static void json_pool_joint(FILE *out, const wi_view *v)
+{
+    fputs(", \"joint\": ", out);
+    if (v->joint.in_a) {
+        fputs("{\"slope\": ", out);
+        esc_double(out, v->joint.slope);
+        fputs(", \"se\": ", out);
+        esc_double(out, v->joint.se);
+        fputs(", \"partial_sd\": ", out);
+        esc_double(out, v->joint.partial_sd);
+        fprintf(out, ", \"believed\": %s}", v->joint.believed ? "true" : "false");
+    } else {
+        fputs("null", out);
+    }
+    const char *src = whatif_source_name(v->source);
+    fprintf(out, src ? ", \"overhead_source\": \"%s\"" : ", \"overhead_source\": null", src);
+    fputs(", \"recovered_pct\": ", out);
+    if (v->has_recovered)
+        esc_double(out, v->recovered_pct);
+    else
+        fputs("null", out);
+    fputs(", \"overhead\": ", out);
+    if (v->source != WI_SRC_NONE)
+        esc_double(out, v->overhead);
+    else
+        fputs("null", out);
+}
+
+/* 12.2: ", "activity": {...}" */
+static void json_activity(FILE *out, const pl_pool *p)
+{
+    const pl_activity *a = &p->act;
+    fputs(", \"activity\": {\"cores_mean\": ", out);
+    if (a->pairs && a->seconds > 0)
+        esc_double(out, a->core_seconds / a->seconds);
+    else
+        fputs("null", out);
+    fputs(", \"cores_max\": ", out);
+    if (a->pairs)
+        esc_double(out, a->cores_max);
+    else
+        fputs("null", out);
+    fputs(", \"active_max\": ", out);
+    json_i64(out, a->has_active, a->active_max);
+    fputs(", \"full_rounds\": ", out);
+    json_i64(out, a->full_known, (int64_t)a->full_rounds);
+    fprintf(out, ", \"maxed_rounds\": %llu, \"queue_max\": ", (unsigned long long)a->maxed_rounds);
+    json_i64(out, a->has_queue, a->queue_max);
+    fputc('}', out);
+}
+
+static int print_pool_json(FILE *out, const pl_pool *p, const wi_view *v)
+{
+    fputs("{\"pool\": ", out);
+    esc_json_string(out, p->name, p->name_len);
+    fprintf(out, ", \"readings\": %u, \"histogram\": [", pl_hist(p)->total);
+    for (int i = 0; i < HIST_BUCKETS; i++)
+        fprintf(out, "%s%u", i ? ", " : "", pl_hist(p)->count[i]);
+    fputs("], \"typical_pct\": ", out);
+    json_i64(out, v->has_typical, v->typical_pct);
+    fputs(", \"p90_pct\": ", out);
+    json_i64(out, v->has_typical, v->p90_pct);
+    fputs(", \"shape\": ", out);
+    if (v->shape)
+        fprintf(out, "\"%s\"", v->shape);
+    else
+        fputs("null", out);
+    fputs(", \"php_millicores\": ", out);
+    json_i64(out, v->shape != NULL, v->php_millicores);
+    fputs(", \"busy_pct\": ", out);
+    char b[ESC_HUNDREDTHS];
+    if (v->has_busy)
+        fputs(esc_hundredths(b, v->busy_hundredths), out);
+    else
+        fputs("null", out);
+    fputs(", \"busy_millicores\": ", out);
+    json_i64(out, v->has_busy, v->busy_millicores);
+    fputs(", \"fit\": ", out);
+    if (v->line.exists) {
+        fputs("{\"n\": ", out);
+        esc_double(out, v->line.n);
+        fputs(", \"slope\": ", out);
+        esc_double(out, v->line.slope);
+        fputs(", \"intercept\": ", out);
+        esc_double(out, v->line.intercept);
+        fputs(", \"sd_x\": ", out);
+        esc_double(out, v->line.sd_x);
+        fputs("}", out);
+    } else {
+        fputs("null", out);
+    }
+    json_pool_joint(out, v);
+    fputs(", \"host_millicores_per_worker\": ", out);
+    json_i64(out, v->shape != NULL, v->host_millicores_per_worker);
+    fputs(", \"fill_workers\": ", out);
+    json_i64(out, v->has_fill, v->fill);
+    fputs(", \"ceiling\": ", out);
+    json_i64(out, v->has_fill, v->ceiling);
+    fputs(", \"max_children\": ", out);
+    json_i64(out, v->now > 0, v->now);
+    fputs(", \"limit\": ", out);
+    fputs(v->limit == WI_LIMIT_CPU ? "\"cpu\"" : v->limit == WI_LIMIT_WORKERS ? "\"workers\""
+                                                                               : "null", out);
+    json_activity(out, p);
+    fprintf(out, ", \"contended_readings\": %llu, \"measured_under_contention\": %s",
+            (unsigned long long)p->contended_readings, pl_under_contention(p) ? "true" : "false");
+    fputs(", \"unanswered_full_queue_max\": ", out);
+    json_i64(out, p->unanswered_queue_max >= 0, p->unanswered_queue_max);
+    fprintf(out, ", \"starved_rounds\": %llu, \"starved_by_steal_rounds\": %llu, "
+                 "\"throttled_rounds\": %llu, \"unanswered_full_rounds\": %llu, "
+                 "\"error_rounds\": %llu, \"filtered\": {",
+            (unsigned long long)p->starved, (unsigned long long)p->starved_by_steal,
+            (unsigned long long)p->throttled_rounds, (unsigned long long)p->unanswered_full,
+            (unsigned long long)p->error_rounds);
+    for (int k = 0; k < RD_NREASONS; k++)
+        fprintf(out, "%s\"%s\": %llu", k ? ", " : "", rd_name((rd_verdict)k),
+                (unsigned long long)p->filtered[k]);
+    fputs("}}", out);
+    return 0;
+}
+
+/* "KEY": "2026-11-29T14:00:00Z", (whole seconds, UTC) or null */
+static void json_time(FILE *out, const char *key, int has, uint64_t ns)
+{
+    char b[40];
+    if (has)
+        timearg_format(ns - ns % 1000000000ull, b);
+    fprintf(out, has ? "\"%s\": \"%s\", " : "\"%s\": null, ", key, b);
+}
+
+/* The window and scenario keys, then the hosts. */
+static int json_begin(rp_ctx *c)
+{
+    FILE *out = c->out;
+    const wi_scenario *sc = c->sc;
+    fputs("{\"format\": 1, ", out);
+    if (sc->has_from || sc->has_until) {
+        char t[40];
+        fputs("\"window\": {\"from\": ", out);
+        if (sc->has_from) {
+            timearg_format(sc->from_ns, t);
+            fprintf(out, "\"%s\"", t);
+        } else {
+            fputs("null", out);
+        }
+        fputs(", \"until\": ", out);
+        if (sc->has_until) {
+            timearg_format(sc->until_ns, t);
+            fprintf(out, "\"%s\"", t);
+        } else {
+            fputs("null", out);
+        }
+        fputs("}, ", out);
+    }
+    if (whatif_differs(sc)) {
+        fputs("\"scenario\": {\"host_millicores\": ", out);
+        json_i64(out, sc->has_host_millicores, (int64_t)sc->host_millicores);
+        fprintf(out, ", \"headroom\": %d.%02d, \"max_children\": {", sc->headroom / 100,
+                sc->headroom % 100);
+        int first = 1;
+        for (size_t i = 0; i < sc->nmax_children; i++) {
+            int later = 0; /* the last one given for a pool is the one that counts */
+            for (size_t k = i + 1; k < sc->nmax_children; k++)
+                later |= strcmp(sc->max_children[k].pool, sc->max_children[i].pool) == 0;
+            if (later)
+                continue;
+            fputs(first ? "" : ", ", out);
+            first = 0;
+            esc_json_string(out, sc->max_children[i].pool, strlen(sc->max_children[i].pool));
+            fprintf(out, ": %lld", (long long)sc->max_children[i].max_children);
+        }
+        fprintf(out, "}, \"cost\": \"%s\"", sc->cost == WI_COST_BUSY ? "busy" : "typical");
+        if (sc->fit == WI_FIT_DOMINANT)
+            fputs(", \"fit\": \"dominant\"", out);
+        fputs("}, ", out);
+    }
+    fputs("\"hosts\": [", out);
+    return 0;
+}
+
+/* "KEY": a percentage in hundredths, or null */
+static void json_pct(FILE *out, const char *key, int64_t v)
+{
+    fprintf(out, "\"%s\": ", key);
+    char b[ESC_HUNDREDTHS];
+    if (v >= 0)
+        fputs(esc_hundredths(b, v), out);
+    else
+        fputs("null", out);
+}
+
+/* Section 9: steal, throttled, throttled_seconds, pressure, php_accounted,
+ * steal_probe. */
+static void json_truth(FILE *out, const pl_host *h)
+{
+    static const char *const q[TR_NQ] = {"p10_pct", "p50_pct", "p90_pct", "max_pct"};
+    truth t;
+    truth_of(h, &t);
+    for (int k = SIG_FIRST_SHARE; k < SIG_N; k++) {
+        fprintf(out, "\"%s\": {\"pairs\": %llu", PL_SIGNALS[k].name,
+                (unsigned long long)t.pairs[k]);
+        for (int i = 0; i < TR_NQ; i++) {
+            fputs(", ", out);
+            json_pct(out, q[i], t.pct[k][i]);
+        }
+        fputs("}, ", out);
+        if (k == SIG_THROTTLED) {
+            uint64_t us = t.throttled_usec;
+            fprintf(out, "\"throttled_seconds\": %llu.%06llu, ", (unsigned long long)(us / 1000000),
+                    (unsigned long long)(us % 1000000));
+        }
+    }
+    fputs("\"steal_probe\": ", out);
+    if (t.probes) {
+        fprintf(out, "{\"probes\": %llu, ", (unsigned long long)t.probes);
+        json_pct(out, "pct", t.probe_pct);
+        fputs(", ", out);
+        json_pct(out, "naive_pct", t.probe_naive_pct);
+        fputs("}, ", out);
+    } else {
+        fputs("null, ", out);
+    }
+}
+
+/* Section 11.6: the host's joint fit, or null until it has a line. */
+static int json_joint(FILE *out, const pl_host *h)
+{
+    joint_sol s;
+    if (whatif_joint(h, &s, NULL) != 0)
+        return -1;
+    fputs("\"joint\": ", out);
+    if (!s.exists) {
+        fputs("null, ", out);
+        return 0;
+    }
+    fputs("{\"n\": ", out);
+    esc_double(out, s.n);
+    fputs(", \"base\": ", out);
+    esc_double(out, s.base);
+    fputs(", \"resid_sd\": ", out);
+    esc_double(out, s.resid_sd);
+    fprintf(out, ", \"points\": %llu, \"inconsistent_pairs\": %llu, \"common\": ",
+            (unsigned long long)s.points, (unsigned long long)s.inconsistent);
+    if (s.common_exists) {
+        fputs("{\"slope\": ", out);
+        esc_double(out, s.common_slope);
+        fputs(", \"se\": ", out);
+        esc_double(out, s.common_se);
+        fputs(", \"sd_x\": ", out);
+        esc_double(out, s.common_sd_x);
+        fprintf(out, ", \"believed\": %s}}, ", s.common_believed ? "true" : "false");
+    } else {
+        fputs("null}, ", out);
+    }
+    return 0;
+}
+
+static int json_host(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_view *m)
+{
+    (void)m;
+    FILE *out = c->out;
+    int64_t now, atc;
+    whatif_host_needs(v, h->npools, &now, &atc);
+    fputs(c->host_index ? ",\n  {\"hostname\": " : "\n  {\"hostname\": ", out);
+    esc_json_string(out, h->hostname, h->hostname_len);
+    fprintf(out, ", \"host_millicores\": %llu, \"rounds\": %llu, ",
+            (unsigned long long)whatif_host_millicores(h, c->sc), (unsigned long long)h->rounds);
+    json_time(out, "first_round_at", h->rounds > 0, h->first_real);
+    json_time(out, "last_round_at", h->rounds > 0, h->last_real);
+    json_truth(out, h);
+    fprintf(out, "\"inconsistent_pairs\": %llu, ", (unsigned long long)h->j.inconsistent);
+    if (json_joint(out, h) != 0)
+        return -1;
+    fprintf(out, "\"needed_now_millicores\": %lld, \"needed_at_ceiling_millicores\": %lld, "
+                 "\"pools\": [", (long long)now, (long long)atc);
+    return 0;
+}
+
+static int json_pool(rp_ctx *c, const pl_host *h, const pl_pool *p, const wi_view *v)
+{
+    (void)h;
+    fputs(c->pool_index ? ",\n    " : "\n    ", c->out);
+    return print_pool_json(c->out, p, v);
+}
+
+static int json_host_end(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_view *m)
+{
+    (void)v;
+    (void)m;
+    fputs(h->npools ? "\n  ]}" : "]}", c->out);
+    return 0;
+}
+
+static int json_end(rp_ctx *c)
+{
+    fputs(c->host_index ? "\n]}\n" : "]}\n", c->out);
+    return 0;
+}
+
+const rp_format rp_json = {"json", "every figure per host and pool",
+                           json_begin, json_host, json_pool, json_host_end, json_end};

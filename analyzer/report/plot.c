@@ -1,0 +1,524 @@
+/* gnuplot plots of each pool. */
+#define _POSIX_C_SOURCE 200809L
+#include "plot.h"
+#include "plot_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fit.h"
+#include "hist.h"
+#include "outfile.h"
+#include "whatif.h"
+
+
+/* A joint point of the round being seen: its pools' cores, by plot_pool. */
+typedef struct {
+    size_t pool;
+    double cores;
+} plot_x;
+
+struct plotter {
+    char      *dir;
+    plot_pool *pools;
+    size_t     n;
+    FILE      *joint;      /* every joint point: y, then "pool cores" pairs (a temp file) */
+    plot_x    *round;      /* the round being seen ... */
+    size_t     nround, round_cap;
+    double     round_y;    /* ... and its host cores */
+    int        failed;
+    char       why[4400];  /* the first file that could not be opened, and why */
+};
+
+void plot_quote(char *out, const char *name, size_t len)
+{
+    size_t o = 0;
+    out[o++] = '\'';
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)name[i];
+        if (c == '\'') {
+            out[o++] = '\'';
+            out[o++] = '\'';
+        } else if (c < 0x20 || c == 0x7F) {
+            out[o++] = '?';
+        } else {
+            out[o++] = (char)c;
+        }
+    }
+    out[o++] = '\'';
+    out[o] = '\0';
+}
+
+static void safe_part(char *out, size_t cap, const char *s, size_t n)
+{
+    size_t o = strlen(out);
+    for (size_t i = 0; i < n && o + 1 < cap; i++) {
+        char c = s[i];
+        out[o++] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                   c == '.' || c == '-' ? c : '_';
+    }
+    out[o] = '\0';
+}
+
+plotter *plot_new(const char *dir, char *err, size_t errlen)
+{
+    struct stat st;
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+        snprintf(err, errlen, "%s: could not make the folder: %s", dir, strerror(errno));
+        return NULL;
+    }
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "%s: --plot wants a folder, and this is not one", dir);
+        return NULL;
+    }
+    plotter *pt = calloc(1, sizeof *pt);
+    if (!pt || !(pt->dir = strdup(dir))) {
+        free(pt);
+        snprintf(err, errlen, "%s", strerror(ENOMEM));
+        return NULL;
+    }
+    return pt;
+}
+
+static FILE *open_in(plotter *pt, const char *base, const char *suffix, const char *mode)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s%s", pt->dir, base, suffix);
+    if (mode[0] == 'r')
+        return fopen(path, mode);
+    char err[200];
+    FILE *f = outfile_open(path, err, sizeof err); /* never into a device or through a link */
+    if (!f && !pt->why[0])
+        snprintf(pt->why, sizeof pt->why, "%s: %s", path, err);
+    return f;
+}
+
+static plot_pool *pool_of(plotter *pt, const pl_host *h, const pl_pool *p)
+{
+    for (size_t i = 0; i < pt->n; i++)
+        if (pt->pools[i].p == p)
+            return &pt->pools[i];
+    plot_pool *np = realloc(pt->pools, (pt->n + 1) * sizeof *np);
+    if (!np)
+        return NULL;
+    pt->pools = np;
+    plot_pool *q = &pt->pools[pt->n];
+    memset(q, 0, sizeof *q);
+    q->h = h;
+    q->p = p;
+    snprintf(q->base, sizeof q->base, "%02zu-", pt->n + 1);
+    safe_part(q->base, 48, h->hostname, h->hostname_len);
+    strcat(q->base, "-");
+    safe_part(q->base, sizeof q->base - 8, p->name, p->name_len);
+    q->queue_max = q->active_max = -1;
+    q->t0 = -1;
+    q->series = open_in(pt, q->base, ".series.dat", "w");
+    q->points = open_in(pt, q->base, ".points.dat", "w");
+    pt->n++;
+    if (!q->series || !q->points)
+        return NULL;
+    fputs("# time host_busy_cores pool_cores listen_queue starved inconsistent active",
+          q->series);
+    for (int k = 0; k < SIG_N; k++) /* the lower panel's signals, a column each */
+        if (PL_SIGNALS[k].plot)
+            fprintf(q->series, " %s", PL_SIGNALS[k].csv);
+    fputc('\n', q->series);
+    fputs("# pool_cores host_cores_less_the_other_pools_part (the joint fit's points)\n",
+          q->points);
+    return q;
+}
+
+/* The round seen so far, as one line of the joint file. */
+static void flush_round(plotter *pt)
+{
+    if (pt->nround && pt->joint) {
+        fprintf(pt->joint, "%.6f", pt->round_y);
+        for (size_t i = 0; i < pt->nround; i++)
+            fprintf(pt->joint, " %zu %.6f", pt->round[i].pool, pt->round[i].cores);
+        fputc('\n', pt->joint);
+    }
+    pt->nround = 0;
+}
+
+/* A pool's joint point of this round, to its line. */
+static void note_joint(plotter *pt, const plot_pool *q, const pl_pool_pair *pair)
+{
+    if (!pt->joint) {
+        pt->joint = open_in(pt, "joint-points", ".tmp", "w");
+        if (!pt->joint) {
+            pt->failed = 1;
+            return;
+        }
+    }
+    if (pt->nround == pt->round_cap) {
+        size_t cap = pt->round_cap ? 2 * pt->round_cap : 16;
+        plot_x *r = realloc(pt->round, cap * sizeof *r);
+        if (!r) {
+            pt->failed = 1;
+            return;
+        }
+        pt->round = r;
+        pt->round_cap = cap;
+    }
+    pt->round[pt->nround++] = (plot_x){(size_t)(q - pt->pools), pair->pool_cores};
+    pt->round_y = pair->signal[SIG_BUSY];
+}
+
+static void on_round(void *arg, const pl_host *h, const pl_pool *p, const pl_round *r,
+                     const pl_pool_pair *pair)
+{
+    plotter *pt = arg;
+    if (pair->first)
+        flush_round(pt);
+    plot_pool *q = pool_of(pt, h, p);
+    if (!q || !q->series || !q->points) {
+        pt->failed = 1;
+        return;
+    }
+    fprintf(q->series, "%.3f ", (double)r->real / 1e9);
+    if (pair->usable)
+        fprintf(q->series, "%.4f ", pair->signal[SIG_BUSY]);
+    else
+        fputs("NaN ", q->series);
+    if (pair->has_pool_cores)
+        fprintf(q->series, "%.4f ", pair->pool_cores);
+    else
+        fputs("NaN ", q->series);
+    if (pair->listen_queue >= 0)
+        fprintf(q->series, "%lld %d %d", (long long)pair->listen_queue, pair->starved,
+                pair->inconsistent);
+    else
+        fprintf(q->series, "NaN %d %d", pair->starved, pair->inconsistent);
+    if (pair->active >= 0)
+        fprintf(q->series, " %lld", (long long)pair->active);
+    else
+        fputs(" NaN", q->series);
+    q->queue_max = pair->listen_queue > q->queue_max ? pair->listen_queue : q->queue_max;
+    q->active_max = pair->active > q->active_max ? pair->active : q->active_max;
+    double t = (double)r->real / 1e9;
+    if (q->t0 < 0)
+        q->t0 = t;
+    q->t1 = t;
+    for (int k = 0; k < SIG_N; k++) {
+        if (!PL_SIGNALS[k].plot)
+            continue;
+        if (pair->has_signal[k])
+            fprintf(q->series, " %.2f", pair->signal[k] / 100.0);
+        else
+            fputs(" NaN", q->series);
+        q->nshown[k] += pair->has_signal[k] && (!PL_SIGNALS[k].plot_nonzero || pair->signal[k] > 0);
+    }
+    fputc('\n', q->series);
+    q->nusable += pair->usable;
+    if (pair->joint_point)
+        note_joint(pt, q, pair);
+}
+
+/* Each joint point as each pool's partial-regression point: its own
+ * cores, and the host's less the other pools' part (the slopes a[] of the
+ * host's joint fit, 0 for a pool without one).  Reads the joint file once;
+ * -1 when it cannot. */
+static int partial_points(plotter *pt, const double *a)
+{
+    flush_round(pt);
+    if (!pt->joint)
+        return 0;
+    int bad = fclose(pt->joint) != 0;
+    pt->joint = bad ? NULL : open_in(pt, "joint-points", ".tmp", "r");
+    if (!pt->joint)
+        return -1;
+    char *line = NULL;
+    size_t cap = 0;
+    plot_x *x = NULL;
+    size_t xcap = 0;
+    while (getline(&line, &cap, pt->joint) > 0) {
+        char *s = line, *e;
+        double y = strtod(s, &e), others = 0;
+        size_t n = 0;
+        for (s = e;; s = e) {
+            unsigned long i = strtoul(s, &e, 10);
+            if (e == s || i >= pt->n)
+                break;
+            double c = strtod(s = e, &e);
+            if (n == xcap) {
+                plot_x *nx = realloc(x, (xcap = xcap ? 2 * xcap : 16) * sizeof *nx);
+                if (!nx)
+                    break;
+                x = nx;
+            }
+            x[n++] = (plot_x){i, c};
+            others += a[i] * c;
+        }
+        for (size_t k = 0; k < n; k++) {
+            plot_pool *q = &pt->pools[x[k].pool];
+            fprintf(q->points, "%.4f %.4f\n", x[k].cores, y - others + a[x[k].pool] * x[k].cores);
+            q->npoints++;
+            q->sum_x += x[k].cores;
+            q->max_x = x[k].cores > q->max_x ? x[k].cores : q->max_x;
+        }
+    }
+    free(line);
+    free(x);
+    return 0;
+}
+
+int plot_attach(plotter *pt, pipeline *pl)
+{
+    return pipeline_on_round(pl, on_round, pt);
+}
+
+/* Copies a .dat file into the script as a datablock. */
+static int datablock(FILE *gp, plotter *pt, const char *base, const char *suffix,
+                     const char *name)
+{
+    FILE *f = open_in(pt, base, suffix, "r");
+    if (!f)
+        return -1;
+    fprintf(gp, "$%s << EOD\n", name);
+    char buf[8192];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        fwrite(buf, 1, n, gp);
+    fputs("EOD\n", gp);
+    fclose(f);
+    return 0;
+}
+
+static int write_script(plotter *pt, plot_pool *q)
+{
+    FILE *h = open_in(pt, q->base, ".hist.dat", "w");
+    if (!h)
+        return -1;
+    /* the buckets up to the largest one observed, and at least 0-100% */
+    int last = 19;
+    for (int b = 0; b < HIST_BUCKETS; b++)
+        if (pl_hist(q->p)->count[b] && b > last)
+            last = b;
+    fputs("# bucket_floor_pct requests label\n", h);
+    for (int b = 0; b <= last; b++)
+        fprintf(h, "%d %u %d%%\n", hist_floor_pct(b), pl_hist(q->p)->count[b], hist_floor_pct(b));
+    if (fclose(h) != 0)
+        return -1;
+    FILE *gp = open_in(pt, q->base, ".gp", "w");
+    if (!gp)
+        return -1;
+    size_t nl = q->p->name_len + q->h->hostname_len;
+    char *qn = malloc(4 * nl + 16), *qh = malloc(4 * q->h->hostname_len + 3);
+    if (!qn || !qh) {
+        free(qn);
+        free(qh);
+        fclose(gp);
+        return -1;
+    }
+    plot_quote(qn, q->p->name, q->p->name_len);
+    plot_quote(qh, q->h->hostname, q->h->hostname_len);
+    fprintf(gp, "# fpm-analyze plots of one pool; re-render with: gnuplot %s.gp\n", q->base);
+    fprintf(gp, "name = %s.' on '.%s\n", qn, qh);
+    free(qn);
+    free(qh);
+    int rc = datablock(gp, pt, q->base, ".hist.dat", "hist") |
+             datablock(gp, pt, q->base, ".points.dat", "points") |
+             datablock(gp, pt, q->base, ".series.dat", "series");
+    plot_draw(gp, "pngcairo", "png", q);
+    plot_draw(gp, "svg", "svg", q);
+    if (fclose(gp) != 0)
+        rc = -1;
+    return rc;
+}
+
+/* Runs gnuplot in dir on the script, fed through a pipe.  0 ok, 1 gnuplot
+ * is not installed, -1 it failed. */
+static int run_gnuplot(const char *dir, const char *script)
+{
+    int fd[2];
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, script);
+    FILE *in = fopen(path, "r");
+    if (!in || pipe(fd) != 0) {
+        if (in)
+            fclose(in);
+        return -1;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        fclose(in);
+        close(fd[0]);
+        close(fd[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        dup2(fd[0], 0);
+        close(fd[0]);
+        close(fd[1]);
+        if (chdir(dir) != 0)
+            _exit(126);
+        int log = open("gnuplot.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW |
+                       O_NONBLOCK | O_NOCTTY, 0644);
+        if (log >= 0)
+            dup2(log, 2);
+        char *const argv[] = {"gnuplot", NULL};
+        execvp("gnuplot", argv);
+        _exit(127);
+    }
+    close(fd[0]);
+    void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+    char buf[8192];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        if (write(fd[1], buf, n) != (ssize_t)n)
+            break;
+    fclose(in);
+    close(fd[1]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    signal(SIGPIPE, old);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+        return 1;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+/* gnuplot follows links: its images must be new or regular files.  0, or
+ * -1 with why in note. */
+static int images_replaceable(const plotter *pt, const plot_pool *q, char *note, size_t notelen)
+{
+    static const char *const kinds[] = {"hist", "fit", "series"}, *const exts[] = {"png", "svg"};
+    for (int k = 0; k < 3; k++)
+        for (int e = 0; e < 2; e++) {
+            char path[4200], why[200];
+            snprintf(path, sizeof path, "%s/%s-%s.%s", pt->dir, q->base, kinds[k], exts[e]);
+            if (outfile_replaceable(path, why, sizeof why) != 0) {
+                snprintf(note, notelen, "%s: %s", path, why);
+                return -1;
+            }
+        }
+    return 0;
+}
+
+/* Each pool's joint result, and its partial-regression points. */
+static int joint_slopes(plotter *pt, pl_host *const *hosts, size_t nh)
+{
+    double *a = calloc(pt->n ? pt->n : 1, sizeof *a);
+    if (!a)
+        return -1;
+    int rc = 0;
+    for (size_t k = 0; k < nh && rc == 0; k++) {
+        const pl_host *h = hosts[k];
+        joint_pool *jp = calloc(h->npools ? h->npools : 1, sizeof *jp);
+        joint_sol sol;
+        if (!jp || whatif_joint(h, &sol, jp) != 0) {
+            free(jp);
+            rc = -1;
+            break;
+        }
+        for (size_t i = 0; i < pt->n; i++)
+            for (size_t x = 0; pt->pools[i].h == h && x < h->npools; x++)
+                if (h->pools[x] == pt->pools[i].p) {
+                    pt->pools[i].jp = jp[x];
+                    pt->pools[i].sol = sol;
+                    a[i] = sol.exists && jp[x].in_a ? jp[x].slope : 0;
+                }
+        free(jp);
+    }
+    if (rc == 0)
+        rc = partial_points(pt, a);
+    free(a);
+    return rc;
+}
+
+/* The joint file is scratch: gone once read, or on the way out. */
+static void drop_joint(plotter *pt)
+{
+    if (pt->joint) {
+        fclose(pt->joint);
+        pt->joint = NULL;
+        char path[4200];
+        snprintf(path, sizeof path, "%s/joint-points.tmp", pt->dir);
+        unlink(path);
+    }
+}
+
+int plot_finish(plotter *pt, const pipeline *pl, char *note, size_t notelen)
+{
+    note[0] = '\0';
+    pl_host *const *hosts;
+    size_t nh = pipeline_hosts(pl, &hosts);
+    /* pools with no round in the window still get their histogram */
+    for (size_t k = 0; k < nh; k++)
+        for (size_t i = 0; i < hosts[k]->npools; i++)
+            if (!pool_of(pt, hosts[k], hosts[k]->pools[i]))
+                pt->failed = 1;
+    int jrc = joint_slopes(pt, hosts, nh);
+    drop_joint(pt);
+    if (jrc != 0) {
+        snprintf(note, notelen, "%s: could not write the joint fit's points: %s", pt->dir,
+                 strerror(errno));
+        return -1;
+    }
+    for (size_t i = 0; i < pt->n; i++) {
+        plot_pool *q = &pt->pools[i];
+        int bad = !q->series || fclose(q->series) != 0;
+        bad |= !q->points || fclose(q->points) != 0;
+        q->series = q->points = NULL;
+        if (!bad)
+            bad = images_replaceable(pt, q, note, notelen);
+        if (bad && !note[0] && pt->why[0])
+            snprintf(note, notelen, "%s", pt->why);
+        if (bad && note[0])
+            return -1;
+        if (bad || write_script(pt, q) != 0) {
+            if (pt->why[0]) /* an open that was refused says why */
+                snprintf(note, notelen, "%s", pt->why);
+            else
+                snprintf(note, notelen, "%s: could not write the plot files of %s: %s", pt->dir,
+                         q->base, strerror(errno));
+            return -1;
+        }
+    }
+    if (pt->failed) {
+        snprintf(note, notelen, "%s: could not write the plot data", pt->dir);
+        return -1;
+    }
+    for (size_t i = 0; i < pt->n; i++) {
+        char script[128];
+        snprintf(script, sizeof script, "%s.gp", pt->pools[i].base);
+        int rc = run_gnuplot(pt->dir, script);
+        if (rc == 1) {
+            snprintf(note, notelen, "gnuplot is not installed (Debian: gnuplot-nox); the data "
+                     "and scripts are in %s: render them with: cd %s && for f in *.gp; do "
+                     "gnuplot \"$f\"; done", pt->dir, pt->dir);
+            return 1;
+        }
+        if (rc != 0) {
+            snprintf(note, notelen, "%s: gnuplot failed on %s (see %s/gnuplot.log)", pt->dir,
+                     script, pt->dir);
+            return -1;
+        }
+    }
+    snprintf(note, notelen, "%s: %zu pool(s) plotted", pt->dir, pt->n);
+    return 0;
+}
+
+void plot_free(plotter *pt)
+{
+    if (!pt)
+        return;
+    for (size_t i = 0; i < pt->n; i++) {
+        if (pt->pools[i].series)
+            fclose(pt->pools[i].series);
+        if (pt->pools[i].points)
+            fclose(pt->pools[i].points);
+    }
+    drop_joint(pt);
+    free(pt->round);
+    free(pt->pools);
+    free(pt->dir);
+    free(pt);
+}

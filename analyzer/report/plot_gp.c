@@ -1,0 +1,127 @@
+/* The gnuplot script's plots of one pool: the histogram, the fit, the time
+ * series with its lower panel (plot_int.h). */
+#include "plot_int.h"
+
+#include <stdio.h>
+
+#include "fit.h"
+#include "hist.h"
+
+/* The time series' lower panel: the signals PL_SIGNALS' plot names, each
+ * from its column (8 on) where a pair gave one. */
+static void lower_panel(FILE *gp, const plot_pool *q)
+{
+    fputs("set title 'the host under it: ", gp);
+    const char *sep = "";
+    for (int k = 0; k < SIG_N; k++)
+        if (PL_SIGNALS[k].plot) {
+            fprintf(gp, "%s%s", sep, PL_SIGNALS[k].plot_short);
+            sep = " and ";
+        }
+    fputs("'\nunset y2label\nunset y2tics\nset ylabel '% of the time'\nset yrange [0:*]\nplot ",
+          gp);
+    sep = "";
+    for (int k = 0, col = 8; k < SIG_N; k++) {
+        if (!PL_SIGNALS[k].plot)
+            continue;
+        if (q->nshown[k]) {
+            fprintf(gp, "%s$series using 1:%d with lines title '%s'", sep, col, PL_SIGNALS[k].plot);
+            sep = ", ";
+        }
+        col++;
+    }
+    fputs("\nunset multiplot\n", gp);
+}
+
+/* An empty panel that says why, where a plot has no data. */
+static void empty(FILE *gp, const char *why)
+{
+    fprintf(gp, "set xrange [0:1]\nset yrange [0:1]\nunset xtics\nunset ytics\nunset y2tics\n"
+                "set label 1 '%s' at graph 0.5, 0.5 center\nplot NaN notitle\nunset label 1\n",
+            why);
+}
+
+/* The fit plot: what the joint fit saw of the pool (its cores against the
+ * host's less the other pools' part), its line and a +-2 se band about the
+ * points' centre. */
+static void fit_plot(FILE *gp, const plot_pool *q)
+{
+    const joint_pool *j = &q->jp;
+    fputs("set title 'Host CPU against the pool''s, the other pools'' part taken out: '.name "
+          "noenhanced\nset xlabel 'pool cores'\nset ylabel 'host busy cores less the other "
+          "pools'' part'\nset grid\nset key below\nset yrange [0:*]\n", gp);
+    /* an idle pool's cores are all 0: a 0..1 axis, not gnuplot's -1..1 */
+    fprintf(gp, q->max_x > 0 ? "set xrange [0:*]\n" : "set xrange [0:1]\n");
+    if (q->npoints == 0) {
+        empty(gp, "no round pair gave the joint fit a point yet");
+        return;
+    }
+    if (!q->sol.exists || !j->in_a) {
+        fputs("plot $points using 1:2 with points pt 7 ps 0.6 title 'round pairs (no line of "
+              "its own: its load never moved apart from its neighbours'')'\n", gp);
+        return;
+    }
+    double m = q->sum_x / (double)q->npoints, b = q->sol.base, c = b + j->slope * m;
+    fprintf(gp, "plot $points using 1:2 with points pt 7 ps 0.6 title 'round pairs', "
+                "[0:*] %.6f + %.6f * x with lines lw 2 title sprintf('base %%.2f cores, "
+                "overhead %%.2fx +-%%.3f%s', %.6f, %.6f, %.6f), "
+                "[0:*] %.6f + %.6f * (x - %.6f) with lines dt 2 lc rgb 'gray40' title '+-2 se', "
+                "[0:*] %.6f + %.6f * (x - %.6f) with lines dt 2 lc rgb 'gray40' notitle\n",
+            b, j->slope, j->believed ? "" : " (not believed yet)", b, j->slope, j->se,
+            c, j->slope + 2 * j->se, m, c, j->slope - 2 * j->se, m);
+}
+
+void plot_draw(FILE *gp, const char *term, const char *ext, const plot_pool *q)
+{
+    const char *base = q->base;
+    fprintf(gp, "reset\nset terminal %s size 1000,600 noenhanced\n", term);
+    fprintf(gp, "set output '%s-hist.%s'\n", base, ext);
+    fputs("set title 'CPU share of requests: '.name noenhanced\n"
+          "set xlabel 'CPU time over wall time (bucket floors: 5% wide to 100%, then 25%, then 100%)' noenhanced\n"
+          "set ylabel 'requests'\nset style fill solid 0.6\nset boxwidth 0.8\n"
+          "set xtics rotate by -90 noenhanced font ',9'\nset grid ytics\n"
+          "plot $hist using 0:2:xtic(3) with boxes notitle\n", gp);
+    fprintf(gp, "reset\nset output '%s-fit.%s'\n", base, ext);
+    fit_plot(gp, q);
+    fprintf(gp, "reset\nset output '%s-series.%s'\n", base, ext);
+    fputs("set title 'CPU, workers and queue over time: '.name noenhanced\n"
+          "set xdata time\nset timefmt '%s'\nset xlabel 'UTC'\n"
+          "set ylabel 'cores'\nset yrange [0:*]\n"
+          "set y2label 'workers, queue'\nset ytics nomirror\nset y2tics\n"
+          "set grid\nset key below horizontal maxrows 2\n", gp);
+    /* labels that do not repeat: seconds on a short log, dates on a long one */
+    double span = q->t1 - q->t0;
+    fprintf(gp, "set format x '%s'\n", span < 1200 ? "%H:%M:%S" : span < 172800 ? "%H:%M"
+                                                                               : "%m-%d %H:%M");
+    int64_t top = q->queue_max > q->active_max ? q->queue_max : q->active_max;
+    if (q->p->max_children > top)
+        top = q->p->max_children;
+    fprintf(gp, "set y2range [0:%lld]\n", (long long)(top > 0 ? top + 1 : 1));
+    int truth = 0;
+    for (int k = 0; k < SIG_N; k++)
+        truth |= q->nusable && q->nshown[k];
+    if (truth) /* steal and pressure in a panel below */
+        fputs("set multiplot layout 2,1\n", gp);
+    if (q->nusable == 0)
+        empty(gp, "no usable round pair (5 s to 5 min apart) yet");
+    else
+        /* one colour each, far apart and safe for colour-blind readers
+         * (Okabe and Ito's palette): cores blue and orange, the queue green */
+        fputs("plot $series using 1:2 with lines lw 2 lc rgb '#0072b2' title 'host busy cores', "
+              "$series using 1:3 with lines lw 2 lc rgb '#e69f00' title 'pool cores', "
+              "$series using 1:4 axes x1y2 with steps lc rgb '#009e73' title 'listen queue', "
+              "$series using 1:($5 > 0 ? $2 : NaN) with points pt 7 ps 1.2 lc rgb 'black' "
+              "title 'starved', "
+              "$series using 1:($6 > 0 ? $2 : NaN) with points pt 6 ps 1.6 lc rgb '#d55e00' "
+              "title 'inconsistent pair', "
+              "$series using 1:7 axes x1y2 with steps lw 2 lc rgb '#cc79a7' "
+              "title 'busy workers'", gp);
+    if (q->nusable && q->p->max_children > 0)
+        fprintf(gp, ", %lld axes x1y2 with lines dt 2 lc rgb 'gray40' title "
+                    "'pm.max_children'", (long long)q->p->max_children);
+    if (q->nusable)
+        fputc('\n', gp);
+    if (truth)
+        lower_panel(gp, q);
+    fputs("set output\n", gp);
+}

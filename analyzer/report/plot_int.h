@@ -1,0 +1,34 @@
+/*
+ * out_plot_int: what plot.c (the data, the files, gnuplot) hands to
+ * plot_gp.c (the plots of the script): a pool's plot state.
+ */
+#ifndef PLOT_INT_H
+#define PLOT_INT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "joint.h"
+#include "pipeline.h"
+#include "signals.h"
+
+typedef struct {
+    const pl_host *h;
+    const pl_pool *p;
+    char           base[96];    /* file names start with it: safe characters only */
+    FILE          *series, *points;
+    size_t         npoints, nusable; /* fit points; rounds with a usable pair */
+    size_t         nshown[SIG_N]; /* rounds whose pair gave a share the lower panel draws */
+    double         sum_x;       /* of its points, for the band's centre */
+    double         max_x;       /* their largest cores */
+    double         t0, t1;      /* its first and last round (epoch seconds) */
+    int64_t        queue_max, active_max; /* the series' largest, -1 none */
+    joint_pool     jp;          /* its host's joint fit, at the end */
+    joint_sol      sol;
+} plot_pool;
+
+/* The plots of pool q for the terminal term (pngcairo, svg), images named
+ * after q->base with extension ext, into the script gp. */
+void plot_draw(FILE *gp, const char *term, const char *ext, const plot_pool *q);
+
+#endif

@@ -1,0 +1,58 @@
+/*
+ * report: the output formats, one file each (text.c, json.c,
+ * metrics.c), a table of {name, begin, host, pool, host_end, end}
+ * steps that report_print drives host by host and pool by pool, with the
+ * scenario's views of each host's pools (whatif.h) and the measured ones.
+ * Adding a format is one file and one entry here.  Numbers are printed in
+ * the C locale (the programs never call setlocale).  The hist view is
+ * histview.c.
+ */
+#ifndef REPORT_H
+#define REPORT_H
+
+#include <stdio.h>
+
+#include "pipeline.h"
+#include "whatif.h"
+
+/* What a format's steps are given. */
+typedef struct {
+    FILE              *out;
+    const pipeline    *pl;
+    const wi_scenario *sc;
+    size_t             host_index, pool_index; /* among those already printed */
+    int                ok;                     /* no step failed so far */
+    void              *state;                  /* the format's own */
+} rp_ctx;
+
+/* A format.  Each step returns 0, or -1 (out of memory); a NULL step is
+ * skipped.  v are the scenario's views of the host's pools, m the
+ * measured ones, both in the host's pool order. */
+typedef struct {
+    const char *name, *help;
+    int (*begin)(rp_ctx *c);
+    int (*host)(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_view *m);
+    int (*pool)(rp_ctx *c, const pl_host *h, const pl_pool *p, const wi_view *v);
+    int (*host_end)(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_view *m);
+    int (*end)(rp_ctx *c);
+} rp_format;
+
+/* The format called name, or NULL. */
+const rp_format *report_format(const char *name);
+
+/* "text, json, openmetrics or prometheus", for messages. */
+const char *report_format_names(void);
+
+/* The formats' names and one line on each, for --help. */
+void report_format_help(FILE *out);
+
+/* Prints pl in format f.  0, or -1 out of memory. */
+int report_print(FILE *out, const rp_format *f, const pipeline *pl, const wi_scenario *sc);
+
+/* The hist view: per pool (only those named pool, when not NULL), one row
+ * per non-empty bucket with its range, % of total, running % and count,
+ * until the running % reaches cutoff; then "..." and the largest observed
+ * bucket, and the busy share.  0, or -1 out of memory. */
+int out_hist_print(FILE *out, const pipeline *pl, const char *pool, double cutoff);
+
+#endif

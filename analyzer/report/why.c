@@ -1,0 +1,219 @@
+/* The text's WHY of a pool: its shape, the arithmetic of its row in short
+ * sentences and where its overhead comes from, or why it has no readings
+ * and what it did all the same; then its rounds of note. */
+#include "why.h"
+
+#include <math.h>
+#include <stdio.h>
+
+void out_cores_text(char *b, size_t n, uint64_t mc)
+{
+    if (mc % 1000 == 0)
+        snprintf(b, n, "%llu core%s", (unsigned long long)(mc / 1000), mc == 1000 ? "" : "s");
+    else
+        snprintf(b, n, "%g cores", (double)mc / 1000.0);
+}
+
+
+
+/* 12.2 in a sentence, for a pool without a cost: what it did all the same. */
+static void why_activity(FILE *out, const pl_pool *p)
+{
+    const pl_activity *a = &p->act;
+    if (!a->pairs && !a->full_rounds && !a->maxed_rounds)
+        return;
+    fputs(" It ran all the same:", out);
+    const char *sep = "";
+    if (a->pairs && a->seconds > 0) {
+        fprintf(out, " %.2f cores on average, %.2f at most", a->core_seconds / a->seconds,
+                a->cores_max);
+        sep = ";";
+    }
+    if (a->full_rounds && p->max_children > 0) {
+        fprintf(out, "%s all %lld workers busy in %llu round%s", sep, (long long)p->max_children,
+                (unsigned long long)a->full_rounds, a->full_rounds == 1 ? "" : "s");
+        sep = ";";
+    }
+    if (a->maxed_rounds)
+        fprintf(out, "%s out of workers in %llu round%s", sep,
+                (unsigned long long)a->maxed_rounds, a->maxed_rounds == 1 ? "" : "s");
+    fputc('.', out);
+}
+
+/* 12.3: readings taken while the CPU was full. */
+static void why_contention(FILE *out, const pl_pool *p)
+{
+    if (!p->contended_readings)
+        return;
+    if (pl_under_contention(p))
+        fprintf(out, " Measured under contention: %llu of its readings came while the CPU was "
+                     "full, when each request also waited for it, so its shares are a floor.",
+                (unsigned long long)p->contended_readings);
+    else
+        fprintf(out, " %llu reading%s taken while the CPU was full (each request also waiting "
+                     "for it) %s left out of its figures.",
+                (unsigned long long)p->contended_readings, p->contended_readings == 1 ? "" : "s",
+                p->contended_readings == 1 ? "is" : "are");
+}
+
+/* Why a pool has no reading yet: the filter that took its finished requests. */
+static void why_no_readings(FILE *out, const pl_pool *p, uint64_t rounds)
+{
+    const uint64_t *f = p->filtered;
+    if (rounds > 0 && p->error_rounds == rounds) {
+        fprintf(out, "no readings: its status page could not be read in any of its %llu "
+                     "round%s.", (unsigned long long)rounds, rounds == 1 ? "" : "s");
+        return;
+    }
+    if (f[RD_SHORT] >= f[RD_OWN] && f[RD_SHORT] >= f[RD_INVALID] && f[RD_SHORT] > 0)
+        fprintf(out, "no readings: every request that finished was under 50 ms (%llu), too "
+                     "short for its CPU share to mean anything.",
+                (unsigned long long)f[RD_SHORT]);
+    else if (f[RD_OWN] >= f[RD_INVALID] && f[RD_OWN] > 0)
+        fprintf(out, "no readings: only monitoring requests finished (%llu own, such as the "
+                     "recorder's status requests). Visitors' requests count once they come.",
+                (unsigned long long)f[RD_OWN]);
+    else if (f[RD_INVALID] > 0)
+        fprintf(out, "no readings: php-fpm gave no usable CPU share (%llu invalid).",
+                (unsigned long long)f[RD_INVALID]);
+    else if (f[RD_RUNNING] > 0 && f[RD_RUNNING] >= f[RD_PRIMED])
+        fputs("no readings: its workers were running a request at every round, so none "
+              "finished where the recorder could see it.", out);
+    else if (f[RD_PRIMED] > 0)
+        fprintf(out, "no readings: the requests on its first page had finished before the "
+                     "recording began (%llu primed), and none finished since.",
+                (unsigned long long)f[RD_PRIMED]);
+    else
+        fputs("no readings: no request finished while it was recorded.", out);
+    why_activity(out, p);
+}
+
+/* Section 11: where the overhead used comes from, or why there is none. */
+static void why_joint(FILE *out, const wi_view *v)
+{
+    const joint_pool *j = &v->joint;
+    if (v->source == WI_SRC_OWN && j->se < 0.005)
+        fprintf(out, " (%.2fx +-<0.01, from its own load).", v->overhead);
+    else if (v->source == WI_SRC_OWN)
+        fprintf(out, " (%.2fx +-%.2f, from its own load).", v->overhead, j->se);
+    else if (v->source == WI_SRC_HOST)
+        fprintf(out, " (%.2fx, the host's average: its own load never moved apart from its "
+                     "neighbours').", v->overhead);
+    else if (v->joint_n < 1)
+        fputs(", at PHP's own cost: no round pair measured the pools' CPU beside the host's "
+              "yet, so its host overhead is not measured.", out);
+    else if (v->joint_n < JOINT_BELIEF_N)
+        fprintf(out, ", at PHP's own cost: host overhead not measured yet (fit n=%.1f of %.0f).",
+                v->joint_n, JOINT_BELIEF_N);
+    else if (!j->in_a)
+        fputs(", at PHP's own cost: its load never moved apart from its neighbours' and the "
+              "host's average is not known either.", out);
+    else if (j->slope > JOINT_MAX_SLOPE)
+        fprintf(out, ", at PHP's own cost: a host slope of %.1f is not believed, the pool's "
+                     "load moves with something else.", j->slope);
+    else
+        fprintf(out, ", at PHP's own cost: its overhead %.2fx +-%.2f is not known to 10%% yet.",
+                j->slope, j->se);
+    if (v->source != WI_SRC_NONE && v->line.believed &&
+        fabs(v->line.overhead / v->overhead - 1) > 0.2)
+        fprintf(out, " --fit dominant reads %.2fx.", v->line.overhead);
+}
+
+/* The fill sentence's reason for the cost it used. */
+static void why_cost(FILE *out, const wi_view *v)
+{
+    if (v->fit == WI_FIT_JOINT) {
+        why_joint(out, v);
+        return;
+    }
+    if (v->line.believed)
+        fprintf(out, " (%.2fx PHP's own with the rest of the host counted, --fit dominant).",
+                v->line.overhead);
+    else if (v->line.exists && v->line.n >= FIT_BELIEF_N && v->line.sd_x >= FIT_BELIEF_SD_X)
+        fprintf(out, ", at PHP's own cost: a host slope of %.1f is not believed, the pool's "
+                     "load moves with something else.", v->line.slope);
+    else if (v->line.n >= FIT_BELIEF_N)
+        fputs(", at PHP's own cost: the pool's load never varied enough to measure the "
+              "host's overhead.", out);
+    else if (v->line.n < 1)
+        fputs(", at PHP's own cost: the pool never ran alone or dominant, so its host "
+              "overhead is not measured.", out);
+    else
+        fprintf(out, ", at PHP's own cost: host overhead not measured yet (fit n=%.1f of %.0f).",
+                v->line.n, FIT_BELIEF_N);
+}
+
+/* The WHY: the arithmetic of the row in short sentences, one idea each. */
+void why_text(FILE *out, const pl_pool *p, const wi_view *v, const why_ctx *c)
+{
+    char cores[48];
+    if (!v->shape) {
+        if (pl_hist(p)->total == 0)
+            why_no_readings(out, p, c->rounds);
+        else
+            fprintf(out, "too few readings yet (%u of %d).", pl_hist(p)->total, WI_MIN_READINGS);
+        goto tail;
+    }
+    fprintf(out, "%s.", v->shape);
+    if (v->host_millicores_per_worker <= 0) {
+        fputs(" A busy worker costs under 5% of a core, so the CPU sets no ceiling.", out);
+        goto tail;
+    }
+    if (c->hm == 0) {
+        fputs(" The host's size is unknown, so no fill or ceiling.", out);
+        goto tail;
+    }
+    out_cores_text(cores, sizeof cores, c->hm);
+    fprintf(out, " ~%lld busy workers fill %s", (long long)v->fill, cores);
+    why_cost(out, v);
+    fprintf(out, " Ceiling %lld", (long long)v->ceiling);
+    if (v->ceiling == (v->fill * c->headroom + 99) / 100)
+        fprintf(out, " (headroom %d.%02d)", c->headroom / 100, c->headroom % 100);
+    fputc('.', out);
+    if (v->limit == WI_LIMIT_CPU)
+        fprintf(out, " pm.max_children %lld is past it.", (long long)v->now);
+    else if (v->limit == WI_LIMIT_WORKERS)
+        fprintf(out, " pm.max_children %lld is within it: the pool runs out of workers before "
+                     "the host runs out of CPU.", (long long)v->now);
+    else
+        fputs(" pm.max_children unknown.", out);
+    if (v->has_busy && v->busy_millicores > 0 && 2 * v->busy_millicores >= 3 * v->php_millicores)
+        fprintf(out, " The median hides heavy requests: a busy worker costs ~%lldm, not %lldm%s.",
+                (long long)v->busy_millicores, (long long)v->php_millicores,
+                c->cost == WI_COST_BUSY ? " (sized by it here, --cost busy)"
+                                        : "; --cost busy sizes the pool by it");
+tail:
+    why_contention(out, p);
+    if (v->has_recovered && v->recovered_pct >= 1)
+        fprintf(out, " %.0f%% of its CPU left with workers that exited between rounds, and "
+                     "came back from its master.", v->recovered_pct);
+    if (p->starved)
+        fprintf(out, " Queued in %llu round%s while the CPU was full.",
+                (unsigned long long)p->starved, p->starved == 1 ? "" : "s");
+    if (p->starved_by_steal)
+        fprintf(out, " In %llu of them the CPU was full only with the hypervisor's steal.",
+                (unsigned long long)p->starved_by_steal);
+    if (p->throttled_rounds)
+        fprintf(out, " Queued in %llu round%s while its quota throttled it.",
+                (unsigned long long)p->throttled_rounds, p->throttled_rounds == 1 ? "" : "s");
+    if (p->unanswered_full) { /* docs/rules.md 13.1 */
+        uint64_t n = p->unanswered_full, u = p->unanswered_unseen;
+        fprintf(out, " Its status page could not answer in %llu round%s while the CPU was full",
+                (unsigned long long)n, n == 1 ? "" : "s");
+        if (p->unanswered_queue_max >= 0)
+            fprintf(out, "; the kernel's queue held up to %lld connection%s then",
+                    (long long)p->unanswered_queue_max, p->unanswered_queue_max == 1 ? "" : "s");
+        if (u == n)
+            fputs(", so its queue then went unseen.", out);
+        else if (u)
+            fprintf(out, "; in %llu of them its queue went unseen.", (unsigned long long)u);
+        else
+            fputc('.', out);
+    }
+    if (p->error_rounds && !(pl_hist(p)->total == 0 && p->error_rounds == c->rounds))
+        fprintf(out, " Its status page could not be read in %llu of %llu rounds.",
+                (unsigned long long)p->error_rounds, (unsigned long long)c->rounds);
+    if (p->error_rounds && p->last_error[0])
+        fprintf(out, " Last error: %s.", p->last_error);
+}
+

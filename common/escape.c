@@ -1,0 +1,129 @@
+/* Escaping names for JSON, metrics labels and terminals. */
+#include "escape.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Length of the valid UTF-8 sequence at s[0..n), 0 when invalid. */
+size_t esc_utf8_len(const unsigned char *s, size_t n)
+{
+    unsigned char c = s[0];
+    size_t k;
+    uint32_t min;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF) { k = 2; min = 0x80; }
+    else if (c >= 0xE0 && c <= 0xEF) { k = 3; min = 0x800; }
+    else if (c >= 0xF0 && c <= 0xF4) { k = 4; min = 0x10000; }
+    else return 0;
+    if (k > n)
+        return 0;
+    uint32_t cp = c & (0xFF >> (k + 1));
+    for (size_t i = 1; i < k; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = cp << 6 | (s[i] & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp < 0xE000))
+        return 0;
+    return k;
+}
+
+void esc_json_string(FILE *out, const char *str, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    fputc('"', out);
+    for (size_t i = 0; i < n;) {
+        size_t k = esc_utf8_len(s + i, n - i);
+        if (k == 0) {
+            fputs("\xEF\xBF\xBD", out);
+            i++;
+            continue;
+        }
+        unsigned char c = s[i];
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20 || c == 0x7F)
+            fprintf(out, "\\u%04x", c);
+        else
+            fwrite(s + i, 1, k, out);
+        i += k;
+    }
+    fputc('"', out);
+}
+
+/* A name for a terminal: valid UTF-8, control and invalid bytes as U+FFFD.
+ * Returns a malloc'd string and its width in code points. */
+char *esc_display_name(const char *str, size_t n, size_t *width)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    char *d = malloc(3 * n + 1);
+    size_t o = 0, w = 0;
+    if (!d)
+        return NULL;
+    for (size_t i = 0; i < n; w++) {
+        size_t k = esc_utf8_len(s + i, n - i);
+        if (k == 0 || s[i] < 0x20 || s[i] == 0x7F) {
+            memcpy(d + o, "\xEF\xBF\xBD", 3);
+            o += 3;
+            i++;
+        } else {
+            memcpy(d + o, s + i, k);
+            o += k;
+            i += k;
+        }
+    }
+    d[o] = '\0';
+    if (width)
+        *width = w;
+    return d;
+}
+
+/* A label value: \\, \" and \n escaped, invalid UTF-8 as U+FFFD. */
+void esc_om_label(FILE *out, const char *str, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    for (size_t i = 0; i < n;) {
+        size_t k = esc_utf8_len(s + i, n - i);
+        if (k == 0) {
+            fputs("\xEF\xBF\xBD", out);
+            i++;
+        } else if (s[i] == '\\' || s[i] == '"') {
+            fprintf(out, "\\%c", s[i]);
+            i++;
+        } else if (s[i] == '\n') {
+            fputs("\\n", out);
+            i++;
+        } else {
+            fwrite(s + i, 1, k, out);
+            i += k;
+        }
+    }
+}
+
+/* The shortest decimal that reads back as the same double; null if none. */
+const char *esc_hundredths(char *b, long long v)
+{
+    snprintf(b, ESC_HUNDREDTHS, "%lld.%02lld", v / 100, v % 100);
+    return b;
+}
+
+const char *esc_double_text(char b[ESC_DOUBLE], double d)
+{
+    if (!isfinite(d))
+        return "null";
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(b, ESC_DOUBLE, "%.*g", prec, d);
+        if (strtod(b, NULL) == d)
+            break;
+    }
+    return b;
+}
+
+void esc_double(FILE *out, double d)
+{
+    char b[ESC_DOUBLE];
+    fputs(esc_double_text(b, d), out);
+}

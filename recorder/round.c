@@ -1,0 +1,383 @@
+/* One round of the recorder: each pool's status page, PIDS and LISTEN, the
+ * host's counters and files, the probes, then ROUND (docs/design.md). */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "record.h"
+#include "record_int.h"
+
+#include "config.h"
+#include "fcgi.h"
+#include "fpmconf.h"
+#include "fpmlog.h"
+#include "logfile.h"
+#include "masterconf.h"
+#include "probe.h"
+#include "procfs.h"
+#include "procscan.h"
+#include "records.h"
+#include "sockdiag.h"
+#include "workers.h"
+#include "status.h"
+#include "msg.h"
+#include "version.h"
+
+
+/* A POOL record of one pool, now. */
+static void write_pool(recorder *r, const rec_pool *pool, uint64_t mono, uint64_t real)
+{
+    char p[16384];
+    int n = snprintf(p, sizeof p, POOL_NAME "=%s\n" POOL_ENDPOINT "=%s\n" POOL_STATUS_PATH "=%s\n"
+                              POOL_PM "=%s\n" POOL_MAX_CHILDREN "=%ld\n" POOL_OWN_URI "=%s\n"
+                              POOL_LISTEN "=%s\n",
+                     pool->c.name, config_status_endpoint(pool), pool->c.status_path,
+                     pool->c.pm ? pool->c.pm : "-", pool->c.max_children, pool->c.status_path,
+                     pool->c.endpoint ? pool->c.endpoint : "-");
+    if (n > 0 && (size_t)n < sizeof p)
+        rec_add(r, rec_name(REC_POOL), mono, real, pool->c.name, p, (size_t)n);
+}
+
+/* The cgroup's CPU files a round reads, in r->cg_files' order. */
+static const char *const cg_file_names[3] = {"cpu.stat", "cpu.max", "cpu.pressure"};
+
+static void find_cgroup(recorder *r)
+{
+    char *b;
+    size_t n;
+    r->cgroup_dir[0] = '\0';
+    strcpy(r->cgroup_rel, "-");
+    r->quota_mc = 0;
+    r->master = r->pid_master = 0;
+    if (r->pid_file && ps_read_file(r->pid_file, &b, &n) == 0) {
+        char *end;
+        errno = 0;
+        long v = strtol(b, &end, 10);
+        if (!errno && end != b && v > 0 && v <= INT_MAX)
+            r->master = r->pid_master = (pid_t)v;
+        free(b);
+    }
+    if (!r->master) {
+        /* the master of the first pool whose workers are in the table */
+        ps_scan(r->cfg->proc_root, &r->table);
+        for (size_t i = 0; !r->master && i < r->cfg->npools; i++) {
+            pid_t m = workers_only_master(&r->table, r->cfg->pools[i].c.name);
+            r->master = m > 0 ? m : 0;
+        }
+        if (!r->master)
+            r->master = r->table.master;
+    }
+    for (size_t i = 0; i < 3; i++)
+        ps_kept_free(&r->cg_files[i]);
+    if (!r->master || ps_cgroup_dir(r->cfg->proc_root, r->cfg->sys_root, r->master, r->cgroup_dir,
+                                    sizeof r->cgroup_dir, r->cgroup_rel, sizeof r->cgroup_rel) != 0) {
+        r->cgroup_dir[0] = '\0';
+        strcpy(r->cgroup_rel, "-");
+        return;
+    }
+    for (size_t i = 0; i < 3; i++) /* a path that cannot be kept is a file not read */
+        (void)ps_kept_set(&r->cg_files[i], r->cgroup_dir, cg_file_names[i]);
+    long got = ps_kept_read(&r->cg_files[1]); /* cpu.max */
+    if (got >= 0)
+        procfs_cgroup_max(r->cg_files[1].buf, (size_t)got, &r->quota_mc);
+}
+
+void rec_write_header(recorder *r)
+{
+    char p[8192];
+    rec_config *cfg = r->cfg;
+    ps_host_facts(cfg->proc_root, cfg->sys_root, &r->host);
+    if (cfg->hostname)
+        snprintf(r->host.hostname, sizeof r->host.hostname, "%s", cfg->hostname);
+    find_cgroup(r);
+    uint64_t mono = MONO(r), real = REAL(r);
+    int n = snprintf(p, sizeof p,
+                     HOST_FORMAT "=1\n" HOST_RECORDER "=" PROG " " FPMCPU_VERSION "\n"
+                     HOST_HOSTNAME "=%s\n" HOST_BOOT_ID "=%s\n" HOST_KERNEL "=%s\n"
+                     HOST_NPROC "=%ld\n" HOST_CLK_TCK "=%ld\n" HOST_INTERVAL_MS "=%llu\n"
+                     HOST_QUOTA_MC "=%llu\n" HOST_CGROUP "=%s\n" HOST_CLOCKSOURCE "=%s\n",
+                     r->host.hostname, r->host.boot_id, r->host.kernel, r->host.nproc,
+                     r->host.clk_tck, (unsigned long long)cfg->interval_ms,
+                     (unsigned long long)r->quota_mc, r->cgroup_rel, r->host.clocksource);
+    rec_add(r, rec_name(REC_HOST), mono, real, NULL, p, (size_t)n);
+    for (size_t i = 0; i < cfg->npools; i++)
+        write_pool(r, &cfg->pools[i], mono, real);
+}
+
+void rec_note(recorder *r, const char *fmt, ...)
+{
+    char text[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    if (n >= (int)sizeof text)
+        n = (int)sizeof text - 1;
+    rec_add(r, rec_name(REC_NOTE), MONO(r), REAL(r), NULL, text, (size_t)n);
+}
+
+/* The process table, scanned at most once a round: only when a pool has no
+ * page to go by or its page names workers the table does not (a worker
+ * spawned, exited or reused its pid), so a round does not cost a read of
+ * every process's cmdline. */
+static void scan_table(recorder *r)
+{
+    if (r->scanned)
+        return;
+    r->scanned = 1;
+    if (ps_scan(r->cfg->proc_root, &r->table) != 0)
+        r->table.any_fpm = 0;
+}
+
+/* A pool's status page over FastCGI: 1 with the page in resp, or 0 with
+ * why in err (no answer, or an answer that is not a status page). */
+static int fetch_status(const recorder *r, const rec_pool *pool, fcgi_response *resp, char *err,
+                        size_t errlen)
+{
+    if (fcgi_get(config_status_endpoint(pool), pool->c.status_path, "json&full",
+                 (int)r->cfg->timeout_ms, FCGI_MAX_BODY, resp, err, errlen) != 0)
+        return 0;
+    if (resp->status == 404)
+        snprintf(err, errlen, "status page not found (HTTP 404 %.*s): \"%s\" is not the pool's "
+                 "pm.status_path", (int)strcspn((char *)resp->body, "\r\n"), (char *)resp->body,
+                 pool->c.status_path);
+    else if (resp->status != 200)
+        snprintf(err, errlen, "HTTP %d from the status page: %.*s", resp->status,
+                 (int)strcspn((char *)resp->body, "\r\n"), (char *)resp->body);
+    return resp->status == 200;
+}
+
+/* STATUS (its query strings cut with --redact-query) or ERROR, stamped
+ * when the request was sent; an ERROR said once, until it answers again. */
+static void write_status(recorder *r, rec_pool *pool, uint64_t mono, uint64_t real,
+                         const fcgi_response *resp, int ok, const char *err)
+{
+    char *red = NULL;
+    size_t rl;
+    if (!ok)
+        rec_add(r, rec_name(REC_ERROR), mono, real, pool->c.name, err, strlen(err));
+    else if (r->cfg->redact &&
+             status_redact_query((const char *)resp->body, resp->body_len, &red, &rl) == 0)
+        rec_add(r, rec_name(REC_STATUS), mono, real, pool->c.name, red, rl);
+    else
+        rec_add(r, rec_name(REC_STATUS), mono, real, pool->c.name, resp->body, resp->body_len);
+    free(red);
+    int change = msg_changed(&pool->said_error, ok ? "" : "unreadable");
+    if (change == MSG_GONE && !r->cfg->quiet)
+        msg_warnx("pool %s: its status page answers again, after %llu round(s) of ERROR",
+                  pool->c.name, (unsigned long long)pool->error_rounds);
+    pool->error_rounds = ok ? 0 : pool->error_rounds + 1;
+    if (change == MSG_NEW)
+        msg_warnx("pool %s: could not read its status page: %s (an ERROR is recorded each round "
+                  "until it answers)", pool->c.name, err);
+}
+
+/* PIDS, read right after the status: the pool's workers (by its page,
+ * else the process table) and their /proc/<pid>/stat lines; a problem
+ * finding them said once until it changes. */
+static void write_pids(recorder *r, rec_pool *pool, const unsigned char *page, size_t plen)
+{
+    rec_config *cfg = r->cfg;
+    pid_t *pids = NULL;
+    char why[200];
+    int parsed = page && status_parse(&r->page, (const char *)page, plen) == 0;
+    if (!parsed || !workers_table_agrees(&r->table, pool->c.name, &r->page))
+        scan_table(r); /* no page to go by, or the table is out of date */
+    long n = workers_of_pool(&r->table, pool->c.name, parsed ? &r->page : NULL, r->pid_master,
+                             &pool->master, &pids, why, sizeof why);
+    size_t len = 0, got = 0;
+    uint64_t mono = MONO(r), real = REAL(r);
+    if (n > 0 && (got = ps_pid_stats(&r->fds, cfg->proc_root, pids, (size_t)n, &r->pidbuf, &len,
+                                     &r->pidcap)) == 0)
+        snprintf(why, sizeof why, "none of its %ld workers' stat files in %s can be read "
+                 "(hidepid, or another pid namespace): no PIDS this round", n, cfg->proc_root);
+    if (n >= 0 && (n == 0 || got > 0)) {
+        rec_add(r, rec_name(REC_PIDS), mono, real, pool->c.name, r->pidbuf ? r->pidbuf : "", len);
+        why[0] = '\0';
+    }
+    if (msg_changed(&pool->said_pids, why) == MSG_NEW) {
+        msg_warnx("pool %s: %s", pool->c.name, why);
+        rec_note(r, "pool %s: %s", pool->c.name, why);
+    }
+    free(pids);
+}
+
+/* MASTER: the /proc/<pid>/stat lines of the php-fpm masters that own the
+ * recorded pools (their workers' parent as found in the previous round, or
+ * the one found at start), read before the pools' STATUS and PIDS, so a
+ * master counts a worker's CPU only after the worker has left the PIDS.  A
+ * master that cannot be read is left out; none read, no record. */
+static void write_masters(recorder *r)
+{
+    pid_t m[64];
+    size_t n = 0, len = 0;
+    for (size_t i = 0; i < r->cfg->npools; i++) {
+        pid_t p = r->cfg->pools[i].master > 0 ? r->cfg->pools[i].master : r->master;
+        size_t k = 0;
+        while (k < n && m[k] != p)
+            k++;
+        if (p > 0 && k == n && n < sizeof m / sizeof m[0])
+            m[n++] = p;
+    }
+    if (!n)
+        return;
+    uint64_t mono = MONO(r), real = REAL(r);
+    if (ps_pid_stats(&r->fds, r->cfg->proc_root, m, n, &r->masterbuf, &len, &r->mastercap) > 0)
+        rec_add(r, rec_name(REC_MASTER), mono, real, NULL, r->masterbuf, len);
+}
+
+/* LISTEN, after the pools' PIDS: the kernel's accept queue and backlog of
+ * each pool's own listen socket, where its visitors' requests wait, all
+ * looked up at once; none for a pool whose socket is not found. */
+static void write_listens(recorder *r)
+{
+    rec_config *cfg = r->cfg;
+    sd_want *w = calloc(cfg->npools ? cfg->npools : 1, sizeof *w);
+    if (!w)
+        return;
+    size_t n = 0;
+    for (size_t i = 0; i < cfg->npools; i++) {
+        w[n].sock_ino = cfg->pools[i].listen_ino; /* asked for alone, when known */
+        w[n++].endpoint = cfg->pools[i].c.endpoint ? cfg->pools[i].c.endpoint : "-";
+    }
+    uint64_t mono = MONO(r), real = REAL(r);
+    sd_lookup(w, n); /* what it could not ask about is not found */
+    for (size_t i = 0; i < n; i++) {
+        cfg->pools[i].listen_ino = w[i].found ? w[i].sock_ino : 0;
+        if (!w[i].found)
+            continue;
+        char p[64];
+        size_t len = fpmlog_kv_put(p, LISTEN_QUEUE, w[i].l.queue);
+        len += fpmlog_kv_put(p + len, LISTEN_BACKLOG, w[i].l.backlog);
+        rec_add(r, rec_name(REC_LISTEN), mono, real, cfg->pools[i].c.name, p, len);
+    }
+    free(w);
+}
+
+static void read_pool(recorder *r, rec_pool *pool)
+{
+    fcgi_response resp = {0};
+    char err[600] = "";
+    uint64_t mono = MONO(r), real = REAL(r);
+    int ok = fetch_status(r, pool, &resp, err, sizeof err);
+    write_status(r, pool, mono, real, &resp, ok, err);
+    write_pids(r, pool, ok ? resp.body : NULL, ok ? resp.body_len : 0);
+    free(resp.body);
+}
+
+/* --steal-probe: the probe on the next CPU in turn, as a STEAL record; a
+ * failure is said once until it works again. */
+static void steal_probe(recorder *r)
+{
+    if (r->nprobe_cpus == 0 && (r->nprobe_cpus = probe_cpus(r->probe_cpus, 1024)) == 0)
+        r->probe_cpus[r->nprobe_cpus++] = 0;
+    int cpu = r->probe_cpus[r->probe_turn++ % r->nprobe_cpus];
+    probe_result pr;
+    char err[256], p[512];
+    if (probe_run(cpu, r->cfg->steal_probe_ms * 1000000ull, &pr, err, sizeof err) != 0) {
+        if (msg_changed(&r->said_probe, err) == MSG_NEW && !r->cfg->quiet)
+            msg_warnx("steal probe: %s", err);
+        return;
+    }
+    msg_changed(&r->said_probe, "");
+    size_t n = probe_format(&pr, p, sizeof p);
+    rec_add(r, rec_name(REC_STEAL), MONO(r), REAL(r), NULL, p, n);
+}
+
+/* The clock check of this start, as a TIMING record after HOST. */
+void rec_clock_check(recorder *r)
+{
+    clockcheck *c = malloc(sizeof *c);
+    if (!c)
+        return;
+    uint64_t mono = MONO(r), real = REAL(r);
+    clockcheck_run(c, 100000000ull); /* 100 ms */
+    size_t n;
+    char *p = clockcheck_format(c, &n);
+    if (p)
+        rec_add(r, rec_name(REC_TIMING), mono, real, NULL, p, n);
+    free(p);
+    free(c);
+    r->timed = 1;
+}
+
+/* A kept file as a record of that type, stamped when read; nothing when it
+ * cannot be read. */
+static void add_kept(recorder *r, rec_type type, const char *source, ps_kept *k)
+{
+    uint64_t mono = MONO(r), real = REAL(r);
+    long n = ps_kept_read(k);
+    if (n >= 0)
+        rec_add(r, rec_name(type), mono, real, source, k->buf, (size_t)n);
+}
+
+/* --pool without --fpm-config: once per master, a pool's max_children and
+ * own listen socket from the configuration its master runs with, and a
+ * POOL record again when they were new. */
+static void discover_pools(recorder *r)
+{
+    for (size_t i = 0; !r->cfg->fpm_config && i < r->cfg->npools; i++) {
+        rec_pool *pool = &r->cfg->pools[i];
+        if (pool->master <= 0 || pool->conf_master == pool->master)
+            continue;
+        pool->conf_master = pool->master;
+        char path[4096];
+        if (mc_config_of(r->cfg->proc_root, pool->master, path, sizeof path) == 0 &&
+            mc_fill_pool(path, &pool->c) == 1)
+            write_pool(r, pool, MONO(r), REAL(r));
+    }
+}
+
+void rec_do_round(recorder *r)
+{
+    rec_config *cfg = r->cfg;
+    uint64_t t0 = MONO(r);
+    if (r->rewrite_header) { /* a failed write may have taken them */
+        rec_write_header(r);
+        rec_note(r, "writing again after a write error");
+    }
+    r->scanned = 0;
+    write_masters(r);
+    for (size_t i = 0; i < cfg->npools; i++)
+        read_pool(r, &cfg->pools[i]);
+    discover_pools(r);
+    write_listens(r);
+    uint64_t mono = MONO(r), real = REAL(r);
+    long n = ps_kept_read(&r->stat_file);
+    if (n >= 0) {
+        rec_add(r, rec_name(REC_STAT), mono, real, NULL, r->stat_file.buf,
+            ps_cpu_lines_in(r->stat_file.buf, (size_t)n));
+        r->last_stat = mono;
+    }
+    add_kept(r, REC_PRESSURE, NULL, &r->pressure_file); /* where the host has it */
+    if (r->cgroup_dir[0])
+        for (size_t i = 0; i < 3; i++)
+            add_kept(r, REC_CGROUP, cg_file_names[i], &r->cg_files[i]);
+    ps_stat_fds_sweep(&r->fds); /* the workers gone since the last round */
+    if (cfg->steal_probe_ms)
+        steal_probe(r);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    uint64_t self = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000ull +
+                    (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+    mono = MONO(r);
+    real = REAL(r);
+    char p[128];
+    size_t len = fpmlog_kv_put(p, ROUND_SEQ, ++r->seq);
+    len += fpmlog_kv_put(p + len, ROUND_TOOK_US, (mono - t0) / 1000);
+    len += fpmlog_kv_put(p + len, ROUND_SELF_CPU_US, self);
+    rec_add(r, rec_name(REC_ROUND), mono, real, NULL, p, len);
+    int end = mono - r->frame_start >= FPMLOG_FRAME_NS || logfile_frame_bytes(r->log) >= cfg->frame_bytes;
+    rec_commit(r, end, 1);
+    if (end)
+        r->frame_start = mono;
+}
+

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rc.h"
 #include "check.h"
 #include "rows.h"
 #include "escape.h"
@@ -226,7 +227,7 @@ static int replay_all(const config *cfg, run *r, const pl_options *opt)
     if ((r->sk = window_plan(opt, cfg->logs, cfg->nlogs)))
         replay_set_seek(r->rp, r->sk);
     for (int i = 0; i < cfg->nlogs; i++)
-        if (replay_file(r->rp, cfg->logs[i], !cfg->quiet && isatty(2)) == -2)
+        if (replay_file(r->rp, cfg->logs[i], !cfg->quiet && isatty(2)) == FPM_ENOMEM)
             return 2;
     if (replay_drain(r->rp) != 0)
         return 2;

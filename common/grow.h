@@ -2,13 +2,14 @@
  * grow: how every array here grows, so the doubling is written once.  arr
  * is the address of the array's pointer (any element type), *cap its room
  * in elements; after 0, the room is at least need (first, or the room
- * doubled until it is); -1 on ENOMEM or a size that does not fit, and the
+ * doubled until it is); FPM_ENOMEM or a size that does not fit, and the
  * array is untouched.
  */
 #ifndef GROW_H
 #define GROW_H
 
 #include <stdint.h>
+#include "rc.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,16 +20,16 @@ static inline int grow(void *arr, size_t *cap, size_t need, size_t elem, size_t 
     size_t c = *cap ? *cap : first;
     while (c < need) {
         if (c > SIZE_MAX / 2)
-            return -1;
+            return FPM_ENOMEM;
         c *= 2;
     }
     if (c > SIZE_MAX / elem)
-        return -1;
+        return FPM_ENOMEM;
     void *p;
     memcpy(&p, arr, sizeof p); /* arr is a T **: its pointer read as void * */
     void *np = realloc(p, c * elem);
     if (!np)
-        return -1;
+        return FPM_ENOMEM;
     memcpy(arr, &np, sizeof np);
     *cap = c;
     return 0;
@@ -41,7 +42,7 @@ static inline int grow_append(unsigned char **p, size_t *cap, size_t *len, const
                               size_t n, size_t *at)
 {
     if (grow(p, cap, *len + n + 1, 1, 65536))
-        return -1;
+        return FPM_ENOMEM;
     if (n)
         memcpy(*p + *len, src, n);
     (*p)[*len + n] = '\0';

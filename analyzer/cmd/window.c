@@ -1,4 +1,5 @@
 /* The window's plan: which frames --from/--until need (window.h). */
+#include "rc.h"
 #include "window.h"
 
 #include <stdio.h>
@@ -44,7 +45,7 @@ seek *window_plan(const pl_options *opt, char *const *logs, int nlogs)
         if (rp) {
             replay_set_seek(rp, sk);
             for (int i = 0; ok && i < nlogs; i++)
-                ok = replay_file(rp, logs[i], 0) != -2;
+                ok = replay_file(rp, logs[i], 0) != FPM_ENOMEM;
         }
         const uint64_t *ids;
         size_t n = ok ? pipeline_unsettled(pl, &ids) : 0;

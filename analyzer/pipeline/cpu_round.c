@@ -3,6 +3,7 @@
  * the pair, and the points of the dominant pool's line (section 5) and of
  * the joint fit (11.3, 11.4).  The pipeline's, through pipeline_int.h. */
 #include "pipeline_int.h"
+#include "rc.h"
 
 #include <string.h>
 
@@ -22,17 +23,17 @@ static void note_link(void *arg, const procfs_proc *w, int left)
 
 /* Sections 5 and 11.1: the ticks a pool's workers spent since its previous
  * PIDS, and the map replaced; with links, its workers noted by master
- * (11.2).  -1 ENOMEM. */
+ * (11.2).  0, FPM_ENOMEM. */
 static int pool_ticks(pipeline *pl, round_pool *w, size_t i, mk_links *links)
 {
     const pl_pool_round *in_rec = w->in;
     if (in_rec->ticks) {
         if (wk_set(&pl->workers, in_rec->ticks, in_rec->nticks))
-            return -1;
+            return FPM_ENOMEM;
     } else {
         long nt = pl_parse_ticks(in_rec->pids, in_rec->pids_len, &pl->tk, &pl->tk_cap);
         if (nt < 0 || wk_set(&pl->workers, pl->tk, (size_t)nt))
-            return -1;
+            return FPM_ENOMEM;
     }
     link_ctx c = {links, i, 0};
     w->ticks = wk_since(&w->pool->workers, &pl->workers, links ? note_link : NULL, &c);
@@ -44,7 +45,7 @@ static int pool_ticks(pipeline *pl, round_pool *w, size_t i, mk_links *links)
 
 /* Section 5: each pool's ticks from its PIDS (its worker map is replaced
  * every round it has PIDS, usable pair or not), with links noted; their
- * sum into *sum.  0, -2 ENOMEM. */
+ * sum into *sum.  0, FPM_ENOMEM. */
 int pl_round_pool_ticks(pipeline *pl, const pl_host *h, size_t n, int links, uint64_t *sum)
 {
     *sum = 0;
@@ -56,7 +57,7 @@ int pl_round_pool_ticks(pipeline *pl, const pl_host *h, size_t n, int links, uin
         w->pids_both = w->pool->pids_round + 1 == h->round_no;
         w->pool->pids_round = h->round_no;
         if (pool_ticks(pl, w, i, links ? &pl->links : NULL))
-            return -2;
+            return FPM_ENOMEM;
         *sum = w->ticks > UINT64_MAX - *sum ? UINT64_MAX : *sum + w->ticks; /* saturates */
     }
     return 0;
@@ -64,13 +65,13 @@ int pl_round_pool_ticks(pipeline *pl, const pl_host *h, size_t n, int links, uin
 
 /* 11.2: this round's masters, and in a usable pair (every pool with PIDS
  * in both rounds, MASTER in both) the CPU that left with workers, shared
- * among the pools.  0, -2 ENOMEM. */
+ * among the pools.  0, FPM_ENOMEM. */
 int pl_round_recover(pipeline *pl, pl_host *h, const pl_round *r, int pair, int in,
                          size_t n)
 {
     const pl_host_rec *m = &r->rec[PL_REC_MASTER];
     if (mk_parse(&pl->masters, m->has ? m->p : NULL, m->has ? m->len : 0))
-        return -2;
+        return FPM_ENOMEM;
     mk_carry(&h->prev->masters, &pl->masters);
     if (!pair)
         return 0;
@@ -130,14 +131,14 @@ void pl_round_pool_cores(pipeline *pl, pl_host *h, const host_pair *hp, size_t n
 
 /* 11.3, 11.4: the pair's point of the joint fit, every pool of the host
  * at its cores (0 for one in neither round), unless the pools used more
- * than the host had (13.2).  0, -2 ENOMEM. */
+ * than the host had (13.2).  0, FPM_ENOMEM. */
 int pl_round_joint(pipeline *pl, pl_host *h, const host_pair *hp, size_t n)
 {
     double y = hp->value[SIG_BUSY];
     if (n && pl->work[0].inconsistent) /* counted by pl_round_pool_cores (13.2) */
         return 0;
     if (grow(&pl->x, &pl->x_cap, h->j.k ? h->j.k : 1, sizeof *pl->x, 16))
-        return -2;
+        return FPM_ENOMEM;
     memset(pl->x, 0, h->j.k * sizeof *pl->x);
     for (size_t i = 0; i < n; i++) {
         pl->x[pl->work[i].pool->jx] = pl->work[i].cores;

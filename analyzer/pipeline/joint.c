@@ -1,5 +1,6 @@
 /* The joint fit of docs/rules.md section 11.3-11.5. */
 #include "joint.h"
+#include "rc.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -14,7 +15,7 @@ int joint_grow(joint *j, size_t k)
         while (cap < k)
             cap *= 2;
         if (cap > SIZE_MAX / sizeof(double) / cap)
-            return -1;
+            return FPM_ENOMEM;
         double *S = calloc(cap * cap, sizeof *S);
         double *s = realloc(j->s, cap * sizeof *s);
         if (s)
@@ -24,7 +25,7 @@ int joint_grow(joint *j, size_t k)
             j->sy_p = sy_p;
         if (!S || !s || !sy_p) {
             free(S);
-            return -1;
+            return FPM_ENOMEM;
         }
         for (size_t p = 0; p < j->k; p++)
             memcpy(S + p * cap, j->S + p * j->cap, j->k * sizeof *S);
@@ -90,7 +91,7 @@ static int centre(const joint *j, const size_t *order, size_t k, centred *z)
     z->c = malloc((k ? k : 1) * sizeof *z->c);
     z->C = malloc((k ? k * k : 1) * sizeof *z->C);
     if (!z->m || !z->c || !z->C)
-        return -1;
+        return FPM_ENOMEM;
     double n = j->n;
     z->my = j->sy / n;
     z->vy = j->syy / n - z->my * z->my;
@@ -213,7 +214,7 @@ int joint_solve(const joint *j, const size_t *order, size_t k, joint_sol *sol,
     centred z = {0};
     size_t *A = malloc((k ? k : 1) * sizeof *A);
     double *L = calloc(k ? k * k : 1, sizeof *L), *a = malloc((k ? k : 1) * 3 * sizeof *a);
-    int rc = -1;
+    int rc = FPM_ENOMEM;
     if (!A || !L || !a || centre(j, order, k, &z) != 0)
         goto out;
     common_line(&z, sol);

@@ -33,7 +33,7 @@ typedef struct {
     uint64_t points, inconsistent;
 } joint;
 
-/* Room for pool index k - 1; a new pool enters with zeros.  0, -1 ENOMEM. */
+/* Room for pool index k - 1; a new pool enters with zeros.  0, FPM_ENOMEM. */
 int joint_grow(joint *j, size_t k);
 void joint_free(joint *j);
 
@@ -62,7 +62,7 @@ typedef struct {
 } joint_sol;
 
 /* 11.5: the solution with the pools in order (order[i] the index of the
- * i-th), into *sol and pools[0..k) (NULL for none).  0, -1 ENOMEM. */
+ * i-th), into *sol and pools[0..k) (NULL for none).  0, FPM_ENOMEM. */
 int joint_solve(const joint *j, const size_t *order, size_t k, joint_sol *sol,
                 joint_pool *pools);
 

@@ -1,6 +1,7 @@
 /* Section 5 and 9's host side of a pair of rounds: whether it is usable,
  * each signal's value over it, the shares and the steal probe. */
 #include "pairs.h"
+#include "rc.h"
 
 #include <stdlib.h>
 
@@ -102,7 +103,7 @@ void pl_shares_pct(const pl_shares *s, int64_t out[4])
     }
 }
 
-/* Section 9: each share the pair gave, and the throttled time.  0, -2 ENOMEM. */
+/* Section 9: each share the pair gave, and the throttled time.  0, FPM_ENOMEM. */
 int pair_shares(pl_host *h, const host_pair *hp)
 {
     for (int k = SIG_FIRST_SHARE; k < SIG_N; k++) {
@@ -110,7 +111,7 @@ int pair_shares(pl_host *h, const host_pair *hp)
             continue;
         pl_shares *s = &h->shares[k];
         if (!s->count && !(s->count = calloc(SIG_SHARE_MAX + 1, sizeof *s->count)))
-            return -2;
+            return FPM_ENOMEM;
         s->count[(uint32_t)hp->value[k]]++;
         s->n++;
     }

@@ -52,7 +52,7 @@ void pair_values(pl_host *h, host_pair *hp, const sig_pair *sp);
  * the steal. */
 int pair_full_by_steal(const pl_host *h, const pl_round *r, const host_pair *hp);
 
-/* Section 9: each share the pair gave, and the throttled time.  0, -2 ENOMEM. */
+/* Section 9: each share the pair gave, and the throttled time.  0, FPM_ENOMEM. */
 int pair_shares(pl_host *h, const host_pair *hp);
 
 /* Section 9: the steal probe's record of the round. */

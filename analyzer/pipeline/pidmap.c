@@ -1,5 +1,6 @@
 /* A sorted pid map. */
 #include "pidmap.h"
+#include "rc.h"
 
 #include <stdlib.h>
 
@@ -8,7 +9,7 @@
 int pidmap_put(pidmap *m, int64_t pid, int64_t val)
 {
     if (grow(&m->e, &m->cap, m->n + 1, sizeof *m->e, 32))
-        return -1;
+        return FPM_ENOMEM;
     m->e[m->n] = (pidmap_entry){pid, val, m->n};
     m->n++;
     return 0;

@@ -19,7 +19,7 @@ typedef struct {
     size_t hint;       /* where the last lookup ended: lookups in pid order are O(1) */
 } pidmap;
 
-/* Appends; the map must be sealed before lookups.  0 ok, -1 ENOMEM. */
+/* Appends; the map must be sealed before lookups.  0 ok, FPM_ENOMEM. */
 int pidmap_put(pidmap *m, int64_t pid, int64_t val);
 
 /* Sorts and keeps the last entry put for each pid. */

@@ -1,5 +1,6 @@
 /* The analysis pipeline of docs/rules.md sections 1, 2, 5, 6 and 9. */
 #include "pipeline.h"
+#include "rc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,7 +43,7 @@ pipeline *pipeline_new(const pl_options *opt)
 int pipeline_on_reading(pipeline *pl, pl_reading_fn fn, void *arg)
 {
     if (pl->nfn == PL_MAX_HOOKS)
-        return -1;
+        return FPM_EFAIL;
     pl->fn[pl->nfn] = fn;
     pl->fn_arg[pl->nfn++] = arg;
     return 0;
@@ -51,7 +52,7 @@ int pipeline_on_reading(pipeline *pl, pl_reading_fn fn, void *arg)
 int pipeline_on_round(pipeline *pl, pl_round_fn fn, void *arg)
 {
     if (pl->nround_fn == PL_MAX_HOOKS)
-        return -1;
+        return FPM_EFAIL;
     pl->round_fn[pl->nround_fn] = fn;
     pl->round_arg[pl->nround_fn++] = arg;
     return 0;
@@ -119,7 +120,7 @@ static int insert_ptr(void ***arr, size_t *n, size_t at, void *item)
 {
     void **a = realloc(*arr, (*n + 1) * sizeof *a);
     if (!a)
-        return -1;
+        return FPM_ENOMEM;
     memmove(a + at + 1, a + at, (*n - at) * sizeof *a);
     a[at] = item;
     *arr = a;
@@ -212,7 +213,7 @@ int pipeline_host(pipeline *pl, const unsigned char *payload, size_t len)
     const char *name = fpmlog_kv(payload, len, HOST_HOSTNAME, 0, &nl);
     const char *boot = fpmlog_kv(payload, len, HOST_BOOT_ID, 0, &bl);
     if (!pipeline_host_named(payload, len))
-        return -1;
+        return FPM_EFAIL;
     size_t lo = 0;
     pl_host *h = pl_find_host(pl, name, nl, &lo);
     if (!h) {
@@ -220,13 +221,13 @@ int pipeline_host(pipeline *pl, const unsigned char *payload, size_t len)
         if (!h || !(h->hostname = dup_bytes(name, nl)) || !(h->prev = calloc(1, sizeof *h->prev)) ||
             insert_ptr((void ***)&pl->hosts, &pl->nhosts, lo, h)) {
             host_free(h);
-            return -2;
+            return FPM_ENOMEM;
         }
         h->hostname_len = nl;
     }
     char *b = dup_bytes(boot ? boot : "", boot ? bl : 0);
     if (!b)
-        return -2;
+        return FPM_ENOMEM;
     if (h->boot_id && strcmp(h->boot_id, b) != 0)
         forget_boot(h);
     free(h->boot_id);
@@ -251,15 +252,15 @@ int pipeline_pool(pipeline *pl, const char *name, size_t name_len,
                   const unsigned char *payload, size_t len)
 {
     if (!pl->cur)
-        return -1;
+        return FPM_EFAIL;
     pl_pool *p = pl_get_pool(pl, pl->cur, name, name_len);
     if (!p)
-        return -2;
+        return FPM_ENOMEM;
     size_t vl;
     const char *v;
     for (unsigned i = 0; (v = fpmlog_kv(payload, len, POOL_OWN_URI, i, &vl)); i++)
         if (rd_prefixes_add(&p->own, v, vl))
-            return -2;
+            return FPM_ENOMEM;
     uint64_t mc = pl_kv_u64(payload, len, POOL_MAX_CHILDREN, 0);
     p->max_children = mc <= PL_MAX_CHILDREN ? (int64_t)mc : 0; /* out of range: unknown */
     v = fpmlog_kv(payload, len, POOL_PM, 0, &vl);
@@ -279,7 +280,7 @@ static int grow_work(pipeline *pl, size_t n)
     if (m)
         pl->mkp = m;
     if (!m)
-        return -1;
+        return FPM_ENOMEM;
     pl->work_cap = cap;
     return 0;
 }
@@ -343,12 +344,12 @@ static int round_get_pools(pipeline *pl, pl_host *h, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         if (!(pl->work[i].pool = pl_get_pool(pl, h, pl->work[i].in->name, pl->work[i].in->name_len)))
-            return -2;
+            return FPM_ENOMEM;
     return 0;
 }
 
 /* A pool's status page of the round, NULL for none or one that is an
- * ERROR (counted when in).  *rc -2 on ENOMEM. */
+ * ERROR (counted when in).  *rc FPM_ENOMEM on ENOMEM. */
 static const status_page *round_page(pipeline *pl, round_pool *w, int in, int *rc)
 {
     const pl_pool_round *in_rec = w->in;
@@ -358,11 +359,11 @@ static const status_page *round_page(pipeline *pl, round_pool *w, int in, int *r
     int prc = in_rec->is_error ? 1
             : in_rec->page ? in_rec->page_rc
             : status_parse(&pl->page, (const char *)in_rec->status, in_rec->status_len);
-    if (prc == -2)
-        *rc = -2;
+    if (prc == FPM_ENOMEM)
+        *rc = FPM_ENOMEM;
     if (prc == 0)
         return in_rec->page ? in_rec->page : &pl->page;
-    w->errored = prc != -2; /* an ERROR, or no status page: an ERROR for this pool */
+    w->errored = prc != FPM_ENOMEM; /* an ERROR, or no status page: an ERROR for this pool */
     if (w->errored && in)
         note_error(w->pool, in_rec);
     return NULL;
@@ -370,7 +371,7 @@ static const status_page *round_page(pipeline *pl, round_pool *w, int in, int *r
 
 /* Sections 2 and 12: each pool's page of the round, judged worker by worker
  * (contended when the pair is saturated); its queue and activity.  0, or
- * -2 ENOMEM. */
+ * FPM_ENOMEM. */
 static int round_readings(pipeline *pl, pl_host *h, const pl_round *r, int in, int contended,
                           size_t n)
 {
@@ -379,7 +380,7 @@ static int round_readings(pipeline *pl, pl_host *h, const pl_round *r, int in, i
         int rc;
         const status_page *pg = round_page(pl, w, in, &rc);
         if (rc)
-            return -2;
+            return FPM_ENOMEM;
         const pl_pool_round *in_rec = w->in;
         w->kernel_queue = act_kernel_queue(in_rec->has_listen ? in_rec->listen : NULL,
                                            in_rec->listen_len);
@@ -400,7 +401,7 @@ static int round_readings(pipeline *pl, pl_host *h, const pl_round *r, int in, i
         int unsure = 0, watch = p->seen_uncertain || p->unknowns;
         if (rd_page_seek(pg, &p->remembered, &pl->scratch, &p->status_before, &p->own,
                          on_reading, &ctx, p->seen_uncertain, watch ? &unsure : NULL))
-            return -2;
+            return FPM_ENOMEM;
         if (in && (unsure & 1))
             pl_need(pl, p->skip_id);
         p->unknowns = (unsure & 2) != 0;
@@ -471,7 +472,7 @@ static void round_hooks(pipeline *pl, const pl_host *h, const pl_round *r, const
     }
 }
 
-/* This round becomes the previous one.  0, or -2 ENOMEM. */
+/* This round becomes the previous one.  0, or FPM_ENOMEM. */
 static int round_remember(pipeline *pl, pl_host *h, const pl_round *r, const host_pair *hp,
                           size_t n)
 {
@@ -484,7 +485,7 @@ static int round_remember(pipeline *pl, pl_host *h, const pl_round *r, const hos
         if (had)
             pr->had_pids = had;
         if (!seen || !had)
-            return -2;
+            return FPM_ENOMEM;
         pr->cap = n;
     }
     for (size_t i = 0; i < n; i++) {
@@ -510,19 +511,19 @@ int pipeline_round(pipeline *pl, const pl_round *r)
 {
     pl_host *h = pl->cur;
     if (!h)
-        return -1;
+        return FPM_EFAIL;
     int in = (!pl->opt.has_from || r->real >= pl->opt.from_ns) &&
              (!pl->opt.has_until || r->real < pl->opt.until_ns);
     size_t n = r->npools;
     if (grow_work(pl, n + 1))
-        return -2;
+        return FPM_ENOMEM;
     for (size_t i = 0; i < n; i++)
         pl->work[i] = (round_pool){.in = &r->pools[i], .listen_queue = -1, .kernel_queue = -1,
                                    .active = -1};
     qsort(pl->work, n, sizeof *pl->work, cmp_round_pool);
     h->round_no++;
     if (round_get_pools(pl, h, n) != 0)
-        return -2;
+        return FPM_ENOMEM;
     if (in && h->unsettled_prev)
         pl_need(pl, h->skip_id);
     for (size_t i = 0; i < n; i++) {
@@ -539,14 +540,14 @@ int pipeline_round(pipeline *pl, const pl_round *r)
     int recover = hp.usable && sp.pids_complete && r->rec[PL_REC_MASTER].has &&
                   h->prev->masters.n > 0;
     if (pl_round_pool_ticks(pl, h, n, recover, &sp.pool_ticks) || pl_round_recover(pl, h, r, recover, in, n))
-        return -2;
+        return FPM_ENOMEM;
     if (hp.usable) {
         sp.interval_ns = r->stat_mono - h->prev->mono;
         pair_values(h, &hp, &sp);
         pl_round_pool_cores(pl, h, &hp, n, in, sp.pids_complete);
     }
     if (round_readings(pl, h, r, in, hp.usable && hp.saturated, n) != 0)
-        return -2;
+        return FPM_ENOMEM;
     if (hp.usable && in) {
         double pools = 0;
         int any = 0;
@@ -565,14 +566,14 @@ int pipeline_round(pipeline *pl, const pl_round *r)
     if (hp.usable && in && !hp.saturated && sp.pids_complete) {
         pl_round_fit_points(pl, &hp, n);
         if (PL_JOINT && pl_round_joint(pl, h, &hp, n))
-            return -2;
+            return FPM_ENOMEM;
     }
     if (hp.usable && in && hp.saturated)
         round_starved(pl, h, r, &hp, n);
     if (hp.usable && in) {
         round_throttled(pl, &hp, n);
         if (pair_shares(h, &hp) != 0)
-            return -2;
+            return FPM_ENOMEM;
     }
     if (in) {
         pair_probe(h, r);

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rc.h"
 #include "round.h"
 #include "state.h"
 
@@ -25,7 +26,7 @@ typedef struct pipeline pipeline;
  * (jump id): rounds rounds, REAL from min_real to max_real.  What they would
  * have changed is unknown until rounds show it again; a round in the window
  * that needs it notes the jump (pipeline_unsettled).  The pools those frames
- * named are made known first with pipeline_skipped_pool.  0, -2 ENOMEM. */
+ * named are made known first with pipeline_skipped_pool.  0, FPM_ENOMEM. */
 int pipeline_skipped_pool(pipeline *pl, const char *hostname, size_t hostname_len,
                           const char *name, size_t name_len, uint64_t id);
 void pipeline_skipped(pipeline *pl, const char *hostname, size_t hostname_len, uint64_t rounds,
@@ -49,7 +50,7 @@ typedef void (*pl_round_fn)(void *arg, const pl_host *h, const pl_pool *p, const
 /* NULL on ENOMEM.  opt is copied; what it points to must outlive pl. */
 pipeline *pipeline_new(const pl_options *opt);
 void pipeline_free(pipeline *pl);
-/* Adds a hook called for each worker judged in the window; 0, or -1 when
+/* Adds a hook called for each worker judged in the window; 0, or FPM_EFAIL when
  * PL_MAX_HOOKS are there already. */
 int pipeline_on_reading(pipeline *pl, pl_reading_fn fn, void *arg);
 
@@ -59,15 +60,15 @@ int pipeline_on_round(pipeline *pl, pl_round_fn fn, void *arg);
 /* Whether a HOST payload names its host (else pipeline_host ignores it). */
 int pipeline_host_named(const unsigned char *payload, size_t len);
 
-/* A HOST record: it becomes the host in force.  0 ok, -1 when the payload
- * has no hostname (ignored), -2 ENOMEM. */
+/* A HOST record: it becomes the host in force.  0 ok, FPM_EFAIL when the payload
+ * has no hostname (ignored), FPM_ENOMEM. */
 int pipeline_host(pipeline *pl, const unsigned char *payload, size_t len);
 
-/* A POOL record of the host in force.  0 ok, -1 no host yet, -2 ENOMEM. */
+/* A POOL record of the host in force.  0 ok, FPM_EFAIL no host yet, FPM_ENOMEM. */
 int pipeline_pool(pipeline *pl, const char *name, size_t name_len,
                   const unsigned char *payload, size_t len);
 
-/* A complete round.  0 ok, -1 no host yet (ignored), -2 ENOMEM. */
+/* A complete round.  0 ok, FPM_EFAIL no host yet (ignored), FPM_ENOMEM. */
 int pipeline_round(pipeline *pl, const pl_round *r);
 
 /* The hosts seen, sorted by hostname. */

@@ -85,7 +85,7 @@ int pl_pids_complete(const pipeline *pl, const pl_host *h, size_t n);
 void pl_round_pool_cores(pipeline *pl, pl_host *h, const host_pair *hp, size_t n, int in,
                          int complete);
 
-/* 11.3, 11.4: the pair's point of the joint fit.  0, -2 ENOMEM. */
+/* 11.3, 11.4: the pair's point of the joint fit.  0, FPM_ENOMEM. */
 int pl_round_joint(pipeline *pl, pl_host *h, const host_pair *hp, size_t n);
 
 /* Section 5: the dominant pool's (or the idle pools') points. */

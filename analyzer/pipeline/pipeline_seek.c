@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "grow.h"
+#include "rc.h"
 #include "pipeline_int.h"
 
 void pl_need(pipeline *pl, uint64_t id)
@@ -32,7 +33,7 @@ int pipeline_skipped_pool(pipeline *pl, const char *hostname, size_t hostname_le
         return 0; /* rounds of no host: ignored */
     pl_pool *p = pl_get_pool(pl, h, name, name_len);
     if (!p)
-        return -2;
+        return FPM_ENOMEM;
     /* its remembered map, page before, workers: whatever the frames did */
     pidmap_clear(&p->remembered);
     p->workers.n = 0;

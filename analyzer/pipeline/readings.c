@@ -1,5 +1,6 @@
 /* The reading rules of docs/rules.md section 2. */
 #include "readings.h"
+#include "rc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,17 +23,17 @@ int rd_prefixes_add(rd_prefixes *p, const char *s, size_t len)
         size_t cap = p->cap ? p->cap * 2 : 4;
         char **v = realloc(p->v, cap * sizeof *v);
         if (!v)
-            return -1;
+            return FPM_ENOMEM;
         p->v = v;
         size_t *l = realloc(p->len, cap * sizeof *l);
         if (!l)
-            return -1;
+            return FPM_ENOMEM;
         p->len = l;
         p->cap = cap;
     }
     char *c = malloc(len + 1);
     if (!c)
-        return -1;
+        return FPM_ENOMEM;
     memcpy(c, s, len);
     c[len] = '\0';
     p->v[p->n] = c;
@@ -134,7 +135,7 @@ int rd_page_seek(const status_page *pg, pidmap *remembered, pidmap *scratch,
         else if (w->has_pid && w->has_requests && w->requests == 0)
             rc = pidmap_put(scratch, w->pid, 0); /* forked, nothing served: its first is new */
         if (rc != 0)
-            return -1;
+            return FPM_ENOMEM;
         if (fn)
             fn(arg, w, v, share);
     }

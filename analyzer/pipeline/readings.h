@@ -61,7 +61,7 @@ rd_verdict rd_judge(const status_worker *w, pidmap *before, const rd_before *pre
  * replaces *remembered by what this round sets: idle pids with their counter
  * (a worker that served nothing yet with 0), running pids with the counter
  * they had before, or as seen running.  scratch is a map the caller keeps
- * to save allocations.  0 ok, -1 ENOMEM (map unchanged). */
+ * to save allocations.  0 ok, FPM_ENOMEM (map unchanged). */
 int rd_page(const status_page *pg, pidmap *remembered, pidmap *scratch, const rd_before *prev,
             const rd_prefixes *own,
             void (*fn)(void *arg, const status_worker *w, rd_verdict v, int64_t share),

@@ -1,6 +1,7 @@
 /* The workers' CPU by pid and start time, and the CPU recovered from the
  * masters (docs/rules.md 11.1, 11.2). */
 #include "recover.h"
+#include "rc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,7 @@ static int cmp_pid_line(const void *a, const void *b)
 int wk_set(wk_map *m, const procfs_proc *t, size_t n)
 {
     if (grow(&m->v, &m->cap, n ? n : 1, sizeof *m->v, 16))
-        return -1;
+        return FPM_ENOMEM;
     size_t i = 1;
     while (i < n && t[i - 1].pid < t[i].pid)
         i++;
@@ -29,7 +30,7 @@ int wk_set(wk_map *m, const procfs_proc *t, size_t n)
         return 0;
     }
     if (grow(&m->idx, &m->idx_cap, n, sizeof *m->idx, 16))
-        return -1;
+        return FPM_ENOMEM;
     for (i = 0; i < n; i++)
         m->idx[i] = (wk_key){t[i].pid, i};
     qsort(m->idx, n, sizeof *m->idx, cmp_pid_line);
@@ -123,7 +124,7 @@ int mk_parse(mk_list *l, const unsigned char *p, size_t len)
         l->v[o++] = l->v[i];
     }
     l->n = o;
-    return c.nomem ? -1 : 0;
+    return c.nomem ? FPM_ENOMEM : 0;
 }
 
 static const mk_master *find_master(const mk_list *l, int64_t pid)
@@ -169,7 +170,7 @@ int mk_links_note(mk_links *l, size_t pool, const procfs_proc *w, int left)
         i++;
     if (i == l->n) {
         if (grow(&l->v, &l->cap, l->n + 1, sizeof *l->v, 16))
-            return -1;
+            return FPM_ENOMEM;
         l->v[l->n++] = (mk_link){w->ppid, pool, 0, 0};
     }
     if (left) {

@@ -27,7 +27,7 @@ typedef struct {
     size_t       idx_cap;
 } wk_map;
 
-/* *m becomes the workers t[0..n).  0, -1 ENOMEM. */
+/* *m becomes the workers t[0..n).  0, FPM_ENOMEM. */
 int wk_set(wk_map *m, const procfs_proc *t, size_t n);
 void wk_free(wk_map *m);
 
@@ -56,7 +56,7 @@ typedef struct {
 } mk_list;
 
 /* *l becomes the masters of a MASTER payload, sorted by pid, carry 0.
- * 0, -1 ENOMEM. */
+ * 0, FPM_ENOMEM. */
 int mk_parse(mk_list *l, const unsigned char *p, size_t len);
 
 /* 11.2: each master of cur keeps prev's carry when prev has it with the

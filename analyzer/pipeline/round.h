@@ -38,7 +38,7 @@ pl_pool_round pl_pool_round_of(const char *name, size_t name_len, const unsigned
                                size_t pids_len);
 
 /* A PIDS payload's workers into *out (grown as needed, *cap its room);
- * how many.  -1 on ENOMEM. */
+ * how many.  FPM_ENOMEM. */
 long pl_parse_ticks(const unsigned char *pids, size_t len, pl_tick **out, size_t *cap);
 
 /* The host's records of a round, by kind: STAT, CGROUP cpu.stat, CGROUP

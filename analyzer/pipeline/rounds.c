@@ -1,5 +1,6 @@
 /* A round's records as read: the host's by kind, a pool's, its PIDS parsed. */
 #include "round.h"
+#include "rc.h"
 
 #include <string.h>
 
@@ -57,7 +58,7 @@ long pl_parse_ticks(const unsigned char *pids, size_t len, pl_tick **out, size_t
     procfs_each_pid((const char *)pids, len, list_tick, &l);
     *out = l.v;
     *cap = l.cap;
-    return l.nomem ? -1 : (long)l.n;
+    return l.nomem ? FPM_ENOMEM : (long)l.n;
 }
 
 /* The pool's CPU ticks spent since its previous PIDS; replaces its map. */

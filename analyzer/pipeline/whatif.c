@@ -1,5 +1,6 @@
 /* The what-if arithmetic of section 7 (and the cost of section 10). */
 #include "whatif.h"
+#include "rc.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -21,7 +22,7 @@ int whatif_joint(const pl_host *h, joint_sol *sol, joint_pool *pools)
 {
     size_t *order = malloc((h->npools ? h->npools : 1) * sizeof *order);
     if (!order)
-        return -1;
+        return FPM_ENOMEM;
     for (size_t i = 0; i < h->npools; i++)
         order[i] = h->pools[i]->jx; /* in name order */
     int rc = joint_solve(&h->j, order, h->npools, sol, pools);

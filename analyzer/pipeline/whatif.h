@@ -97,7 +97,7 @@ wi_view whatif_pool_view_cost(const pl_pool *p, uint64_t host_millicores, int he
                                    const joint_sol *sol);
 
 /* Section 11.5 for a host: *sol and, when pools is not NULL, each pool's
- * result in the host's pool order.  0, -1 ENOMEM. */
+ * result in the host's pool order.  0, FPM_ENOMEM. */
 int whatif_joint(const pl_host *h, joint_sol *sol, joint_pool *pools);
 
 /* The host line: the sums of section 7 over the pool views. */

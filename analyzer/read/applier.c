@@ -1,5 +1,6 @@
 /* Rounds parsed and applied on threads of their own, in order. */
 #include "applier.h"
+#include "rc.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -87,24 +88,24 @@ static int grow_pools(slot *s, size_t n)
         s->ticks_cap = tc;
     }
     if (!tc)
-        return -1;
+        return FPM_ENOMEM;
     s->pools_cap = cap;
     return 0;
 }
 
 /* The round into the slot: its pools, their names copied (the reader
- * reuses its own), the payloads where they are.  0, or -1 ENOMEM. */
+ * reuses its own), the payloads where they are.  0, or FPM_ENOMEM. */
 static int copy_round(slot *s, const pl_round *r)
 {
     s->r = *r;
     if (grow_pools(s, r->npools))
-        return -1;
+        return FPM_ENOMEM;
     for (size_t i = 0; i < r->npools; i++) {
         s->pools[i] = r->pools[i];
         s->pools[i].page = NULL;
         s->pools[i].ticks = NULL;
         if ((s->name_of[i] = put(s, r->pools[i].name, r->pools[i].name_len)) == SIZE_MAX)
-            return -1;
+            return FPM_ENOMEM;
     }
     s->npools = r->npools;
     for (size_t i = 0; i < s->npools; i++) /* the blob will not move now */
@@ -120,7 +121,7 @@ static void parse_round(slot *s)
         pl_pool_round *p = &s->pools[i];
         if (p->has_status && !p->is_error) {
             p->page_rc = status_parse(&s->pages[i], (const char *)p->status, p->status_len);
-            if (p->page_rc == -2)
+            if (p->page_rc == FPM_ENOMEM)
                 s->nomem = 1;
             p->page = &s->pages[i];
         }
@@ -171,7 +172,7 @@ static void *parser(void *arg)
     return NULL;
 }
 
-/* One slot to the pipeline: 0, or -2 ENOMEM. */
+/* One slot to the pipeline: 0, or FPM_ENOMEM. */
 static int apply(applier *a, slot *s)
 {
     int rc;
@@ -181,8 +182,8 @@ static int apply(applier *a, slot *s)
         rc = pipeline_pool(a->pl, (const char *)s->blob + s->name_at, s->name_len,
                            s->blob + s->payload_at, s->payload_len);
     else
-        rc = s->nomem ? -2 : pipeline_round(a->pl, &s->r);
-    return rc == -2 ? -2 : 0;
+        rc = s->nomem ? FPM_ENOMEM : pipeline_round(a->pl, &s->r);
+    return rc == FPM_ENOMEM ? FPM_ENOMEM : 0;
 }
 
 static void *applying(void *arg)
@@ -212,7 +213,7 @@ static void *applying(void *arg)
         pthread_mutex_unlock(&a->m);
         int rc = nomem ? 0 : apply(a, s);
         pthread_mutex_lock(&a->m);
-        if (rc == -2)
+        if (rc == FPM_ENOMEM)
             a->nomem = 1;
         s->state = S_FREE;
         a->tail++;
@@ -253,13 +254,13 @@ static void hand_over(applier *a, slot *s, int state)
     pthread_mutex_unlock(&a->m);
 }
 
-/* The reader ran out of memory: the threads only drain from now on.  -2. */
+/* The reader ran out of memory: the threads only drain from now on: FPM_ENOMEM. */
 static int out_of_memory(applier *a)
 {
     pthread_mutex_lock(&a->m);
     a->nomem = 1;
     pthread_mutex_unlock(&a->m);
-    return -2;
+    return FPM_ENOMEM;
 }
 
 static int record(applier *a, int kind, const char *name, size_t nl, const unsigned char *p,
@@ -267,7 +268,7 @@ static int record(applier *a, int kind, const char *name, size_t nl, const unsig
 {
     slot *s = take_slot(a);
     if (!s)
-        return -2;
+        return FPM_ENOMEM;
     s->kind = kind;
     s->name_len = nl;
     if ((s->name_at = put(s, name, nl)) == SIZE_MAX || (s->payload_at = put(s, p, n)) == SIZE_MAX)
@@ -302,7 +303,7 @@ int applier_round(applier *a, const pl_round *r, unsigned char **blob, size_t *b
         return -1;
     slot *s = take_slot(a);
     if (!s)
-        return -2;
+        return FPM_ENOMEM;
     s->kind = K_ROUND;
     unsigned char *b = *blob; /* the payloads stay where they are, in memory the slot now owns */
     size_t cap = *blob_cap;
@@ -323,7 +324,7 @@ int applier_drain(applier *a)
         pthread_cond_wait(&a->room, &a->m);
     int nomem = a->nomem;
     pthread_mutex_unlock(&a->m);
-    return nomem ? -2 : 0;
+    return nomem ? FPM_ENOMEM : 0;
 }
 
 applier *applier_new(pipeline *pl, int parsers)

@@ -31,7 +31,7 @@ int applier_pool(applier *a, const char *name, size_t name_len, const unsigned c
                  size_t len);
 int applier_round(applier *a, const pl_round *r, unsigned char **blob, size_t *blob_cap);
 
-/* Waits until everything handed over is applied: 0, or -2 ENOMEM. */
+/* Waits until everything handed over is applied: 0, or FPM_ENOMEM. */
 int applier_drain(applier *a);
 
 /* Drains, stops the threads, frees. */

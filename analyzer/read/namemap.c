@@ -1,5 +1,6 @@
 /* Open addressing with linear probing, at most half full. */
 #include "namemap.h"
+#include "rc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +46,7 @@ static int grow(namemap *m)
     size_t cap = m->cap ? m->cap * 2 : 16;
     struct namemap_slot *slot = calloc(cap, sizeof *slot);
     if (!slot)
-        return -1;
+        return FPM_ENOMEM;
     namemap bigger = {slot, cap, 0};
     for (size_t i = 0; i < m->cap; i++)
         if (m->slot[i].name)
@@ -59,7 +60,7 @@ static int grow(namemap *m)
 int namemap_put(namemap *m, const char *name, size_t len, uintptr_t val)
 {
     if ((m->n + 1) * 2 > m->cap && grow(m) != 0)
-        return -1;
+        return FPM_ENOMEM;
     uint64_t h = hash_of(name, len);
     *find(m, name, len, h) = (struct namemap_slot){name, len, h, val};
     m->n++;

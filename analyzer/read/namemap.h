@@ -18,7 +18,7 @@ typedef struct {
 /* 1 with *val when name is in the map, else 0. */
 int namemap_get(const namemap *m, const char *name, size_t len, uintptr_t *val);
 
-/* Adds name (not in the map yet) with val.  0, or -1 on ENOMEM. */
+/* Adds name (not in the map yet) with val.  0, or FPM_ENOMEM. */
 int namemap_put(namemap *m, const char *name, size_t len, uintptr_t val);
 
 /* Empties the map; its memory is kept. */

@@ -1,5 +1,6 @@
 /* Replay: records into rounds into the pipeline. */
 #include "replay.h"
+#include "rc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +47,7 @@ typedef struct {
 } bytes;
 
 /* Appends n bytes at src (and a NUL) to the blob; their offset in *at.
- * 0, or -1 ENOMEM. */
+ * 0, or FPM_ENOMEM. */
 static int append(bytes *b, const void *src, size_t n, size_t *at)
 {
     return grow_append(&b->p, &b->cap, &b->len, src, n, at);
@@ -57,7 +58,7 @@ static int append(bytes *b, const void *src, size_t n, size_t *at)
 static int keep(bytes *b, const void *src, size_t n)
 {
     if (grow(&b->p, &b->cap, n + 1, 1, 64))
-        return -1;
+        return FPM_ENOMEM;
     memcpy(b->p, src, n);
     b->p[n] = '\0';
     b->len = n;
@@ -136,7 +137,7 @@ static pend_pool *pend_pool_get(pending *p, const fpmlog_record *rec)
 }
 
 /* Gathers a record of a round (where a kind appears twice, the later one
- * stands); 0 ok, -1 ENOMEM. */
+ * stands); 0 ok, FPM_ENOMEM. */
 static int gather(pending *p, rec_kind k, const fpmlog_record *rec)
 {
     int hr = pl_host_rec_kind(k.type, rec->source);
@@ -152,7 +153,7 @@ static int gather(pending *p, rec_kind k, const fpmlog_record *rec)
         return 0; /* read by no rule yet */
     pend_pool *pp = pend_pool_get(p, rec);
     if (!pp)
-        return -1;
+        return FPM_ENOMEM;
     p->any = 1;
     if (k.type == REC_PIDS) {
         pp->has_pids = 1;
@@ -197,9 +198,9 @@ static int finish_round(replay *st, pending *p, const fpmlog_record *rec)
     int rc = st->apply ? applier_round(st->apply, &r, &p->blob.p, &p->blob.cap)
                        : pipeline_round(st->pl, &r);
     pend_drop(p);
-    if (rc == -2)
-        return -1;
-    if (rc == -1)
+    if (rc == FPM_ENOMEM)
+        return FPM_ENOMEM;
+    if (rc == FPM_EFAIL)
         st->hostless_rounds++;
     else
         st->rounds++;
@@ -210,7 +211,7 @@ int replay_drain(replay *st)
 {
     if (st->apply && applier_drain(st->apply) != 0) {
         msg_warnx("out of memory");
-        return -2;
+        return FPM_ENOMEM;
     }
     return 0;
 }
@@ -244,7 +245,7 @@ void replay_free(replay *st)
     free(st);
 }
 
-/* A HOST record: the host in force for the rounds that follow.  0, -1 ENOMEM. */
+/* A HOST record: the host in force for the rounds that follow.  0, FPM_ENOMEM. */
 static int seen_host_of(replay *st, const fpmlog_record *rec)
 {
     size_t hn, bn;
@@ -286,7 +287,7 @@ static int round_is_copy(const fpmlog_record *rec, const char *path, replay *st,
 }
 
 /* One record, by its kind: HOST and POOL take effect, a round's records
- * are gathered, ROUND applies the round.  0, or -1 ENOMEM. */
+ * are gathered, ROUND applies the round.  0, or FPM_ENOMEM. */
 static int take_record(replay *st, pending *p, const fpmlog_record *rec, const char *path)
 {
     rec_kind k = rec_kind_of(rec->type);
@@ -320,9 +321,11 @@ static int take_record(replay *st, pending *p, const fpmlog_record *rec, const c
         loss_new_run(&st->loss);
         int hr = st->apply ? applier_host(st->apply, rec->payload, rec->len)
                            : pipeline_host(st->pl, rec->payload, rec->len);
-        if (hr == -1)
+        if (hr == FPM_EFAIL)
             say_pos(path, &rec->pos, "HOST record without hostname, ignored", "");
-        return hr == -2 || (hr == 0 && seen_host_of(st, rec) != 0) ? -1 : 0;
+        if (hr == FPM_ENOMEM)
+            return FPM_ENOMEM;
+        return hr == FPM_OK ? seen_host_of(st, rec) : FPM_OK;
     }
     case REC_POOL:
         if (!rec->has_source)
@@ -330,7 +333,7 @@ static int take_record(replay *st, pending *p, const fpmlog_record *rec, const c
         return (st->apply ? applier_pool(st->apply, rec->source, rec->source_len, rec->payload,
                                          rec->len)
                           : pipeline_pool(st->pl, rec->source, rec->source_len, rec->payload,
-                                          rec->len)) == -2 ? -1 : 0;
+                                          rec->len)) == FPM_ENOMEM ? FPM_ENOMEM : FPM_OK;
     default:
         return k.role == REC_IN_ROUND ? gather(p, k, rec) : 0;
     }
@@ -347,7 +350,7 @@ typedef struct {
 static int jump_record(void *arg, const fpmlog_record *rec)
 {
     jump_ctx *c = arg;
-    return take_record(c->st, c->p, rec, c->path) ? -2 : 0;
+    return take_record(c->st, c->p, rec, c->path);
 }
 
 /* A jumped frame done: its pools made known, its rounds' state unknown. */
@@ -355,7 +358,7 @@ static int jump_done(void *arg, const seek_frame *f)
 {
     jump_ctx *c = arg;
     const fpmsum *sum = f->sum;
-    int rc = replay_drain(c->st) ? -2 : 0; /* its records are applied before */
+    int rc = replay_drain(c->st); /* its records are applied before */
     for (size_t i = 0; rc == 0 && i < f->npools; i++)
         rc = pipeline_skipped_pool(c->st->pl, sum->hostname, sum->hostname_len, f->pools[i],
                                    f->lens[i], f->id);
@@ -368,16 +371,15 @@ static int jump_done(void *arg, const seek_frame *f)
 
 /* The reader jumped over [off, off + len): the pipeline is told what those
  * frames' summaries hold: their records as read, then (once the threads
- * applied everything before) their pools and rounds directly.  0, -1
- * ENOMEM, -2 a summary no longer checks out. */
+ * applied everything before) their pools and rounds directly.  0,
+ * FPM_ENOMEM, or FPM_EFAIL when a summary no longer checks out. */
 static int take_jump(replay *st, pending *p, const char *path, uint64_t off, uint64_t len)
 {
     pend_drop(p); /* a skipped frame begins between rounds: nothing is pending */
     st->jumps++;
     loss_new_run(&st->loss);
     jump_ctx c = {st, p, path};
-    int rc = seek_jumped(st->seek, st->files, off, len, jump_record, jump_done, &c);
-    return rc == -1 ? -2 : rc ? -1 : 0;
+    return seek_jumped(st->seek, st->files, off, len, jump_record, jump_done, &c);
 }
 
 /* Damage met before a file's first record is said only once a record shows
@@ -427,7 +429,7 @@ static int file_end(const char *path, replay *st, const file_marks *m, int rc, i
         else
             msg_warnx("%s: no fpmlog record in it: not a log", path);
         st->unreadable++;
-        rc = -1;
+        rc = FPM_EFAIL;
     }
     return rc;
 }
@@ -547,21 +549,21 @@ int replay_file(replay *st, const char *path, int progress)
         if (ret == -2) {
             say_pos(path, &dmg.pos, dmg.what, "");
             st->unreadable++;
-            rc = -1;
+            rc = FPM_EFAIL;
             break;
         }
         if (ret == 2) {
             int e = take_jump(st, &p, path, rec.pos.offset, rec.len);
-            if (e == -2) {
+            if (e == FPM_EFAIL) {
                 msg_warnx("%s: offset %llu: a frame's summary no longer checks out: the file "
                           "changed while it was read", path, (unsigned long long)rec.pos.offset);
                 st->unreadable++;
-                rc = -1;
+                rc = FPM_EFAIL;
                 break;
             }
             if (e) {
                 msg_warnx("%s: out of memory", path);
-                rc = -2;
+                rc = FPM_ENOMEM;
                 break;
             }
             continue;
@@ -577,7 +579,7 @@ int replay_file(replay *st, const char *path, int progress)
         int e = take_record(st, &p, &rec, path);
         if (e) {
             msg_warnx("%s: out of memory", path);
-            rc = -2;
+            rc = FPM_ENOMEM;
             break;
         }
     }

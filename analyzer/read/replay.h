@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "rc.h"
 #include "pipeline.h"
 
 typedef struct replay replay;
@@ -28,8 +29,8 @@ replay *replay_new(pipeline *pl, int threads);
  * rounds of a host go back in time after the files before it is warned
  * about (given out of order, or given twice), once per file and host; with
  * progress, a line on a terminal says how far it is, at most four times a
- * second, and is wiped at the end.  Returns 0, -1 when the file could not
- * be opened or read to its end (counted unreadable), -2 ENOMEM. */
+ * second, and is wiped at the end.  Returns 0, FPM_EFAIL when the file could not
+ * be opened or read to its end (counted unreadable), FPM_ENOMEM. */
 int replay_file(replay *r, const char *path, int progress);
 
 /* Seeking: the files' frames a window does not need are jumped over as

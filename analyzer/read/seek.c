@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "grow.h"
+#include "rc.h"
 #include "msg.h"
 #include "pipeline.h"
 #include "zframe.h"
@@ -79,16 +80,17 @@ void seek_free(seek *s)
     free(s);
 }
 
-/* The summary at off, len bytes, read and checked.  0, -1. */
+/* The summary at off, len bytes, read and checked.  0, FPM_EFAIL (it does
+ * not check out), FPM_ENOMEM, or a visitor's nonzero. */
 static int read_summary(seek *s, int fd, uint64_t off, uint64_t len, fpmsum *sum,
                         const fpmsum_visit *visit)
 {
     if (len > FPMSUM_MAX)
-        return -1;
+        return FPM_EFAIL;
     if (grow(&s->buf, &s->buf_cap, (size_t)len, 1, 4096))
-        return -1;
+        return FPM_ENOMEM;
     if (zf_pread_all(fd, s->buf, (size_t)len, off) != len)
-        return -1;
+        return FPM_EFAIL;
     return fpmsum_read(s->sr, s->buf, (size_t)len, sum, visit);
 }
 
@@ -102,7 +104,7 @@ static int outside(const seek *s, const fpmsum *sum)
 static int add_frame(file *f, frame fr)
 {
     if (grow(&f->f, &f->cap, f->n + 1, sizeof *f->f, 256))
-        return -1;
+        return FPM_ENOMEM;
     f->f[f->n++] = fr;
     return 0;
 }
@@ -110,7 +112,7 @@ static int add_frame(file *f, frame fr)
 static int add_run(seek *s, size_t fi, size_t a, size_t b)
 {
     if (grow(&s->runs, &s->cap_runs, s->nruns + 1, sizeof *s->runs, 64))
-        return -1;
+        return FPM_ENOMEM;
     s->runs[s->nruns++] = (run){fi, a, b, 0};
     return 0;
 }
@@ -151,7 +153,7 @@ static int walk(seek *s, file *f, int fd, uint64_t size)
         fr.may_skip = ok && clean && sum.seekable && outside(s, &sum);
         clean = ok && sum.seekable;
         if (add_frame(f, fr) != 0)
-            return -1;
+            return FPM_ENOMEM;
         off = fr.end;
     }
     /* A summary's times are believed only in order with its neighbours':
@@ -175,13 +177,13 @@ int seek_add(seek *s, const char *path)
 {
     file *nf = realloc(s->files, (s->nfiles + 1) * sizeof *nf);
     if (!nf)
-        return -1;
+        return FPM_ENOMEM;
     s->files = nf;
     file *f = &s->files[s->nfiles];
     *f = (file){.s = s, .i = s->nfiles};
     s->nfiles++;
     if (!(f->path = strdup(path)))
-        return -1;
+        return FPM_ENOMEM;
     struct stat sb;
     int fd = strcmp(path, "-") == 0 ? -1 : open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
@@ -294,9 +296,9 @@ static int gather_pool(void *arg, const char *name, size_t len)
     size_t cap = g->cap;
     if (grow(&g->names, &cap, g->n + 1, sizeof *g->names, 32) ||
         grow(&g->lens, &g->cap, g->n + 1, sizeof *g->lens, 32))
-        return -1;
+        return FPM_ENOMEM;
     if (!(g->names[g->n] = malloc(len + 1)))
-        return -1;
+        return FPM_ENOMEM;
     memcpy(g->names[g->n], name, len);
     g->lens[g->n++] = len;
     return 0;
@@ -321,10 +323,10 @@ int seek_jumped(seek *s, size_t i, uint64_t off, uint64_t len, seek_record_fn re
     file *f = seek_file(s, i);
     frame *fr = f ? frame_at(f, off) : NULL;
     if (!fr)
-        return -1;
+        return FPM_EFAIL;
     int fd = open(f->path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return -1;
+        return FPM_EFAIL;
     gather g = {.record = record, .arg = arg};
     fpmsum_visit v = {gather_pool, gather_record, &g};
     int rc = 0;

@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rc.h"
 #include "fpmlog.h"
 #include "fpmsum.h"
 #include "pipeline.h"
@@ -37,7 +38,7 @@ seek *seek_new(int has_from, uint64_t from, int has_until, uint64_t until);
 void seek_free(seek *s);
 
 /* Indexes the next LOG (they are given in order).  A file that is not a
- * regular file, or cannot be read, is read whole.  0, -1 ENOMEM. */
+ * regular file, or cannot be read, is read whole.  0, FPM_ENOMEM. */
 int seek_add(seek *s, const char *path);
 
 /* The first plan: each stretch of skippable frames but its last frame,
@@ -65,8 +66,8 @@ typedef struct {
 /* After the reader jumped over [off, off + len) of LOG i: each frame's
  * summary, read again, its records to record (the frame's own HOST and
  * POOL, in order), then the frame to done.  0, or record's or done's
- * nonzero, or -1 when a summary no longer checks out (the file changed) or
- * memory ran out. */
+ * nonzero, or FPM_EFAIL when a summary no longer checks out (the file
+ * changed), FPM_ENOMEM when memory ran out (common/rc.h). */
 typedef int (*seek_record_fn)(void *arg, const fpmlog_record *rec);
 typedef int (*seek_done_fn)(void *arg, const seek_frame *f);
 int seek_jumped(seek *s, size_t i, uint64_t off, uint64_t len, seek_record_fn record,

@@ -1,5 +1,6 @@
 /* Which rounds each file held: logs given twice or out of order. */
 #include "seen.h"
+#include "rc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +66,7 @@ int seen_host(seen *s, const char *host, size_t host_len, const char *boot, size
     s->warned = 0;
     s->host = dup_n(host, host ? host_len : 0);
     s->boot = dup_n(boot, boot ? boot_len : 0);
-    return s->host && s->boot ? 0 : -1;
+    return s->host && s->boot ? 0 : FPM_ENOMEM;
 }
 
 void seen_file_end(seen *s)
@@ -114,7 +115,7 @@ int seen_round(seen *s, uint64_t file, const char *path, uint64_t mono, uint64_t
     }
     if (!mine) {
         if (grow(&s->span, &s->cap, s->n + 1, sizeof *s->span, 8))
-            return -1;
+            return FPM_ENOMEM;
         mine = &s->span[s->n];
         *mine = (seen_span){strdup(s->host), strdup(s->boot), file, strdup(path), mono, mono,
                             real};
@@ -122,7 +123,7 @@ int seen_round(seen *s, uint64_t file, const char *path, uint64_t mono, uint64_t
             free(mine->host);
             free(mine->boot);
             free(mine->path);
-            return -1;
+            return FPM_ENOMEM;
         }
         s->n++;
     }

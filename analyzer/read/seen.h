@@ -15,12 +15,12 @@ seen *seen_new(void);   /* NULL ENOMEM */
 void  seen_free(seen *s);
 
 /* A HOST record: its hostname and boot_id (NULL: "") are in force for the
- * rounds that follow.  0, -1 ENOMEM. */
+ * rounds that follow.  0, FPM_ENOMEM. */
 int seen_host(seen *s, const char *host, size_t host_len, const char *boot, size_t boot_len);
 
 /* A complete round of the host in force, of file number file (path): warns
  * when it lies inside what an earlier file held (given twice) or before it
- * (out of order), and widens this file's span.  0, -1 ENOMEM. */
+ * (out of order), and widens this file's span.  0, FPM_ENOMEM. */
 int seen_round(seen *s, uint64_t file, const char *path, uint64_t mono, uint64_t real);
 
 /* A file is done: the next may be warned about again. */

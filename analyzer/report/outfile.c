@@ -1,6 +1,7 @@
 /* Output files that are the analyzer's own. */
 #define _POSIX_C_SOURCE 200809L
 #include "outfile.h"
+#include "rc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,7 +27,7 @@ int outfile_protect(char *const *paths, int n)
     if (n <= 0)
         return 0;
     if (!(inputs = calloc((size_t)n, sizeof *inputs)))
-        return -1;
+        return FPM_ENOMEM;
     for (int i = 0; i < n; i++) {
         struct stat st;
         int is_stdin = strcmp(paths[i], "-") == 0;

@@ -15,7 +15,7 @@
 #include <stdio.h>
 
 /* Remembers the run's inputs ("-" is standard input), which no output may
- * be; called once, before any output is checked.  0, or -1 (ENOMEM). */
+ * be; called once, before any output is checked.  0, or FPM_ENOMEM. */
 int outfile_protect(char *const *inputs, int n);
 void outfile_unprotect(void);
 

@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "rc.h"
 #include "msg.h"
 #include "replay.h"
 #include "report.h"
@@ -32,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
     pipeline *pl = pipeline_new(NULL);
     replay *r = pl ? replay_new(pl, 1) : NULL;
-    if (r && replay_file(r, path, 0) != -2) {
+    if (r && replay_file(r, path, 0) != FPM_ENOMEM) {
         wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
         char *out = NULL;
         size_t len = 0;

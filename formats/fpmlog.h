@@ -1,5 +1,6 @@
 /*
  * fpmlog: the log format shared by fpm-record and fpm-analyze (version 1).
+ * Longer than a screen on purpose: the format's whole layout comes first.
  *
  * The whole layout, as man/fpmlog.5 defines it:
  *

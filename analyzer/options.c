@@ -1,6 +1,7 @@
 /* fpm-analyze's options. */
 #define _POSIX_C_SOURCE 200809L
 #include "options.h"
+#include "rc.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -119,11 +120,11 @@ static int parse_headroom(const char *s, int *out)
     int frac = 0, digits = 0;
     const char *p = s;
     if (*p < '0' || *p > '9')
-        return -1;
+        return FPM_EFAIL;
     while (*p >= '0' && *p <= '9') {
         whole = whole * 10 + (*p++ - '0');
         if (whole > 100)
-            return -1;
+            return FPM_EFAIL;
     }
     if (*p == '.') {
         p++;
@@ -132,15 +133,15 @@ static int parse_headroom(const char *s, int *out)
             digits++;
         }
         if (digits == 0 || digits > 2)
-            return -1;
+            return FPM_EFAIL;
         if (digits == 1)
             frac *= 10;
     }
     if (*p)
-        return -1;
+        return FPM_EFAIL;
     long long h = whole * 100 + frac;
     if (h < 100 || h > 10000)
-        return -1;
+        return FPM_EFAIL;
     *out = (int)h;
     return 0;
 }
@@ -160,12 +161,12 @@ static int resolve_time(const char *arg, const char *opt, int *has, uint64_t *ns
         break;
     case TA_NO_ZONE:
         msg_usage("%s %s: give the zone (Z or an offset such as +01:00)", opt, arg);
-        return -1;
+        return FPM_EFAIL;
     default:
         msg_usage("%s must be ISO 8601 with Z or an offset (2026-11-29T14:00:00Z), "
                   "@EPOCH, or HH:MM[:SS] (00:00 to 23:59:59, a time on the first log's "
                   "first day, UTC), not \"%s\"", opt, arg);
-        return -1;
+        return FPM_EFAIL;
     }
     *has = 1;
     return 0;
@@ -225,7 +226,7 @@ static int take_max_children(config *cfg, char *s)
     *eq = '\0';
     cfg->max_children[cfg->scenario.nmax_children++] = (wi_override){s, v};
     cfg->scenario.max_children = cfg->max_children;
-    return -1;
+    return FPM_EFAIL;
 }
 
 /* The host's size from --host-millicores or --cores (N x 1000). */
@@ -242,7 +243,7 @@ static int take_choice(const char *opt, const char *arg, const char *a, const ch
     if (strcmp(arg, a) != 0 && strcmp(arg, b) != 0)
         return msg_usage("%s must be %s or %s, not \"%s\"", opt, a, b, arg);
     *v = strcmp(arg, b) == 0;
-    return -1;
+    return FPM_EFAIL;
 }
 
 static int take_option(config *cfg, int c, char *optarg)
@@ -317,7 +318,7 @@ static int take_option(config *cfg, int c, char *optarg)
     default:
         break;
     }
-    return -1;
+    return FPM_EFAIL;
 }
 
 /* The command named by argv[1] (hist, check, timing; else the report) into
@@ -472,6 +473,6 @@ int options_window(config *cfg, uint64_t day_ns, int has_day)
     if (cfg->scenario.has_from && cfg->scenario.has_until &&
         cfg->scenario.from_ns >= cfg->scenario.until_ns)
         return msg_usage("--from must come before --until");
-    return -1;
+    return FPM_EFAIL;
 }
 

@@ -1,5 +1,6 @@
 /* fpm-analyze check: what got worse than the baseline. */
 #include "check.h"
+#include "rc.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -12,7 +13,7 @@
 static int shape_rank(const char *s)
 {
     if (!s)
-        return -1;
+        return FPM_EFAIL;
     return strcmp(s, "cpu-bound") == 0 ? 2 : strcmp(s, "mixed") == 0 ? 1 : 0;
 }
 
@@ -151,7 +152,7 @@ int check_against(FILE *out, const pipeline *pl, const wi_scenario *sc, const ch
         else
             snprintf(err, errlen, "not an fpm-analyze --format json output (format 1)");
         json_decref(root);
-        return -1;
+        return FPM_EFAIL;
     }
     pl_host *const *hosts;
     size_t nh = pipeline_hosts(pl, &hosts);
@@ -174,7 +175,7 @@ int check_against(FILE *out, const pipeline *pl, const wi_scenario *sc, const ch
         if (h && !views) {
             snprintf(err, errlen, "out of memory");
             json_decref(root);
-            return -1;
+            return FPM_EFAIL;
         }
         if (h)
             worse += compare_host(out, hname, bh, h, tol);

@@ -16,7 +16,7 @@
 #include "whatif.h"
 
 /* Reads the baseline file, writes one line per regression to out and a
- * summary line.  Returns how many regressions, or -1 with err set when the
+ * summary line.  Returns how many regressions, or FPM_EFAIL with err set when the
  * baseline cannot be read or is not an fpm-analyze JSON output. */
 int check_against(FILE *out, const pipeline *pl, const wi_scenario *sc, const char *baseline,
                   int tol, double rise_pct, char *err, size_t errlen);

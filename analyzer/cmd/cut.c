@@ -1,6 +1,7 @@
 /* fpm-analyze cut: a window's records into a new log (cut.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "cut.h"
+#include "rc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -64,12 +65,12 @@ static int write_rec(cutter *c, const char *type, uint64_t mono, uint64_t real,
 {
     if (fpmlog_write(c->w, type, mono, real, has_source ? source : NULL, source_len, p, len)) {
         c->err = errno ? errno : EIO;
-        return -1;
+        return FPM_EFAIL;
     }
     return 0;
 }
 
-/* OUT names the pool of the host in force; 0, -1 ENOMEM. */
+/* OUT names the pool of the host in force; 0, FPM_ENOMEM. */
 static int note_pool(cutter *c, const char *name, size_t len, int *was_known)
 {
     char key[256 + FPMLOG_HDR_MAX];
@@ -85,10 +86,10 @@ static int note_pool(cutter *c, const char *name, size_t len, int *was_known)
         return 0;
     /* the map keeps a pointer to its names: each is kept here */
     if (grow(&c->keys, &c->cap_keys, c->nkeys + 1, sizeof *c->keys, 64))
-        return -1;
+        return FPM_ENOMEM;
     char *k = malloc(kl);
     if (!k)
-        return -1;
+        return FPM_ENOMEM;
     memcpy(k, key, kl);
     c->keys[c->nkeys++] = k;
     return namemap_put(&c->known, k, kl, 1);
@@ -101,7 +102,7 @@ static int in_window(const cutter *c, uint64_t real)
 }
 
 /* Writes one held record; a HOST makes its host the one in force, a POOL
- * or a round's record of a pool names the pool; a ROUND is counted.  0, or -1. */
+ * or a round's record of a pool names the pool; a ROUND is counted.  0, or FPM_EFAIL (c->err says why). */
 static int put(cutter *c, const held *x)
 {
     const char *type = (const char *)c->blob + x->type, *src = (const char *)c->blob + x->source;
@@ -122,7 +123,7 @@ static int put(cutter *c, const held *x)
     }
     int known;
     if (write_rec(c, type, x->mono, x->real, src, x->source_len, x->has_source, p, x->len))
-        return -1;
+        return FPM_EFAIL;
     if (x->has_source && (x->state ? strcmp(type, "POOL") == 0
                                    : x->in_round && rec_kind_of(type).per_pool))
         return note_pool(c, src, x->source_len, &known);
@@ -154,7 +155,7 @@ static void drop_front(cutter *c, size_t k)
 
 /* Writes the held records up to the first one of a round still wanted:
  * the HOST and POOL records among them, in order (state: always shared),
- * the rest dropped.  0, or -1. */
+ * the rest dropped.  0, or FPM_EFAIL (c->err says why). */
 static int settle(cutter *c)
 {
     size_t k = 0;
@@ -163,19 +164,19 @@ static int settle(cutter *c)
         if (!x->gone && !x->state)
             break;
         if (!x->gone && put(c, x))
-            return -1;
+            return FPM_EFAIL;
     }
     drop_front(c, k);
     return 0;
 }
 
 /* Every held record written: the rounds that prime the window, the state
- * records between them, the round that ends now.  0, or -1. */
+ * records between them, the round that ends now.  0, or FPM_EFAIL (c->err says why). */
 static int release(cutter *c)
 {
     for (size_t i = 0; i < c->nh; i++)
         if (!c->h[i].gone && put(c, &c->h[i]))
-            return -1;
+            return FPM_EFAIL;
     c->nh = c->cur = c->nprime = 0;
     c->blob_len = 0;
     return 0;
@@ -195,7 +196,7 @@ static void drop_round(cutter *c)
         c->h[i].gone |= c->h[i].in_round;
 }
 
-/* No round held is shared: a jump, a file's end.  0, or -1. */
+/* No round held is shared: a jump, a file's end.  0, or FPM_EFAIL (c->err says why). */
 static int drop_all(cutter *c)
 {
     forget(c, 0, c->nh);
@@ -222,21 +223,21 @@ static int primes_alone(const cutter *c, size_t from)
 static int hold(cutter *c, const fpmlog_record *rec, int in_round, int state)
 {
     if (grow(&c->h, &c->cap_h, c->nh + 1, sizeof *c->h, 64))
-        return -1;
+        return FPM_ENOMEM;
     held *x = &c->h[c->nh];
     const unsigned char *p = rec->payload;
     size_t len = rec->len;
     char *red = NULL;
     if (c->cfg->redact && strcmp(rec->type, "STATUS") == 0 &&
         status_redact_query((const char *)p, len, &red, &len) != 0)
-        return -1;
+        return FPM_EFAIL;
     if (red)
         p = (const unsigned char *)red;
     int e = keep(c, rec->type, strlen(rec->type), &x->type) ||
             keep(c, rec->source, rec->source_len, &x->source) || keep(c, p, len, &x->payload);
     free(red);
     if (e)
-        return -1;
+        return FPM_EFAIL;
     x->source_len = rec->source_len;
     x->len = len;
     x->has_source = rec->has_source;
@@ -254,7 +255,7 @@ static int hold(cutter *c, const fpmlog_record *rec, int in_round, int state)
  * only when a round of the window follows it: alone when every pool of it
  * was read, else with the rounds before it back to one that was (at most
  * PRIME_MAX).  A round past --until is so shared only when the log's clock
- * stepped back into the window after it.  0, or -1. */
+ * stepped back into the window after it.  0, or FPM_EFAIL (c->err says why). */
 static int round_ends(cutter *c, uint64_t real)
 {
     if (in_window(c, real))
@@ -280,12 +281,12 @@ static int take(cutter *c, const fpmlog_record *rec)
     switch (k.type) {
     case REC_HOST: /* a new recorder: the round in progress is dropped */
         drop_round(c);
-        return hold(c, rec, 0, 1) || settle(c) ? -1 : 0;
+        return hold(c, rec, 0, 1) || settle(c) ? FPM_EFAIL : 0;
     case REC_POOL: /* state: written in its place, whatever rounds are shared */
-        return hold(c, rec, 0, 1) || settle(c) ? -1 : 0;
+        return hold(c, rec, 0, 1) || settle(c) ? FPM_EFAIL : 0;
     case REC_ROUND:
         if (hold(c, rec, 1, 0) || round_ends(c, rec->real))
-            return -1;
+            return FPM_EFAIL;
         /* a frame ends by size, or after 5 minutes of rounds, as the recorder's */
         if (c->frame_real0 && (fpmlog_writer_frame_bytes(c->w) >= c->cfg->frame_bytes ||
                                rec->real - c->frame_real0 >= FPMLOG_FRAME_NS)) {
@@ -293,7 +294,7 @@ static int take(cutter *c, const fpmlog_record *rec)
             if (fpmlog_writer_end_frame(c->w) == 0)
                 return 0;
             c->err = errno;
-            return -1;
+            return FPM_EFAIL;
         }
         return 0;
     default:
@@ -354,9 +355,9 @@ static int cut_file(cutter *c, seek *sk, size_t i, const char *path)
         } else if (ret == 2) {
             /* what was held is not next to what follows the jump */
             if (drop_all(c) || seek_jumped(sk, i, rec.pos.offset, rec.len, jump_record, jump_done, c))
-                rc = -1;
+                rc = FPM_EFAIL;
         } else if (take(c, &rec) != 0) {
-            rc = -1;
+            rc = FPM_EFAIL;
         }
     }
     fpmlog_reader_free(r);
@@ -371,7 +372,7 @@ static int open_out(const char *out, char *tmp, size_t tmplen)
     struct stat sb;
     if (lstat(out, &sb) == 0) {
         msg_warnx("%s: exists: cut writes only a new file, nothing written", out);
-        return -1;
+        return FPM_EFAIL;
     }
     snprintf(tmp, tmplen, "%s.tmp", out);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
@@ -392,23 +393,23 @@ int cut_logs(const config *cfg, const pl_options *opt)
     for (int i = 0; rc == 0 && i < cfg->nlogs; i++) {
         int f = cut_file(&c, sk, (size_t)i, cfg->logs[i]);
         unreadable += f == 1;
-        rc = f < 0 ? -1 : 0;
+        rc = f < 0 ? FPM_EFAIL : 0;
     }
     if (rc == 0 && fpmlog_writer_end_frame(c.w) != 0) {
         c.err = errno;
-        rc = -1;
+        rc = FPM_EFAIL;
     }
     if (rc == 0 && fsync(fd) != 0) {
         c.err = errno;
-        rc = -1;
+        rc = FPM_EFAIL;
     }
     if (close(fd) != 0 && rc == 0) {
         c.err = errno;
-        rc = -1;
+        rc = FPM_EFAIL;
     }
     if (rc == 0 && link(tmp, cfg->output) != 0) {
         c.err = errno;
-        rc = -1;
+        rc = FPM_EFAIL;
     }
     unlink(tmp);
     if (rc != 0) {

@@ -1,5 +1,6 @@
 /* fpm-analyze timing: the TIMING records, as pg_test_timing prints. */
 #include "timing.h"
+#include "rc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,7 @@ static int num_list(const char *s, size_t n, uint64_t *out, int max)
         const char *c = memchr(s + i, ',', n - i);
         size_t e = c ? (size_t)(c - s) : n;
         if (k == max || fpmlog_u64(s + i, e - i, &out[k]) != 0)
-            return -1;
+            return FPM_EFAIL;
         k++;
         i = e + 1;
     }
@@ -32,10 +33,10 @@ int timing_parse(const unsigned char *p, size_t len, timing_rec *t)
     size_t n;
     const char *s = fpmlog_kv(p, len, "clock", 0, &n);
     if (!s || n != 9 || memcmp(s, "monotonic", 9) != 0)
-        return -1;
+        return FPM_EFAIL;
     if (fpmlog_kv_u64(p, len, "loops", &t->loops) != 0 ||
         fpmlog_kv_u64(p, len, "duration_ns", &t->duration_ns) != 0)
-        return -1;
+        return FPM_EFAIL;
     fpmlog_kv_u64(p, len, "backwards", &t->backwards);
     t->has_largest = fpmlog_kv_u64(p, len, "largest_ns", &t->largest_ns) == 0;
     if ((s = fpmlog_kv(p, len, "per_loop_ns", 0, &n)) && n < sizeof t->per_loop) {
@@ -44,7 +45,7 @@ int timing_parse(const unsigned char *p, size_t len, timing_rec *t)
     }
     if (!(s = fpmlog_kv(p, len, "log2", 0, &n)) ||
         (t->nlog2 = num_list(s, n, t->log2, TIMING_LOG2_MAX)) < 0)
-        return -1;
+        return FPM_EFAIL;
     if ((s = fpmlog_kv(p, len, "exact", 0, &n))) {
         size_t i = 0;
         while (i < n) { /* ns:count,... */
@@ -55,7 +56,7 @@ int timing_parse(const unsigned char *p, size_t len, timing_rec *t)
             if (!colon || fpmlog_u64(s + i, (size_t)(colon - s) - i, &ns) != 0 ||
                 fpmlog_u64(colon + 1, e - (size_t)(colon - s) - 1, &count) != 0 ||
                 ns >= TIMING_EXACT_MAX)
-                return -1;
+                return FPM_EFAIL;
             t->exact[ns] = count;
             i = e + 1;
         }
@@ -118,7 +119,7 @@ static int timing_log(FILE *out, const char *path, double cutoff, int *found)
     fpmlog_reader *r = fpmlog_reader_open(path, why, sizeof why);
     if (!r) {
         msg_warnx("%s: could not open: %s", path, why);
-        return -1;
+        return FPM_EFAIL;
     }
     char host[256] = "(no HOST record yet)";
     fpmlog_record rec;
@@ -129,7 +130,7 @@ static int timing_log(FILE *out, const char *path, double cutoff, int *found)
         if (ret < 0) {
             msg_damage(path, dmg.pos.offset, dmg.pos.compressed, dmg.pos.in_frame, dmg.what);
             if (ret == -2) {
-                rc = -1;
+                rc = FPM_EFAIL;
                 break;
             }
             continue;

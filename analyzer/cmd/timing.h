@@ -24,7 +24,7 @@ typedef struct {
     int      has_largest;
 } timing_rec;
 
-/* A TIMING payload; 0, or -1 when it is not a monotonic clock check. */
+/* A TIMING payload; 0, or FPM_EFAIL when it is not a monotonic clock check. */
 int timing_parse(const unsigned char *payload, size_t len, timing_rec *t);
 
 /* The two blocks for one record; cutoff in percent (0..100). */

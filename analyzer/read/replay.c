@@ -527,7 +527,7 @@ int replay_file(replay *st, const char *path, int progress)
 {
     fpmlog_reader *r = open_log(st, path);
     if (!r)
-        return -1;
+        return FPM_EFAIL;
     pending p = {0};
     struct stat sb;
     uint64_t total = stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0;

@@ -12,7 +12,7 @@
 
 #include "pipeline.h"
 
-/* The table, a header row and a row per pool.  0, or -1 out of memory. */
+/* The table, a header row and a row per pool.  0, or FPM_ENOMEM. */
 int out_activity_table(FILE *out, const pl_host *h);
 
 #endif

@@ -8,6 +8,7 @@
  * changes when a column's meaning does.  RFC 4180 through libcsv: words
  * quoted, numbers bare, an empty field for none. */
 #include "report.h"
+#include "rc.h"
 
 #include <csv.h>
 #include <jansson.h>
@@ -142,7 +143,7 @@ static int csv_begin(rp_ctx *c)
 {
     csv_state *s = calloc(1, sizeof *s);
     if (!s)
-        return -1;
+        return FPM_ENOMEM;
     c->state = s;
     columns(s);
     for (size_t i = 0; i < s->n; i++) {
@@ -167,7 +168,7 @@ static int csv_pool(rp_ctx *c, const pl_host *h, const pl_pool *p, const wi_view
     csv_state *s = c->state;
     json_t *pool = render(c, &(json_step){h, p, v, NULL}, "");
     if (!pool)
-        return -1;
+        return FPM_ENOMEM;
     fprintf(c->out, "%d", CSV_SCHEMA);
     for (size_t i = 1; i < s->n; i++) {
         json_t *x = json_object_get(pool, s->names[i]);

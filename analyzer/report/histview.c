@@ -1,6 +1,7 @@
 /* The hist view: each pool's distribution of CPU shares, the way
  * pg_test_timing prints its timings. */
 #include "report.h"
+#include "rc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -74,7 +75,7 @@ int out_hist_print(FILE *out, const pipeline *pl, const char *pool, double cutof
             int rc = tbl_print(out, &t);
             tbl_free(&t);
             if (rc)
-                return -1;
+                return FPM_ENOMEM;
             int64_t busy, busy_mc;
             char b[ESC_HUNDREDTHS];
             if (pl_hist(p)->total >= WI_MIN_READINGS && hist_busy(pl_hist(p), &busy, &busy_mc) == 0)

@@ -1,6 +1,7 @@
 /* The JSON format: one object, keys as the project's JSON output defines
  * them (see fpm-cpu(7) for what each figure means). */
 #include "report.h"
+#include "rc.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -249,7 +250,7 @@ static int json_joint(FILE *out, const pl_host *h)
 {
     joint_sol s;
     if (whatif_joint(h, &s, NULL) != 0)
-        return -1;
+        return FPM_ENOMEM;
     fputs("\"joint\": ", out);
     if (!s.exists) {
         fputs("null, ", out);
@@ -292,7 +293,7 @@ static int json_host(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_vie
     json_truth(out, h);
     fprintf(out, "\"inconsistent_pairs\": %llu, ", (unsigned long long)h->j.inconsistent);
     if (json_joint(out, h) != 0)
-        return -1;
+        return FPM_ENOMEM;
     fprintf(out, "\"needed_now_millicores\": %lld, \"needed_at_ceiling_millicores\": %lld, "
                  "\"pools\": [", (long long)now, (long long)atc);
     return 0;

@@ -1,6 +1,7 @@
 /* The metrics formats: OpenMetrics 1.0 and Prometheus' text format (which
  * node_exporter's textfile collector reads), the same families. */
 #include "report.h"
+#include "rc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -116,7 +117,7 @@ static int metrics_begin(rp_ctx *c, int om)
 {
     om_state *s = calloc(1, sizeof *s);
     if (!s)
-        return -1;
+        return FPM_ENOMEM;
     s->om = om;
     c->state = s;
     return 0;
@@ -138,11 +139,11 @@ static int metrics_host(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_
     om_state *s = c->state;
     om_host *nh = realloc(s->hosts, (s->n + 1) * sizeof *nh);
     if (!nh)
-        return -1;
+        return FPM_ENOMEM;
     s->hosts = nh;
     wi_view *copy = malloc((h->npools ? h->npools : 1) * sizeof *copy);
     if (!copy)
-        return -1;
+        return FPM_ENOMEM;
     memcpy(copy, v, h->npools * sizeof *copy);
     s->hosts[s->n++] = (om_host){h, copy};
     return 0;

@@ -73,7 +73,7 @@ static int refuse_log(const char *path, const struct stat *st, int fd, char *err
 {
     if (is_input(path, st)) {
         snprintf(err, errlen, "is an input of this run: refusing to write over a log");
-        return -1;
+        return FPM_EFAIL;
     }
     if (!st || st->st_size == 0)
         return 0;
@@ -85,7 +85,7 @@ static int refuse_log(const char *path, const struct stat *st, int fd, char *err
         close(fd);
     if (log) {
         snprintf(err, errlen, "begins like an fpmlog: refusing to write over a log");
-        return -1;
+        return FPM_EFAIL;
     }
     return 0;
 }
@@ -104,11 +104,11 @@ int outfile_replaceable(const char *path, char *err, size_t errlen)
         if (errno == ENOENT)
             return refuse_log(path, NULL, -1, err, errlen);
         snprintf(err, errlen, "%s", strerror(errno));
-        return -1;
+        return FPM_EFAIL;
     }
     if (!S_ISREG(st.st_mode)) {
         snprintf(err, errlen, "is %s, not a regular file: refused", kind_of(st.st_mode));
-        return -1;
+        return FPM_EFAIL;
     }
     return refuse_log(path, &st, -1, err, errlen);
 }

@@ -1,6 +1,7 @@
 /* gnuplot plots of each pool. */
 #define _POSIX_C_SOURCE 200809L
 #include "plot.h"
+#include "rc.h"
 #include "plot_int.h"
 
 #include <errno.h>
@@ -233,7 +234,7 @@ static int partial_points(plotter *pt, const double *a)
     int bad = fclose(pt->joint) != 0;
     pt->joint = bad ? NULL : open_in(pt, "joint-points", ".tmp", "r");
     if (!pt->joint)
-        return -1;
+        return FPM_EFAIL;
     char *line = NULL;
     size_t cap = 0;
     plot_x *x = NULL;
@@ -280,7 +281,7 @@ static int datablock(FILE *gp, plotter *pt, const char *base, const char *suffix
 {
     FILE *f = open_in(pt, base, suffix, "r");
     if (!f)
-        return -1;
+        return FPM_EFAIL;
     fprintf(gp, "$%s << EOD\n", name);
     char buf[8192];
     size_t n;
@@ -295,7 +296,7 @@ static int write_script(plotter *pt, plot_pool *q)
 {
     FILE *h = open_in(pt, q->base, ".hist.dat", "w");
     if (!h)
-        return -1;
+        return FPM_EFAIL;
     /* the buckets up to the largest one observed, and at least 0-100% */
     int last = 19;
     for (int b = 0; b < HIST_BUCKETS; b++)
@@ -305,17 +306,17 @@ static int write_script(plotter *pt, plot_pool *q)
     for (int b = 0; b <= last; b++)
         fprintf(h, "%d %u %d%%\n", hist_floor_pct(b), pl_hist(q->p)->count[b], hist_floor_pct(b));
     if (fclose(h) != 0)
-        return -1;
+        return FPM_EFAIL;
     FILE *gp = open_in(pt, q->base, ".gp", "w");
     if (!gp)
-        return -1;
+        return FPM_EFAIL;
     size_t nl = q->p->name_len + q->h->hostname_len;
     char *qn = malloc(4 * nl + 16), *qh = malloc(4 * q->h->hostname_len + 3);
     if (!qn || !qh) {
         free(qn);
         free(qh);
         fclose(gp);
-        return -1;
+        return FPM_EFAIL;
     }
     plot_quote(qn, q->p->name, q->p->name_len);
     plot_quote(qh, q->h->hostname, q->h->hostname_len);
@@ -329,7 +330,7 @@ static int write_script(plotter *pt, plot_pool *q)
     plot_draw(gp, "pngcairo", "png", q);
     plot_draw(gp, "svg", "svg", q);
     if (fclose(gp) != 0)
-        rc = -1;
+        rc = FPM_EFAIL;
     return rc;
 }
 
@@ -344,14 +345,14 @@ static int run_gnuplot(const char *dir, const char *script)
     if (!in || pipe(fd) != 0) {
         if (in)
             fclose(in);
-        return -1;
+        return FPM_EFAIL;
     }
     pid_t pid = fork();
     if (pid < 0) {
         fclose(in);
         close(fd[0]);
         close(fd[1]);
-        return -1;
+        return FPM_EFAIL;
     }
     if (pid == 0) {
         dup2(fd[0], 0);
@@ -396,7 +397,7 @@ static int images_replaceable(const plotter *pt, const plot_pool *q, char *note,
             snprintf(path, sizeof path, "%s/%s-%s.%s", pt->dir, q->base, kinds[k], exts[e]);
             if (outfile_replaceable(path, why, sizeof why) != 0) {
                 snprintf(note, notelen, "%s: %s", path, why);
-                return -1;
+                return FPM_EFAIL;
             }
         }
     return 0;
@@ -407,7 +408,7 @@ static int joint_slopes(plotter *pt, pl_host *const *hosts, size_t nh)
 {
     double *a = calloc(pt->n ? pt->n : 1, sizeof *a);
     if (!a)
-        return -1;
+        return FPM_ENOMEM;
     int rc = 0;
     for (size_t k = 0; k < nh && rc == 0; k++) {
         const pl_host *h = hosts[k];
@@ -415,7 +416,7 @@ static int joint_slopes(plotter *pt, pl_host *const *hosts, size_t nh)
         joint_sol sol;
         if (!jp || whatif_joint(h, &sol, jp) != 0) {
             free(jp);
-            rc = -1;
+            rc = FPM_ENOMEM;
             break;
         }
         for (size_t i = 0; i < pt->n; i++)
@@ -460,7 +461,7 @@ int plot_finish(plotter *pt, const pipeline *pl, char *note, size_t notelen)
     if (jrc != 0) {
         snprintf(note, notelen, "%s: could not write the joint fit's points: %s", pt->dir,
                  strerror(errno));
-        return -1;
+        return FPM_EFAIL;
     }
     for (size_t i = 0; i < pt->n; i++) {
         plot_pool *q = &pt->pools[i];
@@ -472,19 +473,19 @@ int plot_finish(plotter *pt, const pipeline *pl, char *note, size_t notelen)
         if (bad && !note[0] && pt->why[0])
             snprintf(note, notelen, "%s", pt->why);
         if (bad && note[0])
-            return -1;
+            return FPM_EFAIL;
         if (bad || write_script(pt, q) != 0) {
             if (pt->why[0]) /* an open that was refused says why */
                 snprintf(note, notelen, "%s", pt->why);
             else
                 snprintf(note, notelen, "%s: could not write the plot files of %s: %s", pt->dir,
                          q->base, strerror(errno));
-            return -1;
+            return FPM_EFAIL;
         }
     }
     if (pt->failed) {
         snprintf(note, notelen, "%s: could not write the plot data", pt->dir);
-        return -1;
+        return FPM_EFAIL;
     }
     for (size_t i = 0; i < pt->n; i++) {
         char script[128];
@@ -499,7 +500,7 @@ int plot_finish(plotter *pt, const pipeline *pl, char *note, size_t notelen)
         if (rc != 0) {
             snprintf(note, notelen, "%s: gnuplot failed on %s (see %s/gnuplot.log)", pt->dir,
                      script, pt->dir);
-            return -1;
+            return FPM_EFAIL;
         }
     }
     snprintf(note, notelen, "%s: %zu pool(s) plotted", pt->dir, pt->n);

@@ -21,7 +21,7 @@ typedef struct plotter plotter;
 /* Makes DIR if needed; NULL with err on failure. */
 plotter *plot_new(const char *dir, char *err, size_t errlen);
 
-/* Registers the round hook. 0, or -1. */
+/* Registers the round hook. 0, or FPM_EFAIL. */
 int plot_attach(plotter *pt, pipeline *pl);
 
 /* Writes the histograms and scripts, runs gnuplot.  Returns 0 when the

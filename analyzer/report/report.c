@@ -1,5 +1,6 @@
 /* The table of output formats and the driver of their steps. */
 #include "report.h"
+#include "rc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,6 @@ int report_print(FILE *out, const rp_format *f, const pipeline *pl, const wi_sce
     }
     c.ok = rc == 0;
     if (STEP(f->end, (&c)) != 0)
-        rc = -1;
+        rc = FPM_ENOMEM;
     return rc;
 }

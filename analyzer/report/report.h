@@ -25,7 +25,7 @@ typedef struct {
     void              *state;                  /* the format's own */
 } rp_ctx;
 
-/* A format.  Each step returns 0, or -1 (out of memory); a NULL step is
+/* A format.  Each step returns 0, or FPM_ENOMEM (common/rc.h); a NULL step is
  * skipped.  v are the scenario's views of the host's pools, m the
  * measured ones, both in the host's pool order. */
 typedef struct {
@@ -46,13 +46,13 @@ const char *report_format_names(void);
 /* The formats' names and one line on each, for --help. */
 void report_format_help(FILE *out);
 
-/* Prints pl in format f.  0, or -1 out of memory. */
+/* Prints pl in format f.  0, or FPM_ENOMEM. */
 int report_print(FILE *out, const rp_format *f, const pipeline *pl, const wi_scenario *sc);
 
 /* The hist view: per pool (only those named pool, when not NULL), one row
  * per non-empty bucket with its range, % of total, running % and count,
  * until the running % reaches cutoff; then "..." and the largest observed
- * bucket, and the busy share.  0, or -1 out of memory. */
+ * bucket, and the busy share.  0, or FPM_ENOMEM. */
 int out_hist_print(FILE *out, const pipeline *pl, const char *pool, double cutoff);
 
 #endif

@@ -1,5 +1,6 @@
 /* Text tables, columns lined up. */
 #include "table.h"
+#include "rc.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -72,7 +73,7 @@ static int put(line *l, const char *s, size_t n, char fill)
         size_t cap = (l->n + n + 2) * 2;
         char *p = realloc(l->p, cap);
         if (!p)
-            return -1;
+            return FPM_ENOMEM;
         l->p = p;
         l->cap = cap;
     }
@@ -87,7 +88,7 @@ static int put(line *l, const char *s, size_t n, char fill)
 int tbl_print(FILE *out, const table *t)
 {
     if (t->failed)
-        return -1;
+        return FPM_ENOMEM;
     size_t *width = calloc(t->ncols ? t->ncols : 1, sizeof *width);
     line l = {0};
     int rc = width ? 0 : -1;

@@ -33,7 +33,7 @@ void tbl_cell_owned(table *t, char *owned, size_t width);
 /* The cell at row, col, or "" when there is none. */
 const char *tbl_get(const table *t, size_t row, size_t col);
 
-/* Prints the rows.  0, or -1 when a cell could not be added. */
+/* Prints the rows.  0, or FPM_ENOMEM when a cell could not be added. */
 int tbl_print(FILE *out, const table *t);
 
 void tbl_free(table *t);

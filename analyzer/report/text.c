@@ -1,6 +1,7 @@
 /* The text format: a table per host, a WHY per pool, the host line and,
  * in a what-if, the measured figures beside the scenario's. */
 #include "report.h"
+#include "rc.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -133,7 +134,7 @@ static int print_what_if(FILE *out, const pl_host *h, const wi_view *v,
     int rc = tbl_print(out, &t);
     tbl_free(&t);
     if (rc)
-        return -1;
+        return FPM_ENOMEM;
     fputc('\n', out);
     host_lines(out, hn, " as measured", h->host_millicores, NULL, m, h->npools,
                (const pl_pool *const *)h->pools);
@@ -309,7 +310,7 @@ static int text_begin(rp_ctx *c)
 {
     text_state *s = calloc(1, sizeof *s);
     if (!s)
-        return -1;
+        return FPM_ENOMEM;
     for (size_t k = 0; k < NCOLS; k++)
         s->left[k] = COLUMNS[k].left;
     c->state = s;
@@ -410,7 +411,7 @@ static int text_host(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_vie
     if (c->host_index)
         fputc('\n', out);
     if (!(s->hn = esc_display_name(h->hostname, h->hostname_len, NULL)))
-        return -1;
+        return FPM_ENOMEM;
     uint64_t hm = whatif_host_millicores(h, sc);
     char cores[48];
     out_cores_text(cores, sizeof cores, hm);

@@ -73,8 +73,8 @@ static void test_each_thing_worse_is_one_line(void **state)
                     "{\"pool\": \"gone\", \"typical_pct\": 5}", 0, &worse, err, sizeof err);
     assert_int_equal(worse, 5);
     assert_string_equal(s, "web1 shop: TYPICAL 50% -> 70% (up 4 buckets, tolerance 0)\n"
-                           "web1 shop: busy share 50.00% -> 70.00% (up 4 buckets, tolerance 0)\n"
                            "web1 shop: shape mixed -> cpu-bound\n"
+                           "web1 shop: busy share 50.00% -> 70.00% (up 4 buckets, tolerance 0)\n"
                            "web1 shop: starved rounds 0 -> 2 (requests queued while the CPU was "
                            "full)\n"
                            "web1 gone: in the baseline, not in the new log\n"

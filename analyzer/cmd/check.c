@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "figures.h"
 #include "signals.h"
 
 static int shape_rank(const char *s)
@@ -54,56 +55,87 @@ static int compare_overhead(FILE *out, const char *hname, const char *pname, con
     return 0;
 }
 
-/* One pool against its baseline object bp: a line per thing worse.  Returns
- * how many. */
+/* A share (figures.h, CHK_SHARE) up by more than tol buckets. */
+static int compare_share(FILE *out, const char *hname, const char *pname, const json_t *bp,
+                         const fig_entry *e, const pl_pool *p, const wi_view *v, int tol)
+{
+    fig_value x = {0};
+    e->get(p, v, &x);
+    const json_t *bv = json_object_get(bp, e->key);
+    if (!x.has)
+        return 0;
+    if (e->kind == FIG_INT) { /* a whole percentage */
+        int b;
+        if (!bucket_of_pct(bv, &b))
+            return 0;
+        int up = hist_bucket(x.i * 100) - b;
+        if (up <= tol)
+            return 0;
+        fprintf(out, "%s %s: %s %lld%% -> %lld%% (up %d bucket%s, tolerance %d)\n", hname, pname,
+                e->label, (long long)json_integer_value(bv), (long long)x.i, up,
+                up == 1 ? "" : "s", tol);
+        return 1;
+    }
+    if (!json_is_number(bv)) /* hundredths */
+        return 0;
+    int64_t was = (int64_t)llround(json_number_value(bv) * 100);
+    int up = hist_bucket(x.i) - hist_bucket(was < 0 ? 0 : was);
+    if (up <= tol)
+        return 0;
+    char now[ESC_HUNDREDTHS];
+    fprintf(out, "%s %s: %s %.2f%% -> %s%% (up %d bucket%s, tolerance %d)\n", hname, pname,
+            e->label, json_number_value(bv), esc_hundredths(now, x.i), up, up == 1 ? "" : "s",
+            tol);
+    return 1;
+}
+
+/* The shape (CHK_SHAPE): none now where the baseline had one, or more
+ * CPU-bound than it. */
+static int compare_shape(FILE *out, const char *hname, const char *pname, const json_t *bp,
+                         const pl_pool *p, const wi_view *v)
+{
+    const char *bshape = json_string_value(json_object_get(bp, "shape"));
+    if (bshape && !v->shape) {
+        fprintf(out, "%s %s: too few readings now (%u) to call a shape; the baseline "
+                     "was %s\n", hname, pname, pl_hist(p)->total, bshape);
+        return 1;
+    }
+    if (bshape && shape_rank(v->shape) > shape_rank(bshape)) {
+        fprintf(out, "%s %s: shape %s -> %s\n", hname, pname, bshape, v->shape);
+        return 1;
+    }
+    return 0;
+}
+
+/* A count (CHK_MORE) above the baseline's. */
+static int compare_more(FILE *out, const char *hname, const char *pname, const json_t *bp,
+                        const fig_entry *e, const pl_pool *p, const wi_view *v)
+{
+    fig_value x = {0};
+    e->get(p, v, &x);
+    json_int_t was = json_integer_value(json_object_get(bp, e->key));
+    if (!x.has || x.i <= (int64_t)was)
+        return 0;
+    fprintf(out, "%s %s: %s %lld -> %lld (%s)\n", hname, pname, e->label, (long long)was,
+            (long long)x.i, e->detail);
+    return 1;
+}
+
+/* One pool against its baseline object bp: a line per figure of the table
+ * (figures.h) that check compares and that got worse.  Returns how many. */
 static int compare_pool(FILE *out, const char *hname, const char *pname, const json_t *bp,
                         const pl_pool *p, wi_view v, int tol, double rise_pct)
 {
     int worse = 0;
-    const char *bshape = json_string_value(json_object_get(bp, "shape"));
-    int b;
-    static const char *const names[2] = {"TYPICAL", "P90"};
-    int now_pct[2] = {v.typical_pct, v.p90_pct};
-    const char *keys[2] = {"typical_pct", "p90_pct"};
-    for (int k = 0; k < 2; k++) {
-        if (!v.has_typical || !bucket_of_pct(json_object_get(bp, keys[k]), &b))
-            continue;
-        int nb = hist_bucket((int64_t)now_pct[k] * 100);
-        if (nb - b > tol) {
-            fprintf(out, "%s %s: %s %lld%% -> %d%% (up %d bucket%s, tolerance %d)\n",
-                    hname, pname, names[k],
-                    (long long)json_integer_value(json_object_get(bp, keys[k])),
-                    now_pct[k], nb - b, nb - b == 1 ? "" : "s", tol);
-            worse++;
+    for (size_t i = 0; i < FIG_NPOOL; i++) {
+        const fig_entry *e = &FIG_POOL[i];
+        switch (e->check) {
+        case CHK_NONE: break;
+        case CHK_SHARE: worse += compare_share(out, hname, pname, bp, e, p, &v, tol); break;
+        case CHK_SHAPE: worse += compare_shape(out, hname, pname, bp, p, &v); break;
+        case CHK_OVERHEAD: worse += compare_overhead(out, hname, pname, bp, &v, rise_pct); break;
+        case CHK_MORE: worse += compare_more(out, hname, pname, bp, e, p, &v); break;
         }
-    }
-    const json_t *bb = json_object_get(bp, "busy_pct");
-    if (v.has_busy && json_is_number(bb)) {
-        int64_t was = (int64_t)llround(json_number_value(bb) * 100);
-        int up = hist_bucket(v.busy_hundredths) - hist_bucket(was < 0 ? 0 : was);
-        if (up > tol) {
-            char now[ESC_HUNDREDTHS];
-            fprintf(out, "%s %s: busy share %.2f%% -> %s%% (up %d bucket%s, tolerance %d)\n",
-                    hname, pname, json_number_value(bb), esc_hundredths(now, v.busy_hundredths),
-                    up, up == 1 ? "" : "s", tol);
-            worse++;
-        }
-    }
-    if (bshape && !v.shape) {
-        fprintf(out, "%s %s: too few readings now (%u) to call a shape; the baseline "
-                     "was %s\n", hname, pname, pl_hist(p)->total, bshape);
-        worse++;
-    } else if (bshape && shape_rank(v.shape) > shape_rank(bshape)) {
-        fprintf(out, "%s %s: shape %s -> %s\n", hname, pname, bshape, v.shape);
-        worse++;
-    }
-    worse += compare_overhead(out, hname, pname, bp, &v, rise_pct);
-    json_int_t bs = json_integer_value(json_object_get(bp, "starved_rounds"));
-    if ((json_int_t)p->starved > bs) {
-        fprintf(out, "%s %s: starved rounds %lld -> %llu (requests queued while the CPU "
-                     "was full)\n", hname, pname, (long long)bs,
-                (unsigned long long)p->starved);
-        worse++;
     }
     return worse;
 }

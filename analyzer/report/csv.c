@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "figures.h"
 #include "readings.h"
 #include "signals.h"
 
@@ -24,7 +25,7 @@
 
 extern const rp_format rp_json;
 
-/* The host's columns, then the pool's, in the JSON's order. */
+/* The host's columns, then the pool's (figures.h), in the JSON's order. */
 static const char *const HOST_HEAD[] = {"schema", "hostname", "host_millicores", "rounds",
                                         "first_round_at", "last_round_at"};
 static const char *const HOST_TAIL[] = {
@@ -33,15 +34,6 @@ static const char *const HOST_TAIL[] = {
     "joint_resid_sd", "joint_points", "joint_inconsistent_pairs", "joint_common_slope",
     "joint_common_se", "joint_common_sd_x", "joint_common_believed", "needed_now_millicores",
     "needed_at_ceiling_millicores"};
-static const char *const POOL_COLS[] = {
-    "pool", "readings", "typical_pct", "p90_pct", "shape", "php_millicores", "busy_pct",
-    "busy_millicores", "fit_n", "fit_slope", "fit_intercept", "fit_sd_x", "joint_slope",
-    "joint_se", "joint_partial_sd", "joint_believed", "overhead_source", "recovered_pct", "overhead",
-    "host_millicores_per_worker", "fill_workers", "ceiling", "max_children", "limit",
-    "activity_cores_mean", "activity_cores_max", "activity_active_max", "activity_full_rounds",
-    "activity_maxed_rounds", "activity_queue_max", "contended_readings",
-    "measured_under_contention", "unanswered_full_queue_max", "starved_rounds", "starved_by_steal_rounds", "throttled_rounds",
-    "unanswered_full_rounds", "error_rounds"};
 static const char *const SIGNAL_COLS[] = {"pairs", "p10_pct", "p50_pct", "p90_pct", "max_pct"};
 
 typedef struct {
@@ -56,6 +48,11 @@ static void add_column(csv_state *s, const char *a, const char *b)
         snprintf(s->names[s->n++], sizeof s->names[0], "%s%s%s", a, b[0] ? "_" : "", b);
 }
 
+static void add_pool_column(void *arg, const char *col)
+{
+    add_column(arg, col, "");
+}
+
 static void columns(csv_state *s)
 {
     for (size_t i = 0; i < sizeof HOST_HEAD / sizeof *HOST_HEAD; i++)
@@ -68,10 +65,7 @@ static void columns(csv_state *s)
     }
     for (size_t i = 0; i < sizeof HOST_TAIL / sizeof *HOST_TAIL; i++)
         add_column(s, HOST_TAIL[i], "");
-    for (size_t i = 0; i < sizeof POOL_COLS / sizeof *POOL_COLS; i++)
-        add_column(s, POOL_COLS[i], "");
-    for (int k = 0; k < RD_NREASONS; k++)
-        add_column(s, "filtered", rd_name((rd_verdict)k));
+    fig_columns(add_pool_column, s);
 }
 
 /* obj's scalars into flat, nested objects' under KEY_ (arrays left out). */

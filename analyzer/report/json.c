@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "figures.h"
 #include "timearg.h"
 #include "signals.h"
 
@@ -19,126 +20,9 @@ static void json_i64(FILE *out, int has, int64_t v)
         fputs("null", out);
 }
 
-/* 11.6: ", "joint": ..., "overhead_source": ..., "recovered_pct": ...,
- * "overhead": ..." */
-static void json_pool_joint(FILE *out, const wi_view *v)
-{
-    fputs(", \"joint\": ", out);
-    if (v->joint.in_a) {
-        fputs("{\"slope\": ", out);
-        esc_double(out, v->joint.slope);
-        fputs(", \"se\": ", out);
-        esc_double(out, v->joint.se);
-        fputs(", \"partial_sd\": ", out);
-        esc_double(out, v->joint.partial_sd);
-        fprintf(out, ", \"believed\": %s}", v->joint.believed ? "true" : "false");
-    } else {
-        fputs("null", out);
-    }
-    const char *src = whatif_source_name(v->source);
-    fprintf(out, src ? ", \"overhead_source\": \"%s\"" : ", \"overhead_source\": null", src);
-    fputs(", \"recovered_pct\": ", out);
-    if (v->has_recovered)
-        esc_double(out, v->recovered_pct);
-    else
-        fputs("null", out);
-    fputs(", \"overhead\": ", out);
-    if (v->source != WI_SRC_NONE)
-        esc_double(out, v->overhead);
-    else
-        fputs("null", out);
-}
-
-/* 12.2: ", "activity": {...}" */
-static void json_activity(FILE *out, const pl_pool *p)
-{
-    const pl_activity *a = &p->act;
-    fputs(", \"activity\": {\"cores_mean\": ", out);
-    if (a->pairs && a->seconds > 0)
-        esc_double(out, a->core_seconds / a->seconds);
-    else
-        fputs("null", out);
-    fputs(", \"cores_max\": ", out);
-    if (a->pairs)
-        esc_double(out, a->cores_max);
-    else
-        fputs("null", out);
-    fputs(", \"active_max\": ", out);
-    json_i64(out, a->has_active, a->active_max);
-    fputs(", \"full_rounds\": ", out);
-    json_i64(out, a->full_known, (int64_t)a->full_rounds);
-    fprintf(out, ", \"maxed_rounds\": %llu, \"queue_max\": ", (unsigned long long)a->maxed_rounds);
-    json_i64(out, a->has_queue, a->queue_max);
-    fputc('}', out);
-}
-
 static int print_pool_json(FILE *out, const pl_pool *p, const wi_view *v)
 {
-    fputs("{\"pool\": ", out);
-    esc_json_string(out, p->name, p->name_len);
-    fprintf(out, ", \"readings\": %u, \"histogram\": [", pl_hist(p)->total);
-    for (int i = 0; i < HIST_BUCKETS; i++)
-        fprintf(out, "%s%u", i ? ", " : "", pl_hist(p)->count[i]);
-    fputs("], \"typical_pct\": ", out);
-    json_i64(out, v->has_typical, v->typical_pct);
-    fputs(", \"p90_pct\": ", out);
-    json_i64(out, v->has_typical, v->p90_pct);
-    fputs(", \"shape\": ", out);
-    if (v->shape)
-        fprintf(out, "\"%s\"", v->shape);
-    else
-        fputs("null", out);
-    fputs(", \"php_millicores\": ", out);
-    json_i64(out, v->shape != NULL, v->php_millicores);
-    fputs(", \"busy_pct\": ", out);
-    char b[ESC_HUNDREDTHS];
-    if (v->has_busy)
-        fputs(esc_hundredths(b, v->busy_hundredths), out);
-    else
-        fputs("null", out);
-    fputs(", \"busy_millicores\": ", out);
-    json_i64(out, v->has_busy, v->busy_millicores);
-    fputs(", \"fit\": ", out);
-    if (v->line.exists) {
-        fputs("{\"n\": ", out);
-        esc_double(out, v->line.n);
-        fputs(", \"slope\": ", out);
-        esc_double(out, v->line.slope);
-        fputs(", \"intercept\": ", out);
-        esc_double(out, v->line.intercept);
-        fputs(", \"sd_x\": ", out);
-        esc_double(out, v->line.sd_x);
-        fputs("}", out);
-    } else {
-        fputs("null", out);
-    }
-    json_pool_joint(out, v);
-    fputs(", \"host_millicores_per_worker\": ", out);
-    json_i64(out, v->shape != NULL, v->host_millicores_per_worker);
-    fputs(", \"fill_workers\": ", out);
-    json_i64(out, v->has_fill, v->fill);
-    fputs(", \"ceiling\": ", out);
-    json_i64(out, v->has_fill, v->ceiling);
-    fputs(", \"max_children\": ", out);
-    json_i64(out, v->now > 0, v->now);
-    fputs(", \"limit\": ", out);
-    fputs(v->limit == WI_LIMIT_CPU ? "\"cpu\"" : v->limit == WI_LIMIT_WORKERS ? "\"workers\""
-                                                                               : "null", out);
-    json_activity(out, p);
-    fprintf(out, ", \"contended_readings\": %llu, \"measured_under_contention\": %s",
-            (unsigned long long)p->contended_readings, pl_under_contention(p) ? "true" : "false");
-    fputs(", \"unanswered_full_queue_max\": ", out);
-    json_i64(out, p->unanswered_queue_max >= 0, p->unanswered_queue_max);
-    fprintf(out, ", \"starved_rounds\": %llu, \"starved_by_steal_rounds\": %llu, "
-                 "\"throttled_rounds\": %llu, \"unanswered_full_rounds\": %llu, "
-                 "\"error_rounds\": %llu, \"filtered\": {",
-            (unsigned long long)p->starved, (unsigned long long)p->starved_by_steal,
-            (unsigned long long)p->throttled_rounds, (unsigned long long)p->unanswered_full,
-            (unsigned long long)p->error_rounds);
-    for (int k = 0; k < RD_NREASONS; k++)
-        fprintf(out, "%s\"%s\": %llu", k ? ", " : "", rd_name((rd_verdict)k),
-                (unsigned long long)p->filtered[k]);
-    fputs("}}", out);
+    fig_json(out, p, v);
     return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "figures.h"
 #include "signals.h"
 
 static void om_labels(FILE *out, const pl_host *h, const pl_pool *p, const char *extra)
@@ -18,35 +19,6 @@ static void om_labels(FILE *out, const pl_host *h, const pl_pool *p, const char 
         esc_om_label(out, p->name, p->name_len);
     }
     fprintf(out, "\"%s}", extra ? extra : "");
-}
-
-enum { OM_TYPICAL, OM_P90, OM_COUNT, OM_READINGS, OM_PHP, OM_HOST, OM_OVERHEAD, OM_OVERHEAD_SE,
-       OM_FILL, OM_CEIL, OM_BUSY, OM_STARVED, OM_LIMIT, OM_BY_STEAL, OM_THROTTLED, OM_UNANSWERED,
-       OM_ERRORS };
-
-/* One pool's value of a family; 0 when it has none. */
-static int om_value(int what, const pl_pool *p, const wi_view *v, double *x)
-{
-    switch (what) {
-    case OM_TYPICAL: *x = v->typical_pct / 100.0; return v->has_typical;
-    case OM_P90: *x = v->p90_pct / 100.0; return v->has_typical;
-    case OM_COUNT:
-    case OM_READINGS: *x = pl_hist(p)->total; return 1;
-    case OM_PHP: *x = (double)v->php_millicores / 1000.0; return v->shape != NULL;
-    case OM_HOST: *x = (double)v->host_millicores_per_worker / 1000.0; return v->shape != NULL;
-    case OM_OVERHEAD: *x = v->overhead; return v->source != WI_SRC_NONE;
-    case OM_OVERHEAD_SE: *x = v->overhead_se; return v->source != WI_SRC_NONE && v->overhead_se >= 0;
-    case OM_FILL: *x = (double)v->fill; return v->has_fill;
-    case OM_CEIL: *x = (double)v->ceiling; return v->has_fill;
-    case OM_STARVED: *x = (double)p->starved; return 1;
-    case OM_LIMIT: *x = v->limit == WI_LIMIT_CPU; return v->limit != WI_LIMIT_UNKNOWN;
-    case OM_BUSY: *x = (double)v->busy_hundredths / 10000.0; return v->has_busy;
-    case OM_BY_STEAL: *x = (double)p->starved_by_steal; return 1;
-    case OM_THROTTLED: *x = (double)p->throttled_rounds; return 1;
-    case OM_UNANSWERED: *x = (double)p->unanswered_full; return 1;
-    case OM_ERRORS: *x = (double)p->error_rounds; return 1;
-    }
-    return 0;
 }
 
 /* A family's header.  OpenMetrics names a counter family without "_total"
@@ -61,44 +33,6 @@ static void om_header(FILE *out, int om, const char *name, const char *type, con
         fprintf(out, "# UNIT %s %s\n", name, unit);
     fprintf(out, "# HELP %s%s %s\n", name, total, help);
 }
-
-static const struct {
-    const char *name, *type, *unit, *help;
-    int what[3];                /* samples of the family, -1 ends */
-} FAMILIES[] = {
-    {"fpm_cpu_request_cpu_share_ratio", "summary", "ratio",
-     "CPU time over wall time of finished requests (bucket floors)",
-     {OM_TYPICAL, OM_P90, OM_COUNT}},
-    {"fpm_cpu_busy_share_ratio", "gauge", "ratio",
-     "CPU share of a busy worker: the requests' shares weighted by their durations",
-     {OM_BUSY, -1, -1}},
-    {"fpm_cpu_readings", "gauge", NULL, "Requests counted, after halving", {OM_READINGS, -1, -1}},
-    {"fpm_cpu_php_worker_cores", "gauge", "cores", "CPU of one busy worker's PHP",
-     {OM_PHP, -1, -1}},
-    {"fpm_cpu_host_worker_cores", "gauge", "cores",
-     "CPU one busy worker costs the host, overhead counted", {OM_HOST, -1, -1}},
-    {"fpm_cpu_host_overhead_ratio", "gauge", "ratio",
-     "Host CPU per unit of the pool's CPU sizing uses, when believed; source: own (its own "
-     "load), host (the host's average), dominant (--fit dominant)", {OM_OVERHEAD, -1, -1}},
-    {"fpm_cpu_host_overhead_se_ratio", "gauge", "ratio",
-     "Standard error of that overhead's slope (own or host)", {OM_OVERHEAD_SE, -1, -1}},
-    {"fpm_cpu_fill_workers", "gauge", NULL, "Busy workers that fill the CPU", {OM_FILL, -1, -1}},
-    {"fpm_cpu_ceiling_workers", "gauge", NULL, "Workers past which more only add latency",
-     {OM_CEIL, -1, -1}},
-    {"fpm_cpu_starved_rounds", "counter", NULL,
-     "Rounds with a listen queue while the CPU was full", {OM_STARVED, -1, -1}},
-    {"fpm_cpu_starved_by_steal_rounds", "counter", NULL,
-     "Starved rounds in which the CPU was full only with the hypervisor's steal",
-     {OM_BY_STEAL, -1, -1}},
-    {"fpm_cpu_throttled_rounds", "counter", NULL,
-     "Rounds with a listen queue while the quota throttled", {OM_THROTTLED, -1, -1}},
-    {"fpm_cpu_unanswered_full_rounds", "counter", NULL,
-     "Rounds the status page could not be read while the CPU was full", {OM_UNANSWERED, -1, -1}},
-    {"fpm_cpu_error_rounds", "counter", NULL,
-     "Rounds the status page could not be read", {OM_ERRORS, -1, -1}},
-    {"fpm_cpu_limit_cpu", "gauge", NULL,
-     "1 when pm.max_children is past the ceiling, 0 when within it", {OM_LIMIT, -1, -1}},
-};
 
 /* The hosts seen, each with its views: families are printed whole at the
  * end, every pool's sample of one family together. */
@@ -191,38 +125,46 @@ static void metrics_truth(FILE *out, const om_state *s)
     free(t);
 }
 
-static void metrics_families(FILE *out, const om_state *s, const wi_scenario *sc)
+/* A pool's samples of family fam (of figure e). */
+static size_t samples_of(const fig_entry *e, const fig_family *fam, const pl_pool *p,
+                         const wi_view *v, fig_sample out[FIG_MAX_SAMPLES])
 {
-    int om = s->om;
-    for (size_t f = 0; f < sizeof FAMILIES / sizeof FAMILIES[0]; f++) {
-        om_header(out, om, FAMILIES[f].name, FAMILIES[f].type, FAMILIES[f].unit,
-                  FAMILIES[f].help);
-        for (size_t k = 0; k < s->n; k++) {
-            const pl_host *h = s->hosts[k].h;
-            for (size_t i = 0; i < h->npools; i++) {
-                for (int j = 0; j < 3 && FAMILIES[f].what[j] >= 0; j++) {
-                    double x;
-                    int what = FAMILIES[f].what[j];
-                    if (!om_value(what, h->pools[i], &s->hosts[k].v[i], &x))
-                        continue;
-                    const char *suffix = what == OM_COUNT ? "_count"
-                                       : strcmp(FAMILIES[f].type, "counter") == 0 ? "_total" : "";
-                    fprintf(out, "%s%s", FAMILIES[f].name, suffix);
-                    char src[32];
-                    snprintf(src, sizeof src, ",source=\"%s\"",
-                             whatif_source_name(s->hosts[k].v[i].source) ?
-                             whatif_source_name(s->hosts[k].v[i].source) : "");
-                    om_labels(out, h, h->pools[i],
-                              what == OM_TYPICAL ? ",quantile=\"0.5\""
-                              : what == OM_P90 ? ",quantile=\"0.9\""
-                              : what == OM_OVERHEAD || what == OM_OVERHEAD_SE ? src : NULL);
-                    fputc(' ', out);
-                    esc_double(out, x);
-                    fputc('\n', out);
-                }
+    if (fam->samples)
+        return fam->samples(p, v, out);
+    fig_value x = {0};
+    e->get(p, v, &x);
+    out[0] = (fig_sample){"", NULL, (double)x.i / fam->scale};
+    return x.has ? 1 : 0;
+}
+
+/* One per-pool family (figures.h): its header, then every host's pools'
+ * samples together. */
+static void pool_family(FILE *out, const om_state *s, const fig_entry *e, const fig_family *fam)
+{
+    om_header(out, s->om, fam->name, fam->type, fam->unit, fam->help);
+    int counter = strcmp(fam->type, "counter") == 0;
+    for (size_t k = 0; k < s->n; k++) {
+        const pl_host *h = s->hosts[k].h;
+        for (size_t i = 0; i < h->npools; i++) {
+            fig_sample x[FIG_MAX_SAMPLES];
+            size_t n = samples_of(e, fam, h->pools[i], &s->hosts[k].v[i], x);
+            for (size_t j = 0; j < n; j++) {
+                fprintf(out, "%s%s", fam->name, x[j].suffix[0] ? x[j].suffix : counter ? "_total" : "");
+                om_labels(out, h, h->pools[i], x[j].labels);
+                fputc(' ', out);
+                esc_double(out, x[j].x);
+                fputc('\n', out);
             }
         }
     }
+}
+
+static void metrics_families(FILE *out, const om_state *s, const wi_scenario *sc)
+{
+    int om = s->om;
+    for (size_t e = 0; e < FIG_NPOOL; e++)
+        for (int f = 0; f < 2 && FIG_POOL[e].om[f].name; f++)
+            pool_family(out, s, &FIG_POOL[e], &FIG_POOL[e].om[f]);
     om_header(out, om, "fpm_cpu_host_cores", "gauge", "cores",
               "CPU the host has (its quota, else its CPUs)");
     for (size_t k = 0; k < s->n; k++) {

@@ -1,0 +1,81 @@
+/*
+ * figures: every per-pool figure, once, in one table (as PL_SIGNALS is for
+ * the host's signals): its JSON key (also its CSV column), its value, its
+ * OpenMetrics family and whether `check` compares it.  The JSON (and so
+ * the CSV, which is the JSON flattened), OpenMetrics and check loop over
+ * FIG_POOL in its order; a new figure is an entry here and the rule that
+ * computes it (docs/design.md, "A pool figure").
+ */
+#ifndef FIGURES_H
+#define FIGURES_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "state.h"
+#include "whatif.h"
+
+typedef enum {
+    FIG_INT,        /* an integer */
+    FIG_HUNDREDTHS, /* a percentage in hundredths, printed 12.34 */
+    FIG_DOUBLE,     /* a real number */
+    FIG_BOOL,       /* true or false, never null */
+    FIG_WORD,       /* a string */
+    FIG_OBJECT,     /* printed by its own json step (nested, or an array) */
+} fig_kind;
+
+typedef struct {
+    int         has;  /* 0: null */
+    int64_t     i;    /* FIG_INT, FIG_HUNDREDTHS, FIG_BOOL */
+    double      d;    /* FIG_DOUBLE */
+    const char *word; /* FIG_WORD, word_len bytes */
+    size_t      word_len;
+} fig_value;
+
+/* One OpenMetrics sample of a pool: a name suffix ("_count"; a counter's
+ * "_total" is added for it), extra labels (",quantile=\"0.5\"") and its
+ * value. */
+typedef struct {
+    const char *suffix, *labels;
+    double      x;
+} fig_sample;
+
+#define FIG_MAX_SAMPLES 3
+
+/* An OpenMetrics family.  samples NULL: one sample, the figure's value
+ * divided by scale, where the figure has one. */
+typedef struct {
+    const char *name, *type, *unit, *help;
+    double      scale;
+    size_t (*samples)(const pl_pool *p, const wi_view *v, fig_sample out[FIG_MAX_SAMPLES]);
+} fig_family;
+
+/* What check compares (cmd/check.c): a share up by more than the bucket
+ * tolerance, the shape, the overhead, a count that grew. */
+typedef enum { CHK_NONE, CHK_SHARE, CHK_SHAPE, CHK_OVERHEAD, CHK_MORE } fig_check;
+
+typedef struct {
+    const char *key;    /* the JSON key, and the CSV column (an object's: its columns) */
+    fig_kind    kind;
+    void (*get)(const pl_pool *p, const wi_view *v, fig_value *out);   /* but FIG_OBJECT */
+    void (*json)(FILE *out, const pl_pool *p, const wi_view *v);       /* FIG_OBJECT: the value */
+    void (*columns)(void (*add)(void *arg, const char *col), void *arg); /* FIG_OBJECT's CSV */
+    fig_family  om[2];  /* name NULL: none */
+    fig_check   check;
+    const char *label;  /* what check's lines call it ... */
+    const char *detail; /* ... and what a CHK_MORE count means */
+} fig_entry;
+
+extern const fig_entry FIG_POOL[];
+extern const size_t    FIG_NPOOL;
+
+/* The entry of key, or NULL. */
+const fig_entry *fig_find(const char *key);
+
+/* A pool's JSON object, every entry in order. */
+void fig_json(FILE *out, const pl_pool *p, const wi_view *v);
+
+/* The CSV columns of a pool, in the JSON's order, each given to add. */
+void fig_columns(void (*add)(void *arg, const char *col), void *arg);
+
+#endif

@@ -207,7 +207,7 @@ static int open_exports(const config *cfg, run *r)
             return 2;
         }
     }
-    csvout_attach(&r->csv, r->pl);
+    rows_attach(&r->csv, r->pl);
     if (cfg->plot_dir &&
         (!(r->plots = plot_new(cfg->plot_dir, err, sizeof err)) || plot_attach(r->plots, r->pl))) {
         msg_warnx("%s", r->plots ? "too many hooks" : err);

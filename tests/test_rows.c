@@ -73,7 +73,7 @@ static pipeline *csv_of(const char *log, table_t *r, table_t *o)
     size_t rl = 0, ol = 0;
     csvout c = {open_memstream(&rt, &rl), open_memstream(&ot, &ol)};
     pipeline *pl = pipeline_new(NULL);
-    csvout_attach(&c, pl);
+    rows_attach(&c, pl);
     th_replay_quiet(pl, log);
     fclose(c.readings);
     fclose(c.rounds);
@@ -139,7 +139,7 @@ static void test_numbers_are_bare_and_words_quoted(void **state)
     size_t rl = 0, ol = 0;
     csvout c = {open_memstream(&rt, &rl), open_memstream(&ot, &ol)};
     pipeline *pl = pipeline_new(NULL);
-    csvout_attach(&c, pl);
+    rows_attach(&c, pl);
     th_replay_quiet(pl, "fixtures/logs/small.fpmlog");
     fclose(c.readings);
     fclose(c.rounds);

@@ -38,7 +38,7 @@ static th_round *round_at(double t, unsigned long long busy, unsigned long long 
 static truth truth_now(pipeline *pl)
 {
     truth t;
-    truth_of(th_find_host(pl, "web1"), &t);
+    sig_truth(th_find_host(pl, "web1"), &t);
     return t;
 }
 

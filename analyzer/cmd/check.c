@@ -147,7 +147,7 @@ static int compare_pool(FILE *out, const char *hname, const char *pname, const j
 static int compare_host(FILE *out, const char *hname, const json_t *bh, const pl_host *h, int tol)
 {
     truth t;
-    truth_of(h, &t);
+    sig_truth(h, &t);
     int worse = 0;
     for (int g = SIG_FIRST_SHARE; g < SIG_N; g++) {
         if (!PL_SIGNALS[g].check)

@@ -164,7 +164,7 @@ const pl_signal PL_SIGNALS[SIG_N] = {
         .counter = accounted_counter, .value = accounted_value},
 };
 
-void truth_of(const pl_host *h, truth *t)
+void sig_truth(const pl_host *h, truth *t)
 {
     for (int k = 0; k < SIG_N; k++) {
         t->pairs[k] = h->shares[k].n;

@@ -88,6 +88,6 @@ typedef struct {
     int64_t  probe_pct, probe_naive_pct; /* hundredths, -1 with no probe */
 } truth;
 
-void truth_of(const struct pl_host_s *h, truth *t);
+void sig_truth(const struct pl_host_s *h, truth *t);
 
 #endif

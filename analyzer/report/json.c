@@ -102,7 +102,7 @@ static void json_truth(FILE *out, const pl_host *h)
 {
     static const char *const q[TR_NQ] = {"p10_pct", "p50_pct", "p90_pct", "max_pct"};
     truth t;
-    truth_of(h, &t);
+    sig_truth(h, &t);
     for (int k = SIG_FIRST_SHARE; k < SIG_N; k++) {
         fprintf(out, "\"%s\": {\"pairs\": %llu", PL_SIGNALS[k].name,
                 (unsigned long long)t.pairs[k]);

@@ -92,7 +92,7 @@ static void metrics_truth(FILE *out, const om_state *s)
     if (!t)
         return;
     for (size_t k = 0; k < s->n; k++)
-        truth_of(s->hosts[k].h, &t[k]);
+        sig_truth(s->hosts[k].h, &t[k]);
     char name[64], lab[32];
     for (int g = SIG_FIRST_SHARE; g < SIG_N; g++) {
         snprintf(name, sizeof name, "fpm_cpu_%s_ratio", PL_SIGNALS[g].name);

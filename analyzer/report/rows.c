@@ -121,7 +121,7 @@ static void on_round(void *arg, const pl_host *h, const pl_pool *p, const pl_rou
     fputs("\r\n", f);
 }
 
-void csvout_attach(csvout *c, pipeline *pl)
+void rows_attach(csvout *c, pipeline *pl)
 {
     static const char *const rh[] = {"time", "host", "pool", "pid", "requests", "state",
                                      "duration_us", "cpu_share_pct", "verdict"};

@@ -17,6 +17,6 @@ typedef struct {
 
 /* Writes the header lines and registers the hooks for the streams given
  * (either may be NULL).  The caller closes the streams. */
-void csvout_attach(csvout *c, pipeline *pl);
+void rows_attach(csvout *c, pipeline *pl);
 
 #endif

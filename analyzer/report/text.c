@@ -383,7 +383,7 @@ static void text_line(FILE *out, const char *hn, const truth *t, int g)
 static void truth_lines(FILE *out, const char *hn, const pl_host *h)
 {
     truth t;
-    truth_of(h, &t);
+    sig_truth(h, &t);
     char a[ESC_HUNDREDTHS], b[ESC_HUNDREDTHS];
     for (int g = SIG_FIRST_SHARE; g < SIG_N; g++) {
         if (text_shown(&t, g))

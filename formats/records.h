@@ -14,6 +14,7 @@
 typedef enum {
     REC_HOST, REC_POOL,                              /* take effect when read */
     REC_STATUS, REC_ERROR, REC_PIDS, REC_LISTEN,     /* a pool's, in a round */
+    REC_SCHED,
     REC_STAT, REC_CGROUP, REC_STEAL, REC_PRESSURE,   /* the host's, in a round */
     REC_MASTER,
     REC_ROUND,                                       /* closes a round */
@@ -34,6 +35,7 @@ static const rec_kind REC_KINDS[] = {
     {"HOST", REC_HOST, REC_TAKES_EFFECT, 0},   {"POOL", REC_POOL, REC_TAKES_EFFECT, 1},
     {"STATUS", REC_STATUS, REC_IN_ROUND, 1},   {"ERROR", REC_ERROR, REC_IN_ROUND, 1},
     {"PIDS", REC_PIDS, REC_IN_ROUND, 1},       {"LISTEN", REC_LISTEN, REC_IN_ROUND, 1},
+    {"SCHED", REC_SCHED, REC_IN_ROUND, 1},
     {"STAT", REC_STAT, REC_IN_ROUND, 0},
     {"CGROUP", REC_CGROUP, REC_IN_ROUND, 0},   {"STEAL", REC_STEAL, REC_IN_ROUND, 0},
     {"PRESSURE", REC_PRESSURE, REC_IN_ROUND, 0}, {"MASTER", REC_MASTER, REC_IN_ROUND, 0},

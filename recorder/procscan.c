@@ -196,7 +196,7 @@ static int stat_fd(ps_stat_fds *c, const char *proc_root, pid_t pid, int *kept)
         return c->e[lo].fd;
     }
     char path[4200];
-    snprintf(path, sizeof path, "%s/%d/stat", proc_root, (int)pid);
+    snprintf(path, sizeof path, "%s/%d/%s", proc_root, (int)pid, c && c->file ? c->file : "stat");
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     *kept = 0;
     if (fd < 0 || !c || c->n >= c->max)
@@ -227,8 +227,8 @@ size_t ps_pid_stats(ps_stat_fds *fds, const char *proc_root, const pid_t *pids, 
 {
     size_t got = 0;
     for (size_t i = 0; i < n; i++) {
-        if (*cap - *len < 4096 + 2) { /* room for a stat line, read in place */
-            size_t nc = (*cap + 4096 + 2) * 2;
+        if (*cap - *len < 4096 + 32) { /* room for a pid and a stat line, read in place */
+            size_t nc = (*cap + 4096 + 32) * 2;
             char *nb = realloc(*buf, nc);
             if (!nb)
                 break;
@@ -236,12 +236,14 @@ size_t ps_pid_stats(ps_stat_fds *fds, const char *proc_root, const pid_t *pids, 
             *cap = nc;
         }
         ssize_t r = -1;
+        size_t pre = fds && fds->pid_first
+                         ? (size_t)snprintf(*buf + *len, 32, "%d ", (int)pids[i]) : 0;
         for (int attempt = 0; attempt < 2 && r <= 0; attempt++) {
             int kept, fd = stat_fd(fds, proc_root, pids[i], &kept);
             if (fd < 0)
                 break; /* it exited in between */
             do
-                r = pread(fd, *buf + *len, 4096, 0);
+                r = pread(fd, *buf + *len + pre, 4096, 0);
             while (r < 0 && errno == EINTR);
             if (!kept)
                 close(fd);
@@ -253,7 +255,7 @@ size_t ps_pid_stats(ps_stat_fds *fds, const char *proc_root, const pid_t *pids, 
         }
         if (r <= 0)
             continue;
-        size_t bl = (size_t)r;
+        size_t bl = pre + (size_t)r;
         if ((*buf)[*len + bl - 1] != '\n')
             (*buf)[*len + bl++] = '\n';
         *len += bl;

@@ -40,18 +40,22 @@ const ps_worker *ps_find(const ps_table *t, pid_t pid);
  * -1 with errno set. */
 int ps_read_file(const char *path, char **out, size_t *len);
 
-/* The workers' stat files, kept open from round to round: a read is then
- * one pread.  A descriptor stays bound to the process it was opened for, so
- * once that process exits the read fails and a reused pid is opened
- * afresh.  At most max are kept (the rest are opened and closed). */
+/* The workers' stat files (or another file of theirs: file, "schedstat"),
+ * kept open from round to round: a read is then one pread.  A descriptor
+ * stays bound to the process it was opened for, so once that process exits
+ * the read fails and a reused pid is opened afresh.  At most max are kept
+ * (the rest are opened and closed). */
 typedef struct {
     struct ps_fd *e;         /* sorted by pid */
     size_t        n, cap, max;
+    const char   *file;      /* the file of /proc/<pid>/ read; NULL: "stat" */
+    int           pid_first; /* each line begins with the pid and a space */
 } ps_stat_fds;
 
 /* Appends the /proc/<pid>/stat line (with its newline) of each pid to *buf
- * (malloc'd, grown); pids that exited are left out.  fds may be NULL (each
- * file opened and closed).  Returns how many were read. */
+ * (malloc'd, grown), or fds's file with the pid first; pids that exited are
+ * left out.  fds may be NULL (each stat file opened and closed).  Returns
+ * how many were read. */
 size_t ps_pid_stats(ps_stat_fds *fds, const char *proc_root, const pid_t *pids, size_t n,
                     char **buf, size_t *len, size_t *cap);
 

@@ -215,9 +215,11 @@ recorder *recorder_new(rec_config *cfg, char *pid_file, const rec_clock *clk)
     r->cfg = cfg;
     r->clk = clk;
     r->pid_file = pid_file;
-    struct rlimit nofile; /* the workers' stat files kept open, within the limit */
+    /* the workers' stat and schedstat files kept open, half the limit each */
+    struct rlimit nofile;
     if (getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur > 256)
-        r->fds.max = nofile.rlim_cur - 128 > 65536 ? 65536 : (size_t)nofile.rlim_cur - 128;
+        r->fds.max = (nofile.rlim_cur - 128 > 131072 ? 131072 : (size_t)nofile.rlim_cur - 128) / 2;
+    r->sched_fds = (ps_stat_fds){.max = r->fds.max, .file = "schedstat", .pid_first = 1};
     if (ps_kept_set(&r->stat_file, cfg->proc_root, "stat") != 0 ||
         ps_kept_set(&r->pressure_file, cfg->proc_root, "pressure/cpu") != 0) {
         recorder_free(r);
@@ -238,6 +240,8 @@ void recorder_free(recorder *r)
     logfile_close(r->log);
     ps_table_free(&r->table);
     ps_stat_fds_free(&r->fds);
+    ps_stat_fds_free(&r->sched_fds);
+    free(r->schedbuf);
     ps_kept_free(&r->stat_file);
     ps_kept_free(&r->pressure_file);
     for (size_t i = 0; i < 3; i++)

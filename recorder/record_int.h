@@ -39,7 +39,10 @@ struct recorder {
     size_t         pidcap, mastercap;
     int            timed;           /* the clock check was written */
     int            scanned;         /* the process table was scanned this round */
-    ps_stat_fds    fds;             /* the workers' stat files, kept open */
+    ps_stat_fds    fds;             /* the workers' stat files, kept open ... */
+    ps_stat_fds    sched_fds;       /* ... and their schedstat files (SCHED) */
+    char          *schedbuf;
+    size_t         schedcap;
     ps_kept        stat_file, pressure_file, cg_files[3]; /* a round's other files, kept open */
     int            probe_cpus[1024], nprobe_cpus, probe_turn; /* --steal-probe's CPUs */
     msg_once       said_probe;      /* the last probe error said */

@@ -183,6 +183,18 @@ static void write_status(recorder *r, rec_pool *pool, uint64_t mono, uint64_t re
 /* PIDS, read right after the status: the pool's workers (by its page,
  * else the process table) and their /proc/<pid>/stat lines; a problem
  * finding them said once until it changes. */
+/* SCHED: the same workers' /proc/<pid>/schedstat, each line its pid first
+ * (fpmlog(5)): the CPU each ran and the time each waited for one.  None
+ * when none could be read (a kernel without CONFIG_SCHED_INFO). */
+static void write_sched(recorder *r, const rec_pool *pool, const pid_t *pids, size_t n)
+{
+    size_t len = 0;
+    uint64_t mono = MONO(r), real = REAL(r);
+    if (ps_pid_stats(&r->sched_fds, r->cfg->proc_root, pids, n, &r->schedbuf, &len,
+                     &r->schedcap) > 0)
+        rec_add(r, rec_name(REC_SCHED), mono, real, pool->c.name, r->schedbuf, len);
+}
+
 static void write_pids(recorder *r, rec_pool *pool, const unsigned char *page, size_t plen)
 {
     rec_config *cfg = r->cfg;
@@ -203,6 +215,8 @@ static void write_pids(recorder *r, rec_pool *pool, const unsigned char *page, s
         rec_add(r, rec_name(REC_PIDS), mono, real, pool->c.name, r->pidbuf ? r->pidbuf : "", len);
         why[0] = '\0';
     }
+    if (got > 0)
+        write_sched(r, pool, pids, (size_t)n);
     if (msg_changed(&pool->said_pids, why) == MSG_NEW) {
         msg_warnx("pool %s: %s", pool->c.name, why);
         rec_note(r, "pool %s: %s", pool->c.name, why);
@@ -362,6 +376,7 @@ void rec_do_round(recorder *r)
         for (size_t i = 0; i < 3; i++)
             add_kept(r, REC_CGROUP, cg_file_names[i], &r->cg_files[i]);
     ps_stat_fds_sweep(&r->fds); /* the workers gone since the last round */
+    ps_stat_fds_sweep(&r->sched_fds);
     if (cfg->steal_probe_ms)
         steal_probe(r);
     struct rusage ru;

@@ -94,6 +94,32 @@ static void test_stat_files_kept_open(void **state)
     free(b);
 }
 
+/* SCHED's lines (fpmlog(5)): /proc/<pid>/schedstat through a kept-open
+ * descriptor, each line the pid, a space, then the file: three numbers. */
+static void test_schedstat_lines_begin_with_the_pid(void **state)
+{
+    (void)state;
+    ps_stat_fds fds = {.max = 4, .file = "schedstat", .pid_first = 1};
+    pid_t pids[] = {getpid(), 999999999};
+    char *b = NULL;
+    size_t len = 0, cap = 0;
+    for (int round = 0; round < 2; round++) {
+        len = 0;
+        assert_int_equal(ps_pid_stats(&fds, "/proc", pids, 2, &b, &len, &cap), 1);
+        assert_int_equal(fds.n, 1);
+        long long pid;
+        unsigned long long cpu, wait, slices;
+        char end;
+        assert_int_equal(sscanf(b, "%lld %llu %llu %llu%c", &pid, &cpu, &wait, &slices, &end), 5);
+        assert_int_equal(pid, getpid());
+        assert_int_equal(end, '\n');
+        assert_int_equal(b[len - 1], '\n');
+        assert_true(cpu > 0);
+    }
+    ps_stat_fds_free(&fds);
+    free(b);
+}
+
 static void test_cpu_lines_of_proc_stat(void **state)
 {
     (void)state;
@@ -181,6 +207,7 @@ int main(void)
         cmocka_unit_test(test_workers_are_the_pool_titled_processes),
         cmocka_unit_test(test_pid_stats_leave_out_exited_pids),
         cmocka_unit_test(test_stat_files_kept_open),
+        cmocka_unit_test(test_schedstat_lines_begin_with_the_pid),
         cmocka_unit_test(test_cpu_lines_of_proc_stat),
         cmocka_unit_test(test_round_files_kept_open),
         cmocka_unit_test(test_cgroup_of_the_master),

@@ -33,6 +33,11 @@ grep -q "^cannot connect to /nonexistent/api.sock: No such file or directory$" "
 check "the ERROR says why" $?
 [ "$(grep -c '^#fpmlog1 PIDS [0-9]* [0-9]* www ' "$dir/plain")" = 2 ]; check "PIDS of www each round" $?
 grep -q '^102 (php fpm) x)) R 100 ' "$dir/plain"; check "PIDS hold /proc/<pid>/stat verbatim" $?
+[ "$(grep -c '^#fpmlog1 SCHED [0-9]* [0-9]* www ' "$dir/plain")" = 2 ]; check "SCHED of www each round" $?
+awk '/^#fpmlog1 (PIDS|SCHED) [0-9]+ [0-9]+ www / { print $2 }' "$dir/plain" | tr '\n' ' ' > "$dir/sched-order"
+[ "$(cat "$dir/sched-order")" = "PIDS SCHED PIDS SCHED " ]; check "SCHED right after its PIDS ($(cat "$dir/sched-order"))" $?
+grep -q '^101 7000000000 1500000000 4242$' "$dir/plain"; check "SCHED holds each worker's pid, then its schedstat" $?
+grep -q '^102 1000000000 250000000 99$' "$dir/plain"; check "a schedstat without its newline gets one" $?
 [ "$(grep -c '^#fpmlog1 CGROUP [0-9]* [0-9]* cpu.stat ' "$dir/plain")" = 2 ]; check "CGROUP cpu.stat each round" $?
 grep -q '^#fpmlog1 CGROUP [0-9]* [0-9]* cpu.pressure ' "$dir/plain"; check "CGROUP cpu.pressure" $?
 grep -q '^intr' "$dir/plain"; [ $? -ne 0 ]; check "STAT keeps only the cpu lines" $?

@@ -48,7 +48,7 @@ FORMATS  := formats/fpmsum.c formats/fpmlog_read.c formats/fpmlog_feed.c formats
 # state), report/ (state into formats), cmd/ (the commands), and itself
 ANALYZER := common/escape.c common/timearg.c $(sort $(wildcard analyzer/read/*.c analyzer/pipeline/*.c analyzer/report/*.c analyzer/cmd/*.c)) analyzer/options.c
 RECORDER := recorder/config.c recorder/workers.c recorder/fcgi.c recorder/fpmconf.c recorder/procscan.c recorder/logfile.c recorder/probe.c recorder/stealcmd.c recorder/record.c recorder/round.c recorder/sockdiag.c recorder/masterconf.c
-UNITS    := figures loss fpmsum seek msg numarg escape whatif options applier status procfs hist activity fit joint recover readings pipeline report replay timearg rows fcgi fpmconf logfile procscan namemap table check plot signals timing probe workers record sockdiag fpmlog
+UNITS    := figures wait loss fpmsum seek msg numarg escape whatif options applier status procfs hist activity fit joint recover readings pipeline report replay timearg rows fcgi fpmconf logfile procscan namemap table check plot signals timing probe workers record sockdiag fpmlog
 
 .PHONY: all run test layout unit unit-built unit-asan cli cli-cases fixtures fixtures-check seek-check integration deps deps-test bench clean \
         fuzz fuzz-regress print-seeds-% torture mutate mutate-run mutate-learn install uninstall deb package-test fleet-test
@@ -246,7 +246,7 @@ FUZZ_SEEDS_procfs  := fixtures/world/proc/stat fixtures/world/proc/*/stat fixtur
 FUZZ_SEEDS_fcgi    := tests/fuzz/seeds/fcgi/*
 FUZZ_SEEDS_fpmconf := fixtures/fpmconf/php-fpm.conf fixtures/fpmconf/pool.d/*
 FUZZ_SEEDS_sockdiag := tests/fuzz/seeds/sockdiag/*
-FUZZ_SEEDS_analyze := tests/fuzz/seeds/analyze/* fixtures/logs/small.fpmlog fixtures/logs/quota.fpmlog fixtures/logs/vps.fpmlog fixtures/logs/damaged.fpmlog
+FUZZ_SEEDS_analyze := tests/fuzz/seeds/analyze/* fixtures/logs/waited.fpmlog fixtures/logs/small.fpmlog fixtures/logs/quota.fpmlog fixtures/logs/vps.fpmlog fixtures/logs/damaged.fpmlog
 FUZZ_SEEDS_fpmsum := tests/fuzz/seeds/fpmsum/*
 
 build/fz/%.o: %.c

@@ -66,6 +66,8 @@ static void pool_free(pl_pool *p)
     rd_prefixes_free(&p->own);
     pidmap_free(&p->remembered);
     wk_free(&p->workers);
+    wt_free(&p->wait_before);
+    wt_free(&p->wait_now);
     free(p);
 }
 
@@ -101,6 +103,7 @@ void pipeline_free(pipeline *pl)
     pidmap_free(&pl->scratch);
     wk_free(&pl->workers);
     free(pl->tk);
+    free(pl->wtk);
     mk_free(&pl->masters);
     mk_links_free(&pl->links);
     free(pl->mkp);
@@ -176,6 +179,7 @@ static void forget_boot(pl_host *h)
         pl_pool *p = h->pools[i];
         pidmap_clear(&p->remembered);
         p->workers.n = 0;
+        p->wait_before.round_no = p->wait_now.round_no = 0;
         /* forgotten in any read (the page before and the activity's are not) */
         p->unsettled_pids = p->seen_uncertain = p->unknowns = 0;
     }
@@ -310,20 +314,41 @@ typedef struct {
     pl_pool        *p;
     const pl_round *r;
     int             in, contended;
+    int             waits;     /* 17.2: the pool's SCHED of this pair, both rounds */
 } reading_ctx;
+
+/* Section 17.3: a reading whose worker's wait in the pair is known goes in
+ * with its own share and duration, contended by its own wait; 0 when the
+ * wait is not known (12.3 then says whether it is contended). */
+static int own_reading(reading_ctx *c, const status_worker *w, int64_t share)
+{
+    uint64_t dc, dw;
+    pl_pool *p = c->p;
+    if (!c->waits || !wt_growth(&p->wait_before, &p->wait_now, w->pid, &dc, &dw))
+        return 0;
+    wt_own o = wt_own_share(share, w->has_duration ? w->duration : 0, dc, dw);
+    hist_add(&p->h, o.share, o.duration_us);
+    hist_add(&p->calm, o.share, o.duration_us);
+    p->contended_readings += (uint64_t)(wt_ratio(dc, dw) >= WT_CONTENDED);
+    p->corrected_readings++;
+    p->wait_us += o.wait_us;
+    p->want_us += o.cpu_us + o.wait_us;
+    return 1;
+}
 
 static void on_reading(void *arg, const status_worker *w, rd_verdict v, int64_t share)
 {
     reading_ctx *c = arg;
     if (!c->in)
         return;
-    if (v == RD_ACCEPTED) {
+    if (v == RD_ACCEPTED && !own_reading(c, w, share)) {
         int64_t us = w->has_duration ? w->duration : 0;
         hist_add(&c->p->h, share, us);
         if (!c->contended)
             hist_add(&c->p->calm, share, us);
         c->p->contended_readings += (uint64_t)c->contended;
-    } else
+        c->p->uncorrected_contended += (uint64_t)c->contended;
+    } else if (v != RD_ACCEPTED)
         c->p->filtered[v]++;
     for (size_t k = 0; k < c->pl->nfn; k++)
         c->pl->fn[k](c->pl->fn_arg[k], c->h, c->p, c->r, w, v, share);
@@ -336,7 +361,7 @@ const hist *pl_hist(const pl_pool *p)
 
 int pl_under_contention(const pl_pool *p)
 {
-    return pl_hist(p) == &p->h && p->contended_readings > 0;
+    return pl_hist(p) == &p->h && p->uncorrected_contended > 0;
 }
 
 /* The round's pools, found or made. */
@@ -372,8 +397,8 @@ static const status_page *round_page(pipeline *pl, round_pool *w, int in, int *r
 /* Sections 2 and 12: each pool's page of the round, judged worker by worker
  * (contended when the pair is saturated); its queue and activity.  0, or
  * FPM_ENOMEM. */
-static int round_readings(pipeline *pl, pl_host *h, const pl_round *r, int in, int contended,
-                          size_t n)
+static int round_readings(pipeline *pl, pl_host *h, const pl_round *r, int in, int usable,
+                          int contended, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         round_pool *w = &pl->work[i];
@@ -397,7 +422,9 @@ static int round_readings(pipeline *pl, pl_host *h, const pl_round *r, int in, i
             continue;
         if (in && p->unsettled_page)
             pl_need(pl, p->skip_id);
-        reading_ctx ctx = {pl, h, p, r, in, contended};
+        reading_ctx ctx = {pl, h, p, r, in, contended,
+                           usable && p->wait_now.round_no == h->round_no &&
+                               p->wait_before.round_no + 1 == h->round_no};
         int unsure = 0, watch = p->seen_uncertain || p->unknowns;
         if (rd_page_seek(pg, &p->remembered, &pl->scratch, &p->status_before, &p->own,
                          on_reading, &ctx, p->seen_uncertain, watch ? &unsure : NULL))
@@ -407,6 +434,36 @@ static int round_readings(pipeline *pl, pl_host *h, const pl_round *r, int in, i
         p->unknowns = (unsure & 2) != 0;
         p->unsettled_page = p->seen_uncertain = 0;
         p->status_before = (rd_before){1, (int64_t)(r->real / 1000000000u)};
+    }
+    return 0;
+}
+
+/* Section 17.1: each pool's SCHED of the round, with its PIDS' start
+ * times, becomes its map of this round, the last one its map before. */
+static int round_waits(pipeline *pl, pl_host *h, size_t n, int in)
+{
+    for (size_t i = 0; i < n; i++) {
+        const pl_pool_round *in_rec = pl->work[i].in;
+        pl_pool *p = pl->work[i].pool;
+        wt_map m = p->wait_before;
+        p->wait_before = p->wait_now;
+        p->wait_now = m;
+        p->wait_now.round_no = 0;
+        if (!in_rec->has_sched || !in_rec->has_pids)
+            continue;
+        if (p->unsettled_sched && in)
+            pl_need(pl, p->skip_id);
+        p->unsettled_sched = 0;
+        const pl_tick *t = in_rec->ticks;
+        long nt = (long)in_rec->nticks;
+        if (!t) {
+            nt = pl_parse_ticks(in_rec->pids, in_rec->pids_len, &pl->wtk, &pl->wtk_cap);
+            if (nt < 0)
+                return FPM_ENOMEM;
+            t = pl->wtk;
+        }
+        if (wt_set(&p->wait_now, in_rec->sched, in_rec->sched_len, t, (size_t)nt, h->round_no))
+            return FPM_ENOMEM;
     }
     return 0;
 }
@@ -546,7 +603,8 @@ int pipeline_round(pipeline *pl, const pl_round *r)
         pair_values(h, &hp, &sp);
         pl_round_pool_cores(pl, h, &hp, n, in, sp.pids_complete);
     }
-    if (round_readings(pl, h, r, in, hp.usable && hp.saturated, n) != 0)
+    if (round_waits(pl, h, n, in) != 0 ||
+        round_readings(pl, h, r, in, hp.usable, hp.usable && hp.saturated, n) != 0)
         return FPM_ENOMEM;
     if (hp.usable && in) {
         double pools = 0;

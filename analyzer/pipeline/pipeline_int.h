@@ -49,6 +49,8 @@ struct pipeline {
     wk_map         workers;     /* a pool's workers of this round, before they are its */
     pl_tick       *tk;          /* a PIDS parsed here */
     size_t         tk_cap;
+    pl_tick       *wtk;         /* a PIDS parsed for its SCHED (17.1) */
+    size_t         wtk_cap;
     mk_list        masters;     /* this round's MASTER */
     mk_links       links;       /* the pools' workers by master, in a pair */
     mk_pool       *mkp;         /* per pool of the round: what 11.2 gave it */

@@ -39,7 +39,8 @@ int pipeline_skipped_pool(pipeline *pl, const char *hostname, size_t hostname_le
     p->workers.n = 0;
     p->status_before.has = 0;
     p->act.has_prev = 0;
-    p->unsettled_page = p->unsettled_act = p->unsettled_pids = p->seen_uncertain = 1;
+    p->unsettled_page = p->unsettled_act = p->unsettled_pids = p->unsettled_sched = 1;
+    p->seen_uncertain = 1;
     p->unknowns = 0;
     p->skip_id = id;
     return 0;

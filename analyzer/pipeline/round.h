@@ -22,9 +22,9 @@ typedef procfs_proc pl_tick;
 typedef struct {
     const char          *name;
     size_t               name_len;
-    int                  has_status, is_error, has_pids, has_listen;
-    const unsigned char *status, *pids, *listen;
-    size_t               status_len, pids_len, listen_len;
+    int                  has_status, is_error, has_pids, has_listen, has_sched;
+    const unsigned char *status, *pids, *listen, *sched;
+    size_t               status_len, pids_len, listen_len, sched_len;
     const status_page   *page;      /* the STATUS parsed, or NULL */
     int                  page_rc;   /* with page: status_parse's result */
     const pl_tick       *ticks;     /* the PIDS parsed, or NULL */

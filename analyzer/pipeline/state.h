@@ -19,6 +19,7 @@
 #include "readings.h"
 #include "recover.h"
 #include "signals.h"
+#include "wait.h"
 
 #define PL_MIN_INTERVAL_NS  5000000000ull   /* 5 s */
 #define PL_MAX_INTERVAL_NS  300000000000ull /* 5 min */
@@ -51,7 +52,11 @@ typedef struct {
     int            is_static;     /* its latest POOL record says pm=static */
     hist           h;             /* every reading: the all set (12.3) ... */
     hist           calm;          /* ... and those not taken while the CPU was full */
-    uint64_t       contended_readings; /* taken in saturated rounds, not halved */
+    uint64_t       contended_readings; /* contended (12.3, 17.3), not halved ... */
+    uint64_t       uncorrected_contended; /* ... of them without a known wait (12.3) */
+    wt_map         wait_before, wait_now; /* its workers' SCHED, the round before and this (17) */
+    double         wait_us, want_us;  /* 17.3: corrected readings' wait, and CPU + wait */
+    uint64_t       corrected_readings; /* readings whose wait was known (17.3), not halved */
     rd_before      status_before; /* its previous round with a status page (12.4) */
     pl_activity    act;           /* what it did (12.2) */
     uint64_t       pids_round;    /* the host's round number of its last PIDS */
@@ -74,7 +79,7 @@ typedef struct {
     /* seeking: what frames jumped over (pipeline_skipped) left unknown, until
      * a round shows it again: a page (the remembered map, the page before,
      * the activity's page before), PIDS; and the jump it came from */
-    unsigned char  unsettled_page, unsettled_act, unsettled_pids, seen_uncertain;
+    unsigned char  unsettled_page, unsettled_act, unsettled_pids, unsettled_sched, seen_uncertain;
     unsigned char  unknowns;      /* its map holds RD_UNKNOWN entries */
     uint64_t       skip_id;
 } pl_pool;

@@ -72,8 +72,8 @@ typedef struct {
 
 typedef struct {
     bytes name;
-    span  status, pids, listen;
-    int   has_status, is_error, has_pids, has_listen;
+    span  status, pids, listen, sched;
+    int   has_status, is_error, has_pids, has_listen, has_sched;
 } pend_pool;
 
 
@@ -131,7 +131,7 @@ static pend_pool *pend_pool_get(pending *p, const fpmlog_record *rec)
     if (keep(&pp->name, rec->source, rec->source_len) != 0 ||
         namemap_put(&p->index, (const char *)pp->name.p, pp->name.len, p->n) != 0)
         return NULL;
-    pp->has_status = pp->is_error = pp->has_pids = pp->has_listen = 0;
+    pp->has_status = pp->is_error = pp->has_pids = pp->has_listen = pp->has_sched = 0;
     p->n++;
     return pp;
 }
@@ -149,7 +149,7 @@ static int gather(pending *p, rec_kind k, const fpmlog_record *rec)
         return append(&p->blob, rec->payload, rec->len, &p->host[hr].at);
     }
     if ((k.type != REC_STATUS && k.type != REC_ERROR && k.type != REC_PIDS &&
-         k.type != REC_LISTEN) || !rec->has_source)
+         k.type != REC_LISTEN && k.type != REC_SCHED) || !rec->has_source)
         return 0; /* read by no rule yet */
     pend_pool *pp = pend_pool_get(p, rec);
     if (!pp)
@@ -159,6 +159,11 @@ static int gather(pending *p, rec_kind k, const fpmlog_record *rec)
         pp->has_pids = 1;
         pp->pids.len = rec->len;
         return append(&p->blob, rec->payload, rec->len, &pp->pids.at);
+    }
+    if (k.type == REC_SCHED) {
+        pp->has_sched = 1;
+        pp->sched.len = rec->len;
+        return append(&p->blob, rec->payload, rec->len, &pp->sched.at);
     }
     if (k.type == REC_LISTEN) {
         pp->has_listen = 1;
@@ -190,6 +195,11 @@ static int finish_round(replay *st, pending *p, const fpmlog_record *rec)
             p->rp[i].has_listen = 1;
             p->rp[i].listen = b + pp->listen.at;
             p->rp[i].listen_len = pp->listen.len;
+        }
+        if (pp->has_sched) {
+            p->rp[i].has_sched = 1;
+            p->rp[i].sched = b + pp->sched.at;
+            p->rp[i].sched_len = pp->sched.len;
         }
     }
     r.pools = p->rp;

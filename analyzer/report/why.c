@@ -40,20 +40,25 @@ static void why_activity(FILE *out, const pl_pool *p)
     fputc('.', out);
 }
 
-/* 12.3: readings taken while the CPU was full. */
+/* 17.3: how long its requests waited for the CPU, where the kernel said;
+ * 12.3: readings taken while the CPU was full, where it did not. */
 static void why_contention(FILE *out, const pl_pool *p)
 {
-    if (!p->contended_readings)
+    double waited = p->want_us > 0 ? p->wait_us / p->want_us : 0;
+    if (p->corrected_readings && waited >= WT_CONTENDED)
+        fprintf(out, " Its requests waited for the CPU %.0f%% of the time they wanted it; their "
+                     "own shares are corrected.", 100 * waited);
+    uint64_t n = p->uncorrected_contended;
+    if (!n)
         return;
     if (pl_under_contention(p))
         fprintf(out, " Measured under contention: %llu of its readings came while the CPU was "
                      "full, when each request also waited for it, so its shares are a floor.",
-                (unsigned long long)p->contended_readings);
+                (unsigned long long)n);
     else
         fprintf(out, " %llu reading%s taken while the CPU was full (each request also waiting "
                      "for it) %s left out of its figures.",
-                (unsigned long long)p->contended_readings, p->contended_readings == 1 ? "" : "s",
-                p->contended_readings == 1 ? "is" : "are");
+                (unsigned long long)n, n == 1 ? "" : "s", n == 1 ? "is" : "are");
 }
 
 /* Why a pool has no reading yet: the filter that took its finished requests. */

@@ -1,0 +1,60 @@
+/*
+ * wait: each worker's own wait for the CPU (docs/rules.md section 17).  A
+ * SCHED record gives, per worker, the CPU it ran and the time it was
+ * runnable but waited (/proc/<pid>/schedstat); over a pair of rounds their
+ * growth says what share of the time the worker wanted a CPU it waited, and
+ * a reading of that worker is corrected to the share its request would have
+ * had on a CPU of its own.
+ */
+#ifndef WAIT_H
+#define WAIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "round.h"
+
+/* A round's workers of one pool: pid, start time (PIDS), schedstat's two
+ * counters (SCHED); sorted by pid. */
+typedef struct {
+    int64_t  pid, start;
+    uint64_t cpu_ns, delay_ns;
+} wt_worker;
+
+typedef struct {
+    wt_worker *w;
+    size_t     n, cap;
+    uint64_t   round_no; /* the host's round it is of; 0 none */
+} wt_map;
+
+/* 17.1: the SCHED lines ("pid cpu_ns run_delay_ns timeslices") of the
+ * workers that are in the round's PIDS t[0..nt), with their start times,
+ * into m (replaced).  Lines that do not parse, and pids not in PIDS, are
+ * left out.  0, FPM_ENOMEM. */
+int wt_set(wt_map *m, const unsigned char *sched, size_t len, const pl_tick *t, size_t nt,
+           uint64_t round_no);
+void wt_free(wt_map *m);
+
+/* 17.2: the growth of pid's two counters from before to now, the same
+ * worker (pid and start time) in both; 1 known, 0 not (absent, another
+ * process, or a counter that shrank). */
+int wt_growth(const wt_map *before, const wt_map *now, int64_t pid, uint64_t *dc, uint64_t *dw);
+
+/* 17.2: dw / (dc + dw), 0 when both are 0. */
+double wt_ratio(uint64_t dc, uint64_t dw);
+
+#define WT_CONTENDED 0.05 /* a reading whose worker waited this share is contended */
+
+/* 17.3: a reading of share s (hundredths of a percent) that lasted u
+ * microseconds, by a worker whose counters grew by dc and dw: its own share
+ * (s x u / (u - w), w = c x dw / dc, c = s x u / 10000; s itself when
+ * u - w <= c / 10) and its own duration u - w (u when uncorrected); the
+ * CPU and the wait of the request, in microseconds, in *cpu_us, *wait_us. */
+typedef struct {
+    int64_t share, duration_us;
+    double  cpu_us, wait_us;
+    int     corrected;
+} wt_own;
+wt_own wt_own_share(int64_t s, int64_t u, uint64_t dc, uint64_t dw);
+
+#endif

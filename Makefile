@@ -180,6 +180,7 @@ integration: bin/fpm-analyze bin/fpm-record bin/tests/status_dump bin/tests/logd
 	@tests/integration/record_enospc.sh
 	@tests/integration/record_hostile.sh
 	@tests/integration/record_steal.sh
+	@tests/integration/record_wait.sh
 	@tests/integration/package.sh
 	@tests/integration/fleet.sh
 

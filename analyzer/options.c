@@ -49,8 +49,8 @@ static void usage(FILE *out)
 "                            (default 2)\n"
 "      --max-children POOL=N what-if: pm.max_children N for pools named POOL\n"
 "                            (repeatable)\n"
-"      --cost typical|busy   what a busy worker's PHP costs: TYPICAL x 10 (the\n"
-"                            default), or the duration-weighted share (BUSY)\n"
+"      --cost busy|typical   what a busy worker's PHP costs: the duration-weighted\n"
+"                            share (BUSY, the default), or TYPICAL x 10\n"
 "      --fit joint|dominant  the host overhead that sizes: the joint fit over all\n"
 "                            pools (the default), or the dominant pool's own line\n"
 "      --from T, --until T   only rounds from T and before T: ISO 8601 with Z or\n"
@@ -289,7 +289,7 @@ static int take_option(config *cfg, int c, char *optarg)
         break;
     case O_EXPLAIN: cfg->scenario.explain = 1; break;
     case O_MAXCH: return take_max_children(cfg, optarg);
-    case O_COST: return take_choice("--cost", optarg, "typical", "busy", &cfg->scenario.cost);
+    case O_COST: return take_choice("--cost", optarg, "busy", "typical", &cfg->scenario.cost);
     case O_FIT: return take_choice("--fit", optarg, "joint", "dominant", &cfg->scenario.fit);
     case O_THREADS:
         if (num_whole(optarg, 1, 256, &v))

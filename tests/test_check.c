@@ -166,9 +166,58 @@ static void test_an_unusable_baseline_is_an_error(void **state)
     pipeline_free(pl);
 }
 
+/* 17.6: the CPU per request (63 ms here: 70% of 90 ms) fails past +20%,
+ * and 10% more per step of --tolerance */
+static void test_17_6_check_fails_a_41_percent_heavier_cpu_per_request(void **state)
+{
+    (void)state;
+    char err[256];
+    int worse;
+    char *s = check("{" SAME ", \"cpu_ms_per_request\": 44.68}", 0, &worse, err, sizeof err);
+    assert_int_equal(worse, 1);
+    assert_string_equal(s, "web1 shop: cpu per request 44.68 ms -> 63.00 ms (+41%)\n"
+                           "check: 1 regression against the baseline\n");
+    free(s);
+    s = check("{" SAME ", \"cpu_ms_per_request\": 44.68}", 2, &worse, err, sizeof err);
+    assert_int_equal(worse, 1); /* 41% is past 40% */
+    free(s);
+    s = check("{" SAME ", \"cpu_ms_per_request\": 44.68}", 3, &worse, err, sizeof err);
+    assert_int_equal(worse, 0); /* not past 50% */
+    free(s);
+    s = check("{" SAME ", \"cpu_ms_per_request\": 52.50}", 0, &worse, err, sizeof err);
+    assert_int_equal(worse, 0); /* +20% exactly is not past it */
+    free(s);
+}
+
+/* 17.3: shares measured under contention are floors: never compared with
+ * shares that are not (a regression, said); both floors are compared, and
+ * said to be floors.  The history here is measured under contention: its
+ * last two rounds were saturated and it has no calm set of 20. */
+static void test_17_check_refuses_a_floor_against_a_share(void **state)
+{
+    (void)state;
+    char err[256];
+    int worse;
+    char *s = check("{" SAME ", \"measured_under_contention\": false}", 0, &worse, err,
+                    sizeof err);
+    assert_int_equal(worse, 1);
+    assert_string_equal(s, "web1 shop: this log was measured under contention and the baseline "
+                           "was not: their shares are not compared\n"
+                           "check: 1 regression against the baseline\n");
+    free(s);
+    s = check("{" SAME ", \"measured_under_contention\": true}", 0, &worse, err, sizeof err);
+    assert_int_equal(worse, 0);
+    assert_string_equal(s, "web1 shop: note: both were measured under contention: their shares "
+                           "are floors\n"
+                           "check: no regression; 1 pool as good as the baseline\n");
+    free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_17_6_check_fails_a_41_percent_heavier_cpu_per_request),
+        cmocka_unit_test(test_17_check_refuses_a_floor_against_a_share),
         cmocka_unit_test(test_nothing_worse_exits_0),
         cmocka_unit_test(test_each_thing_worse_is_one_line),
         cmocka_unit_test(test_host_steal_throttled_pressure_p90_rise),

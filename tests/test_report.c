@@ -89,11 +89,11 @@ static void test_fill_is_the_ceiling_of_host_over_cost(void **state)
     assert_int_equal(v.fill, 4); /* exactly 4 */
 }
 
-static void test_ceiling_is_fill_times_headroom_at_least_cores_plus_1(void **state)
+static void test_ceiling_is_the_knee_times_headroom_at_least_cores_plus_1(void **state)
 {
     (void)state;
     pl_pool p = pool_of(30, 7000, 0);
-    assert_int_equal(whatif_pool_view(&p, 4000, 200, p.max_children).ceiling, 12);
+    assert_int_equal(whatif_pool_view(&p, 4000, 200, p.max_children).ceiling, 11); /* 5.71 x 2 */
     p = pool_of(30, 320000, 0); /* 32000m: fill 1 */
     assert_int_equal(whatif_pool_view(&p, 4000, 200, p.max_children).fill, 1);
     assert_int_equal(whatif_pool_view(&p, 4000, 200, p.max_children).ceiling, 5);  /* 4 cores + 1 */
@@ -109,17 +109,19 @@ static void test_headroom_is_exact_in_hundredths(void **state)
     assert_int_equal(v.fill, 50);
     assert_int_equal(v.ceiling, 55); /* not 56 */
     v = whatif_pool_view(&p, 50000, 101, p.max_children);
-    assert_int_equal(v.ceiling, 51); /* 50.5 rounds up, and ceil(50) + 1 = 51 */
+    assert_int_equal(v.ceiling, 51); /* 50.5 rounds down, and ceil(50) + 1 = 51 */
     v = whatif_pool_view(&p, 49000, 133, p.max_children);
-    assert_int_equal(v.ceiling, 66); /* 49 x 1.33 = 65.17 */
+    assert_int_equal(v.ceiling, 65); /* 49 x 1.33 = 65.17, rounded down */
+    v = whatif_pool_view(&p, 100000, 115, p.max_children);
+    assert_int_equal(v.ceiling, 115); /* 100 x 1.15 is 115, where doubles say 114.99999999999999 */
 }
 
 static void test_limit_is_cpu_past_the_ceiling_workers_within_it(void **state)
 {
     (void)state;
-    pl_pool p = pool_of(30, 7000, 13);
+    pl_pool p = pool_of(30, 7000, 12);
     assert_int_equal(whatif_pool_view(&p, 4000, 200, p.max_children).limit, WI_LIMIT_CPU);
-    p = pool_of(30, 7000, 12);
+    p = pool_of(30, 7000, 11);
     assert_int_equal(whatif_pool_view(&p, 4000, 200, p.max_children).limit, WI_LIMIT_WORKERS);
     p = pool_of(30, 7000, 0);
     assert_int_equal(whatif_pool_view(&p, 4000, 200, p.max_children).limit, WI_LIMIT_UNKNOWN);
@@ -148,7 +150,7 @@ static void test_host_line_sums_now_and_ceiling(void **state)
     int64_t now, atc;
     whatif_host_needs(v, 3, &now, &atc);
     assert_int_equal(now, 40 * 700);            /* b's now unknown, c has no shape */
-    assert_int_equal(atc, 12 * 700 + 80 * 100); /* b: fill 40, ceiling 80 */
+    assert_int_equal(atc, 11 * 700 + 80 * 100); /* a: ceiling 11; b: fill 40, ceiling 80 */
     whatif_host_needs(v, 0, &now, &atc);
     assert_int_equal(now, 0);
     assert_int_equal(atc, 0);
@@ -165,22 +167,29 @@ static char *render(const pipeline *pl, const char *format, const wi_scenario *s
 }
 
 /* A small history: host web1 with 4 cores, pool "shop" with 20 readings at
- * 70%, 2 of them starved; pool "young" with 3 readings. */
-static pipeline *small_history(void)
+ * 70%, the last 2 in starved rounds (so its shares are floors: 17.4) or,
+ * calm, none; pool "young" with 3 readings. */
+static pipeline *history_of(int starved)
 {
     pipeline *pl = pipeline_new(NULL);
     th_host(pl, "web1", 4, "b", 0);
     th_pool(pl, "shop", 40, "/status");
     th_pool(pl, "young", 0, NULL);
     for (int k = 0; k < 21; k++) {
-        th_round *r = th_round_at(30.0 * k, (k >= 19 ? 11600ULL * (unsigned)(k - 18) : 0) + 1000ULL * k);
+        int full = starved && k >= 19;
+        th_round *r = th_round_at(30.0 * k, (full ? 11600ULL * (unsigned)(k - 18) : 0) + 1000ULL * k);
         tworker w[] = {{100, "Idle", k + 1, 90000, "/buy", "70.00"}};
-        th_status(r, "shop", k >= 19 ? 2 : 0, w, k ? 1 : 0);
+        th_status(r, "shop", full ? 2 : 0, w, k ? 1 : 0);
         tworker y[] = {{200, "Idle", k / 7 + 1, 90000, "/y", "4.99"}};
         th_status(r, "young", 0, y, k ? 1 : 0); /* round 0 empty: nothing primed (12.4) */
         th_run(pl, r);
     }
     return pl;
+}
+
+static pipeline *small_history(void)
+{
+    return history_of(1);
 }
 
 static void test_json_output_is_section_8(void **state)
@@ -199,14 +208,15 @@ static void test_json_output_is_section_8(void **state)
         "\"pressure\": {\"pairs\": 0, \"p10_pct\": null, \"p50_pct\": null, \"p90_pct\": null, "
         "\"max_pct\": null}, \"php_accounted\": {\"pairs\": 0, \"p10_pct\": null, "
         "\"p50_pct\": null, \"p90_pct\": null, \"max_pct\": null}, \"steal_probe\": null, "
-        "\"inconsistent_pairs\": 0, \"joint\": null, \"needed_now_millicores\": 28000, \"needed_at_ceiling_millicores\": 8400, \"pools\": [\n"
+        "\"inconsistent_pairs\": 0, \"joint\": null, \"needed_now_millicores\": 28000, \"needed_at_ceiling_millicores\": 0, \"pools\": [\n"
         "    {\"pool\": \"shop\", \"readings\": 20, \"histogram\": [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "
         "0, 0, 0, 0, 20, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "
         "0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], \"typical_pct\": 70, "
         "\"p90_pct\": 70, \"shape\": \"cpu-bound\", \"php_millicores\": 700, \"busy_pct\": 70.00, "
-        "\"busy_millicores\": 700, \"fit\": null, \"joint\": null, \"overhead_source\": null, "
-        "\"recovered_pct\": null, \"overhead\": null, \"host_millicores_per_worker\": 700, \"fill_workers\": 6, "
-        "\"ceiling\": 12, \"max_children\": 40, \"limit\": \"cpu\", \"activity\": {\"cores_mean\": null, "
+        "\"busy_millicores\": 700, \"cpu_ms_per_request\": 63.00, \"fit\": null, \"joint\": null, "
+        "\"overhead_source\": null, \"recovered_pct\": null, \"overhead\": null, "
+        "\"host_millicores_per_worker\": 700, \"knee\": null, \"fill_workers\": null, "
+        "\"ceiling\": null, \"max_children\": 40, \"limit\": null, \"activity\": {\"cores_mean\": null, "
         "\"cores_max\": null, \"active_max\": 1, \"full_rounds\": 0, \"maxed_rounds\": 0, "
         "\"queue_max\": 2}, \"contended_readings\": 2, \"measured_under_contention\": true, "
         "\"unanswered_full_queue_max\": null, \"starved_rounds\": 2, "
@@ -217,8 +227,9 @@ static void test_json_output_is_section_8(void **state)
         "0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "
         "0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], \"typical_pct\": 0, "
         "\"p90_pct\": 0, \"shape\": null, \"php_millicores\": null, \"busy_pct\": null, "
-        "\"busy_millicores\": null, \"fit\": null, \"joint\": null, \"overhead_source\": null, "
-        "\"recovered_pct\": null, \"overhead\": null, \"host_millicores_per_worker\": null, \"fill_workers\": null, "
+        "\"busy_millicores\": null, \"cpu_ms_per_request\": null, \"fit\": null, \"joint\": null, "
+        "\"overhead_source\": null, \"recovered_pct\": null, \"overhead\": null, "
+        "\"host_millicores_per_worker\": null, \"knee\": null, \"fill_workers\": null, "
         "\"ceiling\": null, \"max_children\": null, \"limit\": null, \"activity\": {\"cores_mean\": null, "
         "\"cores_max\": null, \"active_max\": 1, \"full_rounds\": null, \"maxed_rounds\": 0, "
         "\"queue_max\": 0}, \"contended_readings\": 0, \"measured_under_contention\": false, "
@@ -240,8 +251,14 @@ static void test_what_if_host_size_does_not_rewrite_history(void **state)
     wi_scenario sc = {.has_host_millicores = 1, .host_millicores = 8000, .headroom = 150};
     char *j = render(pl, "json", &sc);
     assert_non_null(strstr(j, "\"host_millicores\": 8000"));
-    assert_non_null(strstr(j, "\"fill_workers\": 12, \"ceiling\": 18"));
+    /* its shares stay floors: no knee, fill or ceiling on any host (17.4) */
+    assert_non_null(strstr(j, "\"knee\": null, \"fill_workers\": null, \"ceiling\": null"));
     assert_non_null(strstr(j, "\"starved_rounds\": 2")); /* judged on the measured 4 cores */
+    free(j);
+    pipeline_free(pl);
+    pl = history_of(0);
+    j = render(pl, "json", &sc);
+    assert_non_null(strstr(j, "\"knee\": 11.43, \"fill_workers\": 12, \"ceiling\": 17"));
     free(j);
     pipeline_free(pl);
 }
@@ -249,26 +266,26 @@ static void test_what_if_host_size_does_not_rewrite_history(void **state)
 static void test_what_if_max_children_replaces_now_for_that_pool(void **state)
 {
     (void)state;
-    pipeline *pl = small_history();
+    pipeline *pl = history_of(0);
     wi_override o[] = {{"shop", 12}, {"shop", 13}, {"nosuch", 5}};
     wi_scenario sc = {.headroom = 200, .max_children = o, .nmax_children = 3};
     assert_int_equal(whatif_differs(&sc), 1);
     pl_pool *shop = th_find(pl, "web1", "shop"), *young = th_find(pl, "web1", "young");
     assert_int_equal(whatif_now(shop, &sc), 13); /* the last one given wins */
     assert_int_equal(whatif_now(young, &sc), 0);
-    /* 700m a worker on 4 cores: fill 6, ceiling 12; 13 is past it */
+    /* 700m a worker on 4 cores: knee 5.71, fill 6, ceiling 11; 13 is past it */
     wi_view v = whatif_pool_view(shop, 4000, 200, whatif_now(shop, &sc));
     assert_int_equal(v.limit, WI_LIMIT_CPU);
     char *j = render(pl, "json", &sc);
     assert_non_null(strstr(j, "\"scenario\": {\"host_millicores\": null, \"headroom\": 2.00, "
-                              "\"max_children\": {\"shop\": 13, \"nosuch\": 5}, \"cost\": \"typical\"}"));
+                              "\"max_children\": {\"shop\": 13, \"nosuch\": 5}, \"cost\": \"busy\"}"));
     assert_non_null(strstr(j, "\"needed_now_millicores\": 9100")); /* 13 x 700 */
     assert_non_null(strstr(j, "\"max_children\": 13, \"limit\": \"cpu\""));
     free(j);
     char *t = render(pl, "text", &sc);
     assert_non_null(strstr(t, "what-if: headroom 2.00, pm.max_children shop=12, pm.max_children "
                               "shop=13, pm.max_children nosuch=5\n"));
-    assert_non_null(strstr(t, "shop     6 \xe2\x86\x92 6  12 \xe2\x86\x92 12  40 \xe2\x86\x92 13  "
+    assert_non_null(strstr(t, "shop     6 \xe2\x86\x92 6  11 \xe2\x86\x92 11  40 \xe2\x86\x92 13  "
                               "28000m \xe2\x86\x92 9100m  cpu \xe2\x86\x92 cpu\n"));
     free(t);
     sc.nmax_children = 0;
@@ -286,26 +303,50 @@ static void test_text_table_and_why_sentences(void **state)
         "web1: 4 cores (4000m), 21 rounds (2027-01-15T08:00:00Z to 2027-01-15T08:10:00Z) every 30 s, headroom 2.00\n"
         "\n"
         "POOL   READINGS  TYPICAL  P90    BUSY  SHAPE      PHP/W  HOST/W  FILL  CEILING  MAX  LIMIT  STARVED  ERRORS\n"
-        "shop         20      70%  70%  70.00%  cpu-bound   700m    700m     6       12   40  cpu          2       0\n"
+        "shop         20      70%  70%  70.00%  cpu-bound   700m    700m     -        -   40  -            2       0\n"
         "young         3      <5%  <5%       -  -              -       -     -        -    ?  -            0       0\n"
         "\n"
         "ACTIVITY  CORES  PEAK  BUSY MAX  ALL BUSY  RAN OUT  QUEUE MAX\n"
         "shop          -     -   1 of 40         0        -          2\n"
         "young         -     -         1         -        -          0\n"
         "\n"
-        "shop: cpu-bound. ~6 busy workers fill 4 cores, at PHP's own cost: no round pair "
-        "measured the pools' CPU beside the host's yet, so its host overhead is not measured. "
-        "Ceiling 12 (headroom 2.00). "
-        "pm.max_children 40 is past it. Measured under contention: 2 of its readings came while "
-        "the CPU was full, when each request also waited for it, so its shares are a floor. "
-        "Queued in 2 rounds while the CPU was full.\n"
+        "shop: cpu-bound. Measured while it waited for the CPU and its waits were not recorded: "
+        "no ceiling from shares that are floors. Measured under contention: 2 of its readings "
+        "came while the CPU was full, when each request also waited for it, so its shares are a "
+        "floor. Queued in 2 rounds while the CPU was full.\n"
         "young: too few readings yet (3 of 20).\n"
         "\n"
         "host web1: busy 0.72 cores on average, 4.20 at its busiest pair.\n"
         "host web1: every worker busy at once would need 28.00 cores, 7.00x its 4 cores; every "
-        "pool at its ceiling 8.40 cores, 2.10x.\n"
-        "host web1: not in these sums, no cost measured: young.\n";
+        "pool at its ceiling 0.00 cores, 0.00x.\n"
+        "host web1: not in these sums, no cost measured: young.\n"
+        "host web1: not in the ceilings' sum, its shares floors: shop.\n";
     assert_string_equal(t, want);
+    free(t);
+    pipeline_free(pl);
+}
+
+/* 17.5: the WHY gives the knee and the ceiling as latency */
+static void test_17_5_why_says_the_knee_and_the_ceiling_as_latency(void **state)
+{
+    (void)state;
+    pipeline *pl = history_of(0);
+    wi_scenario sc = {.headroom = 150};
+    char *t = render(pl, "text", &sc);
+    assert_non_null(strstr(t, "\nshop: cpu-bound. ~6 busy workers fill 4 cores, at PHP's own "
+                              "cost: "));
+    assert_non_null(strstr(t, " The knee is at 5.71: past it more workers add only latency. "));
+    assert_non_null(strstr(t, " Ceiling 8: with that many busy, each request takes at most 1.50x "
+                              "as long as alone. pm.max_children 40 is past it.\n"));
+    free(t);
+    sc.headroom = 100; /* floor(5.71) = 5, the cores + 1 too: no request slower than alone */
+    t = render(pl, "text", &sc);
+    assert_non_null(strstr(t, " Ceiling 5: with that many busy, each request takes at most 1.00x "
+                              "as long as alone."));
+    free(t);
+    sc.has_host_millicores = 1, sc.host_millicores = 2000; /* knee 2.86: the cores + 1, 3 */
+    t = render(pl, "text", &sc);
+    assert_non_null(strstr(t, " Ceiling 3. pm.max_children 40 is past it.\n"));
     free(t);
     pipeline_free(pl);
 }
@@ -364,14 +405,14 @@ static void test_why_says_why_a_pool_has_no_readings(void **state)
 static void test_host_line_says_what_the_pools_need_together(void **state)
 {
     (void)state;
-    pipeline *pl = small_history();
-    th_pool(pl, "shop", 6, "/status"); /* within its ceiling of 12; 6 x 700m = 4200m of 4000m */
+    pipeline *pl = history_of(0);
+    th_pool(pl, "shop", 6, "/status"); /* within its ceiling of 11; 6 x 700m = 4200m of 4000m */
     wi_scenario sc = {.headroom = 200};
     char *t = render(pl, "text", &sc);
     assert_non_null(strstr(t, "pm.max_children 6 is within it: the pool runs out of workers "
-                              "before the host runs out of CPU. Measured"));
+                              "before the host runs out of CPU.\n"));
     assert_non_null(strstr(t, "\nhost web1: every worker busy at once would need 4.20 cores, "
-                              "1.05x its 4 cores; every pool at its ceiling 8.40 cores, 2.10x.\n"
+                              "1.05x its 4 cores; every pool at its ceiling 7.70 cores, 1.93x.\n"
                               "host web1: not in these sums, no cost measured: young.\n"));
     free(t);
     sc.has_host_millicores = 1; /* the ratio is the what-if's */
@@ -455,19 +496,20 @@ static void test_cost_busy_drives_fill_ceiling_limit_and_the_host_line(void **st
     assert_int_equal(b.php_millicores, 200);
     assert_int_equal(b.host_millicores_per_worker, 836);
     assert_int_equal(b.fill, 5);              /* ceil(4000 / 836) */
-    assert_int_equal(b.ceiling, 10);
-    assert_int_equal(b.limit, WI_LIMIT_WORKERS);
+    assert_int_equal(b.ceiling, 9);           /* floor(4.78 x 2) */
+    assert_int_equal(b.limit, WI_LIMIT_CPU);  /* 10 > 9 */
     int64_t now, atc;
     whatif_host_needs(&b, 1, &now, &atc);
     assert_int_equal(now, 8360);
-    assert_int_equal(atc, 8360);
+    assert_int_equal(atc, 9 * 836);
     fit_125(&p);
     b = whatif_pool_view_cost(&p, 4000, 200, 10, WI_COST_BUSY, WI_FIT_DOMINANT, NULL, NULL);
     assert_int_equal(b.host_millicores_per_worker, 1045); /* round(836 x 1.25) */
 }
 
-/* The JSON has busy_pct with two decimals and busy_millicores; the scenario
- * says the cost; the WHY says when the median hides heavy requests. */
+/* The JSON has busy_pct with two decimals and busy_millicores; the busy
+ * cost sizes by default (17.5) and --cost typical is a scenario that says
+ * so; the WHY says when the median hides heavy requests. */
 static void test_busy_in_json_scenario_and_why(void **state)
 {
     (void)state;
@@ -490,17 +532,17 @@ static void test_busy_in_json_scenario_and_why(void **state)
     char *t = render(pl, "text", &sc);
     assert_non_null(strstr(t, " 83.56% "));
     assert_non_null(strstr(t, "The median hides heavy requests: a busy worker costs ~836m, not "
-                              "200m; --cost busy sizes the pool by it."));
+                              "200m (TYPICAL's; the busy cost sizes it)."));
     free(t);
-    sc.cost = WI_COST_BUSY;
+    sc.cost = WI_COST_TYPICAL;
     j = render(pl, "json", &sc);
     assert_non_null(strstr(j, "\"scenario\": {\"host_millicores\": null, \"headroom\": 2.00, "
-                              "\"max_children\": {}, \"cost\": \"busy\"}"));
-    assert_non_null(strstr(j, "\"fill_workers\": 5, "));
+                              "\"max_children\": {}, \"cost\": \"typical\"}"));
+    assert_non_null(strstr(j, "\"fill_workers\": 20, "));
     free(j);
     t = render(pl, "text", &sc);
-    assert_non_null(strstr(t, "(sized by it here, --cost busy)"));
-    assert_non_null(strstr(t, "mix      20 \xe2\x86\x92 5"));
+    assert_non_null(strstr(t, "; the default, --cost busy, sizes the pool by it."));
+    assert_non_null(strstr(t, "mix      5 \xe2\x86\x92 20   9 \xe2\x86\x92 40"));
     free(t);
     pipeline_free(pl);
 }
@@ -540,7 +582,7 @@ int main(void)
         cmocka_unit_test(test_php_millicores_is_typical_times_10),
         cmocka_unit_test(test_host_cost_is_php_times_overhead_rounded_half_away),
         cmocka_unit_test(test_fill_is_the_ceiling_of_host_over_cost),
-        cmocka_unit_test(test_ceiling_is_fill_times_headroom_at_least_cores_plus_1),
+        cmocka_unit_test(test_ceiling_is_the_knee_times_headroom_at_least_cores_plus_1),
         cmocka_unit_test(test_headroom_is_exact_in_hundredths),
         cmocka_unit_test(test_limit_is_cpu_past_the_ceiling_workers_within_it),
         cmocka_unit_test(test_no_fill_without_a_host_size_or_a_cost),
@@ -551,6 +593,7 @@ int main(void)
         cmocka_unit_test(test_text_table_and_why_sentences),
         cmocka_unit_test(test_why_says_why_a_pool_has_no_readings),
         cmocka_unit_test(test_host_line_says_what_the_pools_need_together),
+        cmocka_unit_test(test_17_5_why_says_the_knee_and_the_ceiling_as_latency),
         cmocka_unit_test(test_names_are_escaped_in_json_and_text),
         cmocka_unit_test(test_busy_is_null_under_20_readings),
         cmocka_unit_test(test_cost_busy_drives_fill_ceiling_limit_and_the_host_line),

@@ -121,20 +121,58 @@ static int compare_more(FILE *out, const char *hname, const char *pname, const j
     return 1;
 }
 
+/* A figure (CHK_RISE, hundredths) up by more than 20%, and 10% more per
+ * step of the tolerance: "cpu per request 164.20 ms -> 231.80 ms (+41%)". */
+static int compare_rise(FILE *out, const char *hname, const char *pname, const json_t *bp,
+                        const fig_entry *e, const pl_pool *p, const wi_view *v, int tol)
+{
+    fig_value x = {0};
+    e->get(p, v, &x);
+    const json_t *bv = json_object_get(bp, e->key);
+    if (!x.has || !json_is_number(bv) || json_number_value(bv) <= 0)
+        return 0;
+    double was = json_number_value(bv), now = (double)x.i / 100, rise = 100 * (now / was - 1);
+    /* in hundredths, exactly: past was x (120 + 10 x tol) / 100 */
+    long double lim = (long double)llround(was * 100) * (120 + 10.0L * tol);
+    if ((long double)x.i * 100 <= lim)
+        return 0;
+    char b[ESC_HUNDREDTHS];
+    fprintf(out, "%s %s: %s %.2f ms -> %s ms (+%.0f%%)\n", hname, pname, e->label, was,
+            esc_hundredths(b, x.i), rise);
+    return 1;
+}
+
 /* One pool against its baseline object bp: a line per figure of the table
  * (figures.h) that check compares and that got worse.  Returns how many. */
 static int compare_pool(FILE *out, const char *hname, const char *pname, const json_t *bp,
                         const pl_pool *p, wi_view v, int tol, double rise_pct)
 {
     int worse = 0;
+    /* 17.3: shares that are floors are not compared with shares that are
+     * not; the CPU per request, which no contention changes, still is */
+    const json_t *bf = json_object_get(bp, "measured_under_contention");
+    int was_floor = json_is_true(bf), floor = pl_under_contention(p);
+    int shares = !json_is_boolean(bf) || was_floor == floor; /* an older baseline: as before */
+    if (!shares) {
+        fprintf(out, "%s %s: %s measured under contention and %s not: their shares are not "
+                     "compared\n", hname, pname, was_floor ? "the baseline was" : "this log was",
+                was_floor ? "this log was" : "the baseline was");
+        worse++;
+    } else if (was_floor && floor) {
+        fprintf(out, "%s %s: note: both were measured under contention: their shares are "
+                     "floors\n", hname, pname);
+    }
     for (size_t i = 0; i < FIG_NPOOL; i++) {
         const fig_entry *e = &FIG_POOL[i];
+        if (!shares && (e->check == CHK_SHARE || e->check == CHK_SHAPE))
+            continue;
         switch (e->check) {
         case CHK_NONE: break;
         case CHK_SHARE: worse += compare_share(out, hname, pname, bp, e, p, &v, tol); break;
         case CHK_SHAPE: worse += compare_shape(out, hname, pname, bp, p, &v); break;
         case CHK_OVERHEAD: worse += compare_overhead(out, hname, pname, bp, &v, rise_pct); break;
         case CHK_MORE: worse += compare_more(out, hname, pname, bp, e, p, &v); break;
+        case CHK_RISE: worse += compare_rise(out, hname, pname, bp, e, p, &v, tol); break;
         }
     }
     return worse;

@@ -9,7 +9,7 @@
 int whatif_differs(const wi_scenario *sc)
 {
     return sc->has_host_millicores || sc->headroom != WI_DEFAULT_HEADROOM || sc->nmax_children ||
-           sc->cost != WI_COST_TYPICAL || sc->fit != WI_FIT_JOINT;
+           sc->cost != WI_COST_BUSY || sc->fit != WI_FIT_JOINT;
 }
 
 const char *whatif_source_name(wi_source s)
@@ -81,6 +81,17 @@ wi_view whatif_pool_view(const pl_pool *p, uint64_t hm, int headroom, int64_t no
                                  NULL);
 }
 
+/* 17.6: C / 10000 / n, the CPU one request computed, in hundredths of a
+ * millisecond, half away from zero. */
+static void cpu_per_request(wi_view *v, const hist *h)
+{
+    if (h->total == 0)
+        return;
+    unsigned __int128 c = h->busy_c, n = h->total;
+    v->cpu_ms_hundredths = (int64_t)((c + 50 * n) / (100 * n));
+    v->has_cpu_ms = 1;
+}
+
 wi_view whatif_pool_view_cost(const pl_pool *p, uint64_t hm, int headroom, int64_t now,
                                    int cost_of, int fit, const joint_pool *jp,
                                    const joint_sol *sol)
@@ -100,6 +111,7 @@ wi_view whatif_pool_view_cost(const pl_pool *p, uint64_t hm, int headroom, int64
     v.shape = v.typical_pct >= 50 ? "cpu-bound" : v.typical_pct >= 20 ? "mixed" : "i/o-bound";
     v.php_millicores = (int64_t)v.typical_pct * 10;
     v.has_busy = hist_busy(pl_hist(p), &v.busy_hundredths, &v.busy_millicores) == 0;
+    cpu_per_request(&v, pl_hist(p));
     int64_t php = cost_of == WI_COST_BUSY && v.has_busy ? v.busy_millicores : v.php_millicores;
     v.host_millicores_per_worker = v.source != WI_SRC_NONE
         ? (int64_t)round((double)php * v.overhead)
@@ -107,9 +119,18 @@ wi_view whatif_pool_view_cost(const pl_pool *p, uint64_t hm, int headroom, int64
     int64_t cost = v.host_millicores_per_worker;
     if (cost <= 0 || hm == 0)
         return v;
+    if (pl_under_contention(p)) { /* 17.4: a floor gives no ceiling */
+        v.floor = 1;
+        return v;
+    }
+    /* 17.5: the knee, hm / cost, where the two bounds of 15.1 meet; the
+     * ceiling the most workers whose requests take at most headroom times
+     * as long as alone (N x D / C <= headroom x R), the host's cores + 1 at
+     * the least */
     v.has_fill = 1;
+    v.knee_hundredths = ((int64_t)hm * 200 + cost) / (2 * cost);
     v.fill = ((int64_t)hm + cost - 1) / cost;
-    int64_t by_headroom = (v.fill * headroom + 99) / 100;
+    int64_t by_headroom = (int64_t)hm * headroom / (cost * 100);
     int64_t by_cores = ((int64_t)hm + 999) / 1000 + 1;
     v.ceiling = by_headroom > by_cores ? by_headroom : by_cores;
     if (v.now > 0)

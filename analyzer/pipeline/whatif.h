@@ -17,9 +17,9 @@
 
 #define WI_DEFAULT_HEADROOM 200 /* hundredths */
 
-/* What a busy worker's PHP costs in section 7: TYPICAL x 10, or the
- * duration-weighted busy share (section 10, --cost busy). */
-enum { WI_COST_TYPICAL = 0, WI_COST_BUSY = 1 };
+/* What a busy worker's PHP costs in section 7: the duration-weighted busy
+ * share (section 10; the default, 17.5), or TYPICAL x 10 (--cost typical). */
+enum { WI_COST_BUSY = 0, WI_COST_TYPICAL = 1 };
 
 /* The overhead sizing uses: section 11's (the default) or section 5's. */
 enum { WI_FIT_JOINT = 0, WI_FIT_DOMINANT = 1 };
@@ -42,7 +42,7 @@ typedef struct {
     int      headroom;              /* hundredths: 2 is 200, 1.1 is 110 */
     const wi_override *max_children; /* --max-children POOL=N */
     size_t   nmax_children;
-    int      cost;                  /* WI_COST_TYPICAL (the default) or WI_COST_BUSY */
+    int      cost;                  /* WI_COST_BUSY (the default) or WI_COST_TYPICAL */
     int      fit;                   /* WI_FIT_JOINT (the default) or WI_FIT_DOMINANT */
     int      explain;               /* text: print the filter counts */
     int      has_from, has_until;   /* the window applied, for the heading */
@@ -65,6 +65,8 @@ typedef struct {
     int64_t     php_millicores;     /* valid with a shape: TYPICAL x 10 */
     int         has_busy;           /* with a shape and a duration-weighted share */
     int64_t     busy_hundredths, busy_millicores; /* that share, and in millicores */
+    int         has_cpu_ms;         /* with a shape: the CPU of one request (17.6) ... */
+    int64_t     cpu_ms_hundredths;  /* ... in hundredths of a millisecond */
     fit_line    line;               /* section 5's */
     joint_pool  joint;              /* section 11's, with in_a */
     int         fit;                /* WI_FIT_JOINT or WI_FIT_DOMINANT: what sized it */
@@ -75,7 +77,9 @@ typedef struct {
     int         has_recovered;      /* a pair had MASTER data for it (11.2) ... */
     double      recovered_pct;      /* ... and the recovered share of its ticks, rounded to 0.01 */
     int64_t     host_millicores_per_worker; /* valid with a shape */
-    int         has_fill;           /* shape, cost > 0, host size known */
+    int         has_fill;           /* shape, cost > 0, host size known, no floor (17.4) */
+    int         floor;              /* the same but measured under contention: no fill */
+    int64_t     knee_hundredths;    /* with has_fill: host / cost, two decimals (17.5) */
     int64_t     fill, ceiling;
     int64_t     now;                /* pm.max_children, 0 unknown */
     wi_limit    limit;

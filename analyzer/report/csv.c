@@ -20,7 +20,7 @@
 #include "readings.h"
 #include "signals.h"
 
-#define CSV_SCHEMA 2 /* 2: overhead is the one sizing uses (section 11), joint_* */
+#define CSV_SCHEMA 3 /* 2: overhead is the one sizing uses (section 11), joint_*; 3: the busy cost sizes, the ceiling from the knee (17.5), knee, cpu_ms_per_request */
 #define MAX_COLUMNS 128
 
 extern const rp_format rp_json;

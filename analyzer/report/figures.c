@@ -33,7 +33,9 @@ GET(get_shape)
 GET(get_php) { UNUSED; set_i(o, v->shape != NULL, v->php_millicores); }
 GET(get_busy_pct) { UNUSED; set_i(o, v->has_busy, v->busy_hundredths); }
 GET(get_busy_mc) { UNUSED; set_i(o, v->has_busy, v->busy_millicores); }
+GET(get_cpu_ms) { UNUSED; set_i(o, v->has_cpu_ms, v->cpu_ms_hundredths); }
 GET(get_host_mc) { UNUSED; set_i(o, v->shape != NULL, v->host_millicores_per_worker); }
+GET(get_knee) { UNUSED; set_i(o, v->has_fill, v->knee_hundredths); }
 GET(get_fill) { UNUSED; set_i(o, v->has_fill, v->fill); }
 GET(get_ceiling) { UNUSED; set_i(o, v->has_fill, v->ceiling); }
 GET(get_max_children) { UNUSED; set_i(o, v->now > 0, v->now); }
@@ -253,6 +255,10 @@ const fig_entry FIG_POOL[] = {
              "CPU share of a busy worker: the requests' shares weighted by their durations",
              10000, NULL}}},
     {.key = "busy_millicores", .kind = FIG_INT, .get = get_busy_mc},
+    {.key = "cpu_ms_per_request", .kind = FIG_HUNDREDTHS, .get = get_cpu_ms, .check = CHK_RISE,
+     .label = "cpu per request",
+     .om = {{"fpm_cpu_request_cpu_seconds", "gauge", "seconds",
+             "CPU one request computes (17.6), which no contention changes", 100000, NULL}}},
     {.key = "fit", .kind = FIG_OBJECT, .json = json_fit, .columns = cols_fit},
     {.key = "joint", .kind = FIG_OBJECT, .json = json_joint, .columns = cols_joint, .check = CHK_OVERHEAD,
      .label = "overhead",
@@ -264,6 +270,10 @@ const fig_entry FIG_POOL[] = {
     {.key = "host_millicores_per_worker", .kind = FIG_INT, .get = get_host_mc,
      .om = {{"fpm_cpu_host_worker_cores", "gauge", "cores",
              "CPU one busy worker costs the host, overhead counted", 1000, NULL}}},
+    {.key = "knee", .kind = FIG_HUNDREDTHS, .get = get_knee,
+     .om = {{"fpm_cpu_knee_workers", "gauge", NULL,
+             "Busy workers where throughput stops growing and latency starts (unrounded fill)",
+             100, NULL}}},
     {.key = "fill_workers", .kind = FIG_INT, .get = get_fill,
      .om = {{"fpm_cpu_fill_workers", "gauge", NULL, "Busy workers that fill the CPU", 1, NULL}}},
     {.key = "ceiling", .kind = FIG_INT, .get = get_ceiling,

@@ -51,8 +51,9 @@ typedef struct {
 } fig_family;
 
 /* What check compares (cmd/check.c): a share up by more than the bucket
- * tolerance, the shape, the overhead, a count that grew. */
-typedef enum { CHK_NONE, CHK_SHARE, CHK_SHAPE, CHK_OVERHEAD, CHK_MORE } fig_check;
+ * tolerance, the shape, the overhead, a count that grew, a figure up by
+ * more than 20% (10% more per step of --tolerance). */
+typedef enum { CHK_NONE, CHK_SHARE, CHK_SHAPE, CHK_OVERHEAD, CHK_MORE, CHK_RISE } fig_check;
 
 typedef struct {
     const char *key;    /* the JSON key, and the CSV column (an object's: its columns) */

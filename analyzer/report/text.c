@@ -83,6 +83,20 @@ static void host_lines(FILE *out, const char *hn, const char *label, uint64_t hm
     }
     if (!first)
         fputs(".\n", out);
+    first = 1; /* 17.4: a cost, but shares that are floors: no ceiling to add */
+    for (size_t i = 0; i < n; i++) {
+        if (!v[i].floor)
+            continue;
+        size_t w;
+        char *name = esc_display_name(pools[i]->name, pools[i]->name_len, &w);
+        if (first)
+            fprintf(out, "host %s: not in the ceilings' sum, its shares floors: ", hn);
+        fprintf(out, "%s%s", first ? "" : ", ", name ? name : "?");
+        first = 0;
+        free(name);
+    }
+    if (!first)
+        fputs(".\n", out);
 }
 
 #define ARROW "\xe2\x86\x92" /* → */
@@ -296,8 +310,8 @@ static void print_heading(FILE *out, const wi_scenario *sc)
         for (size_t i = 0; i < sc->nmax_children; i++)
             fprintf(out, ", pm.max_children %s=%lld", sc->max_children[i].pool,
                     (long long)sc->max_children[i].max_children);
-        if (sc->cost == WI_COST_BUSY)
-            fputs(", a busy worker's PHP at its duration-weighted share (--cost busy)", out);
+        if (sc->cost == WI_COST_TYPICAL)
+            fputs(", a busy worker's PHP at TYPICAL, the floored median (--cost typical)", out);
         if (sc->fit == WI_FIT_DOMINANT)
             fputs(", the host overhead of the dominant pool's own line (--fit dominant)", out);
         fputc('\n', out);

@@ -168,12 +168,20 @@ void why_text(FILE *out, const pl_pool *p, const wi_view *v, const why_ctx *c)
         fputs(" The host's size is unknown, so no fill or ceiling.", out);
         goto tail;
     }
+    if (v->floor) { /* 17.4 */
+        fputs(" Measured while it waited for the CPU and its waits were not recorded: no "
+              "ceiling from shares that are floors.", out);
+        goto median;
+    }
     out_cores_text(cores, sizeof cores, c->hm);
     fprintf(out, " ~%lld busy workers fill %s", (long long)v->fill, cores);
     why_cost(out, v);
+    fprintf(out, " The knee is at %lld.%02lld: past it more workers add only latency.",
+            (long long)(v->knee_hundredths / 100), (long long)(v->knee_hundredths % 100));
     fprintf(out, " Ceiling %lld", (long long)v->ceiling);
-    if (v->ceiling == (v->fill * c->headroom + 99) / 100)
-        fprintf(out, " (headroom %d.%02d)", c->headroom / 100, c->headroom % 100);
+    if (v->ceiling == (int64_t)c->hm * c->headroom / (v->host_millicores_per_worker * 100))
+        fprintf(out, ": with that many busy, each request takes at most %d.%02dx as long as "
+                     "alone", c->headroom / 100, c->headroom % 100);
     fputc('.', out);
     if (v->limit == WI_LIMIT_CPU)
         fprintf(out, " pm.max_children %lld is past it.", (long long)v->now);
@@ -182,11 +190,12 @@ void why_text(FILE *out, const pl_pool *p, const wi_view *v, const why_ctx *c)
                      "the host runs out of CPU.", (long long)v->now);
     else
         fputs(" pm.max_children unknown.", out);
+median:
     if (v->has_busy && v->busy_millicores > 0 && 2 * v->busy_millicores >= 3 * v->php_millicores)
         fprintf(out, " The median hides heavy requests: a busy worker costs ~%lldm, not %lldm%s.",
                 (long long)v->busy_millicores, (long long)v->php_millicores,
-                c->cost == WI_COST_BUSY ? " (sized by it here, --cost busy)"
-                                        : "; --cost busy sizes the pool by it");
+                c->cost == WI_COST_BUSY ? " (TYPICAL's; the busy cost sizes it)"
+                                        : "; the default, --cost busy, sizes the pool by it");
 tail:
     why_contention(out, p);
     if (v->has_recovered && v->recovered_pct >= 1)

@@ -1,10 +1,12 @@
 -- fpm-cpu fleet tables and the questions an operator asks first.
 -- Loaded by fpm-fleet (psql -f fleet.sql), which then COPYs each host's
 -- `fpm-analyze --format csv` rows into fpm_pool.  Columns: fpm-analyze(1),
--- CSV COLUMNS; schema 2 (schema 1 had no joint_*, activity_*, contended and
--- primed columns, its overhead was the dominant pool's fit and its readings
--- counted those taken while the CPU was full).  Safe to run again: it creates what is
--- missing, and a schema 1 table gains the new columns.
+-- CSV COLUMNS; schema 3 (schema 2 had no knee and cpu_ms_per_request, and
+-- sized by TYPICAL with ceiling = fill x headroom; schema 1 had no joint_*,
+-- activity_*, contended and primed columns, its overhead was the dominant
+-- pool's fit and its readings counted those taken while the CPU was full).
+-- Safe to run again: it creates what is missing, and an older table gains
+-- the new columns.
 
 SET client_min_messages = warning;
 
@@ -60,6 +62,7 @@ CREATE TABLE IF NOT EXISTS fpm_pool (
     php_millicores               bigint,
     busy_pct                     numeric,
     busy_millicores              bigint,
+    cpu_ms_per_request           numeric,
     fit_n                        double precision,
     fit_slope                    double precision,
     fit_intercept                double precision,
@@ -72,6 +75,7 @@ CREATE TABLE IF NOT EXISTS fpm_pool (
     recovered_pct                numeric,
     overhead                     double precision,
     host_millicores_per_worker   bigint,
+    knee                         numeric,
     fill_workers                 bigint,
     ceiling                      bigint,
     max_children                 bigint,
@@ -102,7 +106,7 @@ CREATE TABLE IF NOT EXISTS fpm_pool (
 
 -- an older table: the columns added since, and its schema check widened
 ALTER TABLE fpm_pool DROP CONSTRAINT IF EXISTS fpm_pool_schema_check;
-ALTER TABLE fpm_pool ADD CONSTRAINT fpm_pool_schema_check CHECK (schema IN (1, 2));
+ALTER TABLE fpm_pool ADD CONSTRAINT fpm_pool_schema_check CHECK (schema IN (1, 2, 3));
 ALTER TABLE fpm_pool ADD COLUMN IF NOT EXISTS joint_n double precision,
     ADD COLUMN IF NOT EXISTS joint_base double precision,
     ADD COLUMN IF NOT EXISTS joint_resid_sd double precision,
@@ -128,7 +132,9 @@ ALTER TABLE fpm_pool ADD COLUMN IF NOT EXISTS joint_n double precision,
     ADD COLUMN IF NOT EXISTS measured_under_contention boolean,
     ADD COLUMN IF NOT EXISTS filtered_primed bigint,
     ADD COLUMN IF NOT EXISTS inconsistent_pairs bigint,
-    ADD COLUMN IF NOT EXISTS unanswered_full_queue_max bigint;
+    ADD COLUMN IF NOT EXISTS unanswered_full_queue_max bigint,
+    ADD COLUMN IF NOT EXISTS cpu_ms_per_request numeric,
+    ADD COLUMN IF NOT EXISTS knee numeric;
 
 -- pools whose pm.max_children is past their ceiling: more workers only add latency
 CREATE OR REPLACE VIEW fleet_past_ceiling AS

@@ -167,22 +167,11 @@ fixtures-check:
 seek-check: bin/fpm-analyze
 	@python3 tests/seek/seek_equal.py bin
 
+# the integration scripts, each timed (what make test's 15 minutes go to)
+INTEGRATION := status_pages record_world plots progress record_fpm record_fit record_load record_crash record_lock record_enospc record_hostile record_steal record_wait package fleet
 integration: bin/fpm-analyze bin/fpm-record bin/tests/status_dump bin/tests/logdrop
-	@tests/integration/status_pages.sh
-	@tests/integration/record_world.sh
-	@tests/integration/plots.sh
-	@tests/integration/progress.sh
-	@tests/integration/record_fpm.sh
-	@tests/integration/record_fit.sh
-	@tests/integration/record_load.sh
-	@tests/integration/record_crash.sh
-	@tests/integration/record_lock.sh
-	@tests/integration/record_enospc.sh
-	@tests/integration/record_hostile.sh
-	@tests/integration/record_steal.sh
-	@tests/integration/record_wait.sh
-	@tests/integration/package.sh
-	@tests/integration/fleet.sh
+	@for t in $(INTEGRATION); do s=$$(date +%s); tests/integration/$$t.sh || exit 1; \
+	    echo "  ($$t: $$(( $$(date +%s) - s )) s)"; done
 
 # breaks each rule in a copy of the tree and checks that a test fails
 # (about 3 minutes; the last step of make test)
@@ -202,10 +191,13 @@ torture: bin/fpm-analyze bin/fpm-record
 	@TORTURE=1 KILLS=$${KILLS:-1000} tests/integration/record_crash.sh
 
 test: deps-test
-	@$(MAKE) -s -j2 all $(UNITS:%=bin/tests/test_%) $(UNITS:%=bin/tests-san/test_%) \
-	    $(FUZZERS:%=bin/tests-san/fuzz_%_replay) bin/tests/status_dump bin/tests/logdrop
-	@$(MAKE) -s all layout unit unit-asan fuzz-regress cli fixtures-check seek-check integration
-	@MUTATE_TESTED=1 scripts/mutate.sh
+	@s=$$(date +%s); $(MAKE) -s -j2 all $(UNITS:%=bin/tests/test_%) $(UNITS:%=bin/tests-san/test_%) \
+	    $(FUZZERS:%=bin/tests-san/fuzz_%_replay) bin/tests/status_dump bin/tests/logdrop && \
+	    echo "make test: build $$(( $$(date +%s) - s )) s"
+	@for stage in layout unit unit-asan fuzz-regress cli fixtures-check seek-check integration; do \
+	    s=$$(date +%s); $(MAKE) -s $$stage || exit 1; \
+	    echo "make test: $$stage $$(( $$(date +%s) - s )) s"; done
+	@s=$$(date +%s); MUTATE_TESTED=1 scripts/mutate.sh && echo "make test: mutate $$(( $$(date +%s) - s )) s"
 	@echo "make test: all passed"
 
 bin/genlog: build/rel/tests/bench/genlog.o $(REL_LIB)

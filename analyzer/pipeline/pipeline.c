@@ -513,13 +513,15 @@ static void round_hooks(pipeline *pl, const pl_host *h, const pl_round *r, const
 {
     for (size_t i = 0; pl->nround_fn && i < n; i++) {
         const round_pool *w = &pl->work[i];
-        pl_pool_pair pair = {hp->usable, hp->interval, hp->ratio, {0}, {0},
-                             hp->usable && w->in->has_pids, w->cores,
-                             hp->usable ? w->recovered / (double)h->clk_tck / hp->interval : 0,
-                             i == 0, w->joint_point,
-                             w->inconsistent, w->listen_queue, w->kernel_queue, w->active,
-                             w->maxed, w->point, w->starved,
-                             w->starved_by_steal, w->throttled, w->unanswered_full};
+        pl_pool_pair pair = {
+            .usable = hp->usable, .interval_s = hp->interval, .busy_ratio = hp->ratio,
+            .has_pool_cores = hp->usable && w->in->has_pids, .pool_cores = w->cores,
+            .recovered_cores = hp->usable ? w->recovered / (double)h->clk_tck / hp->interval : 0,
+            .first = i == 0, .joint_point = w->joint_point, .inconsistent = w->inconsistent,
+            .listen_queue = w->listen_queue, .kernel_queue = w->kernel_queue,
+            .active = w->active, .maxed = w->maxed, .point = w->point, .starved = w->starved,
+            .starved_by_steal = w->starved_by_steal, .throttled = w->throttled,
+            .unanswered_full = w->unanswered_full};
         for (int k = 0; k < SIG_N; k++) {
             pair.signal[k] = hp->value[k];
             pair.has_signal[k] = hp->usable && hp->has_value[k];

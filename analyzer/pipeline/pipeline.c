@@ -295,176 +295,12 @@ static int cmp_round_pool(const void *a, const void *b)
     return name_cmp(x->name, x->name_len, y->name, y->name_len);
 }
 
-/* A counted round in which the pool could not be read, and why. */
-static void note_error(pl_pool *p, const pl_pool_round *in_rec)
-{
-    const char *why = (const char *)in_rec->status;
-    size_t n = in_rec->status_len, o = 0;
-    if (!in_rec->is_error)
-        o = (size_t)snprintf(p->last_error, sizeof p->last_error, "no status page in its answer: ");
-    for (size_t i = 0; i < n && why[i] != '\n' && why[i] != '\r' && o + 1 < sizeof p->last_error; i++)
-        p->last_error[o++] = why[i];
-    p->last_error[o] = '\0';
-    p->error_rounds++;
-}
-
-typedef struct {
-    pipeline       *pl;
-    pl_host        *h;
-    pl_pool        *p;
-    const pl_round *r;
-    int             in, contended;
-    int             waits;     /* 17.2: the pool's SCHED of this pair, both rounds */
-} reading_ctx;
-
-/* Section 17.3: a reading whose worker's wait in the pair is known goes in
- * with its own share and duration, contended by its own wait; 0 when the
- * wait is not known (12.3 then says whether it is contended). */
-static int own_reading(reading_ctx *c, const status_worker *w, int64_t share)
-{
-    uint64_t dc, dw;
-    pl_pool *p = c->p;
-    if (!c->waits || !wt_growth(&p->wait_before, &p->wait_now, w->pid, &dc, &dw))
-        return 0;
-    wt_own o = wt_own_share(share, w->has_duration ? w->duration : 0, dc, dw);
-    hist_add(&p->h, o.share, o.duration_us);
-    hist_add(&p->calm, o.share, o.duration_us);
-    p->contended_readings += (uint64_t)(wt_ratio(dc, dw) >= WT_CONTENDED);
-    p->corrected_readings++;
-    p->wait_us += o.wait_us;
-    p->want_us += o.cpu_us + o.wait_us;
-    return 1;
-}
-
-static void on_reading(void *arg, const status_worker *w, rd_verdict v, int64_t share)
-{
-    reading_ctx *c = arg;
-    if (!c->in)
-        return;
-    if (v == RD_ACCEPTED && !own_reading(c, w, share)) {
-        int64_t us = w->has_duration ? w->duration : 0;
-        hist_add(&c->p->h, share, us);
-        if (!c->contended)
-            hist_add(&c->p->calm, share, us);
-        c->p->contended_readings += (uint64_t)c->contended;
-        c->p->uncorrected_contended += (uint64_t)c->contended;
-    } else if (v != RD_ACCEPTED)
-        c->p->filtered[v]++;
-    for (size_t k = 0; k < c->pl->nfn; k++)
-        c->pl->fn[k](c->pl->fn_arg[k], c->h, c->p, c->r, w, v, share);
-}
-
-const hist *pl_hist(const pl_pool *p)
-{
-    return p->calm.total >= PL_MIN_READINGS ? &p->calm : &p->h;
-}
-
-int pl_under_contention(const pl_pool *p)
-{
-    return pl_hist(p) == &p->h && p->uncorrected_contended > 0;
-}
-
 /* The round's pools, found or made. */
 static int round_get_pools(pipeline *pl, pl_host *h, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         if (!(pl->work[i].pool = pl_get_pool(pl, h, pl->work[i].in->name, pl->work[i].in->name_len)))
             return FPM_ENOMEM;
-    return 0;
-}
-
-/* A pool's status page of the round, NULL for none or one that is an
- * ERROR (counted when in).  *rc FPM_ENOMEM on ENOMEM. */
-static const status_page *round_page(pipeline *pl, round_pool *w, int in, int *rc)
-{
-    const pl_pool_round *in_rec = w->in;
-    *rc = 0;
-    if (!in_rec->has_status)
-        return NULL;
-    int prc = in_rec->is_error ? 1
-            : in_rec->page ? in_rec->page_rc
-            : status_parse(&pl->page, (const char *)in_rec->status, in_rec->status_len);
-    if (prc == FPM_ENOMEM)
-        *rc = FPM_ENOMEM;
-    if (prc == 0)
-        return in_rec->page ? in_rec->page : &pl->page;
-    w->errored = prc != FPM_ENOMEM; /* an ERROR, or no status page: an ERROR for this pool */
-    if (w->errored && in)
-        note_error(w->pool, in_rec);
-    return NULL;
-}
-
-/* Sections 2 and 12: each pool's page of the round, judged worker by worker
- * (contended when the pair is saturated); its queue and activity.  0, or
- * FPM_ENOMEM. */
-static int round_readings(pipeline *pl, pl_host *h, const pl_round *r, int in, int usable,
-                          int contended, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        round_pool *w = &pl->work[i];
-        int rc;
-        const status_page *pg = round_page(pl, w, in, &rc);
-        if (rc)
-            return FPM_ENOMEM;
-        const pl_pool_round *in_rec = w->in;
-        w->kernel_queue = act_kernel_queue(in_rec->has_listen ? in_rec->listen : NULL,
-                                           in_rec->listen_len);
-        w->listen_queue = act_queue(pg, w->kernel_queue);
-        w->queued = w->listen_queue > 0;
-        pl_pool *p = w->pool;
-        if (pg && pg->has_max_reached) {
-            if (in && p->unsettled_act)
-                pl_need(pl, p->skip_id);
-            p->unsettled_act = 0;
-        }
-        act_round(&p->act, pg, w->listen_queue, p->max_children, in, &w->maxed, &w->active);
-        if (!pg)
-            continue;
-        if (in && p->unsettled_page)
-            pl_need(pl, p->skip_id);
-        reading_ctx ctx = {pl, h, p, r, in, contended,
-                           usable && p->wait_now.round_no == h->round_no &&
-                               p->wait_before.round_no + 1 == h->round_no};
-        int unsure = 0, watch = p->seen_uncertain || p->unknowns;
-        if (rd_page_seek(pg, &p->remembered, &pl->scratch, &p->status_before, &p->own,
-                         on_reading, &ctx, p->seen_uncertain, watch ? &unsure : NULL))
-            return FPM_ENOMEM;
-        if (in && (unsure & 1))
-            pl_need(pl, p->skip_id);
-        p->unknowns = (unsure & 2) != 0;
-        p->unsettled_page = p->seen_uncertain = 0;
-        p->status_before = (rd_before){1, (int64_t)(r->real / 1000000000u)};
-    }
-    return 0;
-}
-
-/* Section 17.1: each pool's SCHED of the round, with its PIDS' start
- * times, becomes its map of this round, the last one its map before. */
-static int round_waits(pipeline *pl, pl_host *h, size_t n, int in)
-{
-    for (size_t i = 0; i < n; i++) {
-        const pl_pool_round *in_rec = pl->work[i].in;
-        pl_pool *p = pl->work[i].pool;
-        wt_map m = p->wait_before;
-        p->wait_before = p->wait_now;
-        p->wait_now = m;
-        p->wait_now.round_no = 0;
-        if (!in_rec->has_sched || !in_rec->has_pids)
-            continue;
-        if (p->unsettled_sched && in)
-            pl_need(pl, p->skip_id);
-        p->unsettled_sched = 0;
-        const pl_tick *t = in_rec->ticks;
-        long nt = (long)in_rec->nticks;
-        if (!t) {
-            nt = pl_parse_ticks(in_rec->pids, in_rec->pids_len, &pl->wtk, &pl->wtk_cap);
-            if (nt < 0)
-                return FPM_ENOMEM;
-            t = pl->wtk;
-        }
-        if (wt_set(&p->wait_now, in_rec->sched, in_rec->sched_len, t, (size_t)nt, h->round_no))
-            return FPM_ENOMEM;
-    }
     return 0;
 }
 
@@ -605,8 +441,8 @@ int pipeline_round(pipeline *pl, const pl_round *r)
         pair_values(h, &hp, &sp);
         pl_round_pool_cores(pl, h, &hp, n, in, sp.pids_complete);
     }
-    if (round_waits(pl, h, n, in) != 0 ||
-        round_readings(pl, h, r, in, hp.usable, hp.usable && hp.saturated, n) != 0)
+    if (pl_round_waits(pl, h, n, in) != 0 ||
+        pl_round_readings(pl, h, r, in, hp.usable, hp.usable && hp.saturated, n) != 0)
         return FPM_ENOMEM;
     if (hp.usable && in) {
         double pools = 0;

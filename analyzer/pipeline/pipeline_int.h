@@ -63,6 +63,16 @@ struct pipeline {
     int            need_nomem;
 };
 
+/* readings_round.c, section 17.1: each pool's SCHED of the round becomes
+ * its map of this round, the last one its map before.  0, FPM_ENOMEM. */
+int pl_round_waits(pipeline *pl, pl_host *h, size_t n, int in);
+
+/* readings_round.c, sections 2, 12 and 17.3: each pool's page of the round,
+ * judged worker by worker (contended when the pair is saturated, or by the
+ * worker's own wait); its queue and activity.  0, FPM_ENOMEM. */
+int pl_round_readings(pipeline *pl, pl_host *h, const pl_round *r, int in, int usable,
+                      int contended, size_t n);
+
 /* Seeking: a round of the window used what jump id left unknown. */
 void pl_need(pipeline *pl, uint64_t id);
 

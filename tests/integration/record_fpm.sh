@@ -68,9 +68,17 @@ wait $rec; check "fpm-record exits 0" $?
 touch "$dir/stop"; wait
 [ ! -s "$dir/rec.err" ] || { echo "recorder said:" >&2; cat "$dir/rec.err" >&2; }
 
+# rules 2 and 3 against php-fpm's own access log: the log without its SCHED
+# records, so that each share is php-fpm's as it was written (with them, a
+# reading whose worker waited for the CPU counts at its own share, which
+# record_wait.sh checks)
+"$top/bin/tests/logdrop" SCHED < "$dir/log" > "$dir/log-nosched" 2>/dev/null
+check "the log without its SCHED records" $?
 "$top/bin/fpm-analyze" --format json --csv-readings "$dir/readings.csv" --csv-rounds "$dir/rounds.csv" \
-    "$dir/log" > "$dir/json" 2>"$dir/an.err"
+    "$dir/log-nosched" > "$dir/json" 2>"$dir/an.err"
 check "fpm-analyze reads the log" $?
+"$top/bin/fpm-analyze" --format json "$dir/log" > "$dir/json-sched" 2>>"$dir/an.err"
+check "and the log with them" $?
 [ ! -s "$dir/an.err" ]; check "no damage and no dropped pair reported" $?
 [ -s "$dir/an.err" ] && cat "$dir/an.err" >&2
 python3 - "$dir/json" "$ROUNDS" "$dir/readings.csv" "$dir" "$dir/rounds.csv" <<'PY' > "$dir/checks"
@@ -112,6 +120,10 @@ pairs = [r for r in csv.DictReader(open(sys.argv[5])) if r["pool"] == "heavy"]
 usable = [r for r in pairs if r["interval_s"] not in ("", None)]
 say(len(usable) == int(sys.argv[2]) - 1,
     "at %s every round pair is usable (%d of %d)" % ("the interval", len(usable), int(sys.argv[2]) - 1))
+ps = {x["pool"]: x for x in json.load(open(sys.argv[4] + "/json-sched"))["hosts"][0]["pools"]}
+say(all((ps[n]["typical_pct"] or 0) >= (p[n]["typical_pct"] or 0) for n in ("heavy", "light")),
+    "with SCHED no share reads lower (a wait only raises it): heavy %s%% for %s%%, light %s%% for %s%%"
+    % (ps["heavy"]["typical_pct"], hv["typical_pct"], ps["light"]["typical_pct"], lt["typical_pct"]))
 say(qt["readings"] == 0, "quiet: the recorder's requests give no reading (%d)" % qt["readings"])
 say(qt["filtered"]["own"] >= int(sys.argv[2]) - 2,
     "quiet: the recorder's requests are counted as own (%d)" % qt["filtered"]["own"])

@@ -120,7 +120,8 @@ deb:
 	@scripts/deps.sh deb
 	rm -rf build/deb && mkdir -p build/deb/fpm-cpu
 	git ls-files -z | xargs -0 cp --parents -t build/deb/fpm-cpu
-	cd build/deb/fpm-cpu && dpkg-buildpackage -us -uc -b >../build.log 2>&1 || { tail -30 ../build.log; exit 1; }
+	cd build/deb/fpm-cpu && DEB_BUILD_OPTIONS="parallel=$$(nproc)" dpkg-buildpackage -us -uc -b >../build.log 2>&1 || \
+	    { tail -30 ../build.log; exit 1; }
 	lintian --fail-on error build/deb/*.deb
 	@ls build/deb/*.deb
 

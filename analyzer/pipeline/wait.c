@@ -72,15 +72,8 @@ void wt_free(wt_map *m)
 
 static const wt_worker *find(const wt_map *m, int64_t pid)
 {
-    size_t lo = 0, hi = m->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (m->w[mid].pid < pid)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < m->n && m->w[lo].pid == pid ? &m->w[lo] : NULL;
+    wt_worker key = {.pid = pid};
+    return m->n ? bsearch(&key, m->w, m->n, sizeof *m->w, by_pid) : NULL;
 }
 
 int wt_growth(const wt_map *before, const wt_map *now, int64_t pid, uint64_t *dc, uint64_t *dw)

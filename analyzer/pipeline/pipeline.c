@@ -103,7 +103,6 @@ void pipeline_free(pipeline *pl)
     pidmap_free(&pl->scratch);
     wk_free(&pl->workers);
     free(pl->tk);
-    free(pl->wtk);
     mk_free(&pl->masters);
     mk_links_free(&pl->links);
     free(pl->mkp);

@@ -49,8 +49,6 @@ struct pipeline {
     wk_map         workers;     /* a pool's workers of this round, before they are its */
     pl_tick       *tk;          /* a PIDS parsed here */
     size_t         tk_cap;
-    pl_tick       *wtk;         /* a PIDS parsed for its SCHED (17.1) */
-    size_t         wtk_cap;
     mk_list        masters;     /* this round's MASTER */
     mk_links       links;       /* the pools' workers by master, in a pair */
     mk_pool       *mkp;         /* per pool of the round: what 11.2 gave it */
@@ -64,7 +62,9 @@ struct pipeline {
 };
 
 /* readings_round.c, section 17.1: each pool's SCHED of the round becomes
- * its map of this round, the last one its map before.  0, FPM_ENOMEM. */
+ * its map of this round, the last one its map before; after
+ * pl_round_pool_ticks, whose worker maps give the start times.  0,
+ * FPM_ENOMEM. */
 int pl_round_waits(pipeline *pl, pl_host *h, size_t n, int in);
 
 /* readings_round.c, sections 2, 12 and 17.3: each pool's page of the round,

@@ -158,15 +158,9 @@ int pl_round_waits(pipeline *pl, pl_host *h, size_t n, int in)
         if (p->unsettled_sched && in)
             pl_need(pl, p->skip_id);
         p->unsettled_sched = 0;
-        const pl_tick *t = in_rec->ticks;
-        long nt = (long)in_rec->nticks;
-        if (!t) {
-            nt = pl_parse_ticks(in_rec->pids, in_rec->pids_len, &pl->wtk, &pl->wtk_cap);
-            if (nt < 0)
-                return FPM_ENOMEM;
-            t = pl->wtk;
-        }
-        if (wt_set(&p->wait_now, in_rec->sched, in_rec->sched_len, t, (size_t)nt, h->round_no))
+        /* the round's PIDS, parsed already: its worker map (11.1) */
+        if (wt_set(&p->wait_now, in_rec->sched, in_rec->sched_len, p->workers.v, p->workers.n,
+                   h->round_no))
             return FPM_ENOMEM;
     }
     return 0;

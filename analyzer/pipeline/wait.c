@@ -13,12 +13,16 @@ static int by_pid(const void *a, const void *b)
     return x->pid < y->pid ? -1 : x->pid > y->pid;
 }
 
+static int tick_by_pid(const void *a, const void *b)
+{
+    const pl_tick *x = a, *y = b;
+    return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
 static const pl_tick *tick_of(const pl_tick *t, size_t nt, int64_t pid)
 {
-    for (size_t i = 0; i < nt; i++)
-        if (t[i].pid == pid)
-            return &t[i];
-    return NULL;
+    pl_tick key = {.pid = pid};
+    return nt ? bsearch(&key, t, nt, sizeof *t, tick_by_pid) : NULL;
 }
 
 /* A decimal number at *p (digits only), moved past; 0 when there is none. */

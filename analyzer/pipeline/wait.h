@@ -28,8 +28,8 @@ typedef struct {
 } wt_map;
 
 /* 17.1: the SCHED lines ("pid cpu_ns run_delay_ns timeslices") of the
- * workers that are in the round's PIDS t[0..nt), with their start times,
- * into m (replaced).  Lines that do not parse, and pids not in PIDS, are
+ * workers that are in the round's PIDS t[0..nt) (sorted by pid: the pool's
+ * worker map), with their start times, into m (replaced).  Lines that do not parse, and pids not in PIDS, are
  * left out.  0, FPM_ENOMEM. */
 int wt_set(wt_map *m, const unsigned char *sched, size_t len, const pl_tick *t, size_t nt,
            uint64_t round_no);

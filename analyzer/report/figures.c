@@ -158,30 +158,13 @@ static void json_filtered(FILE *out, const pl_pool *p, const wi_view *v)
 
 typedef void (*add_fn)(void *arg, const char *col);
 
-static void cols_fit(add_fn add, void *arg)
-{
-    static const char *const c[] = {"fit_n", "fit_slope", "fit_intercept", "fit_sd_x"};
-    for (size_t i = 0; i < sizeof c / sizeof *c; i++)
-        add(arg, c[i]);
-}
-
-static void cols_joint(add_fn add, void *arg)
-{
-    static const char *const c[] = {"joint_slope", "joint_se", "joint_partial_sd",
-                                    "joint_believed", "overhead_source", "recovered_pct",
-                                    "overhead"};
-    for (size_t i = 0; i < sizeof c / sizeof *c; i++)
-        add(arg, c[i]);
-}
-
-static void cols_activity(add_fn add, void *arg)
-{
-    static const char *const c[] = {"activity_cores_mean", "activity_cores_max",
-                                    "activity_active_max", "activity_full_rounds",
-                                    "activity_maxed_rounds", "activity_queue_max"};
-    for (size_t i = 0; i < sizeof c / sizeof *c; i++)
-        add(arg, c[i]);
-}
+static const char *const COLS_FIT[] = {"fit_n", "fit_slope", "fit_intercept", "fit_sd_x", NULL};
+static const char *const COLS_JOINT[] = {"joint_slope", "joint_se", "joint_partial_sd",
+                                         "joint_believed", "overhead_source", "recovered_pct",
+                                         "overhead", NULL};
+static const char *const COLS_ACTIVITY[] = {"activity_cores_mean", "activity_cores_max",
+                                            "activity_active_max", "activity_full_rounds",
+                                            "activity_maxed_rounds", "activity_queue_max", NULL};
 
 static void cols_filtered(add_fn add, void *arg)
 {
@@ -259,8 +242,8 @@ const fig_entry FIG_POOL[] = {
      .label = "cpu per request",
      .om = {{"fpm_cpu_request_cpu_seconds", "gauge", "seconds",
              "CPU one request computes (17.6), which no contention changes", 100000, NULL}}},
-    {.key = "fit", .kind = FIG_OBJECT, .json = json_fit, .columns = cols_fit},
-    {.key = "joint", .kind = FIG_OBJECT, .json = json_joint, .columns = cols_joint, .check = CHK_OVERHEAD,
+    {.key = "fit", .kind = FIG_OBJECT, .json = json_fit, .cols = COLS_FIT},
+    {.key = "joint", .kind = FIG_OBJECT, .json = json_joint, .cols = COLS_JOINT, .check = CHK_OVERHEAD,
      .label = "overhead",
      .om = {{"fpm_cpu_host_overhead_ratio", "gauge", "ratio",
              "Host CPU per unit of the pool's CPU sizing uses, when believed; source: own (its "
@@ -283,7 +266,7 @@ const fig_entry FIG_POOL[] = {
     {.key = "limit", .kind = FIG_WORD, .get = get_limit,
      .om = {{"fpm_cpu_limit_cpu", "gauge", NULL,
              "1 when pm.max_children is past the ceiling, 0 when within it", 1, NULL}}},
-    {.key = "activity", .kind = FIG_OBJECT, .json = json_activity, .columns = cols_activity},
+    {.key = "activity", .kind = FIG_OBJECT, .json = json_activity, .cols = COLS_ACTIVITY},
     {.key = "contended_readings", .kind = FIG_INT, .get = get_contended},
     {.key = "measured_under_contention", .kind = FIG_BOOL, .get = get_under_contention},
     {.key = "unanswered_full_queue_max", .kind = FIG_INT, .get = get_queue_max},
@@ -350,7 +333,9 @@ void fig_columns(void (*add)(void *arg, const char *col), void *arg)
     for (size_t i = 0; i < FIG_NPOOL; i++) {
         if (FIG_POOL[i].kind != FIG_OBJECT)
             add(arg, FIG_POOL[i].key);
-        else if (FIG_POOL[i].columns)
+        for (const char *const *c = FIG_POOL[i].cols; c && *c; c++)
+            add(arg, *c);
+        if (FIG_POOL[i].columns)
             FIG_POOL[i].columns(add, arg);
     }
 }

@@ -60,7 +60,8 @@ typedef struct {
     fig_kind    kind;
     void (*get)(const pl_pool *p, const wi_view *v, fig_value *out);   /* but FIG_OBJECT */
     void (*json)(FILE *out, const pl_pool *p, const wi_view *v);       /* FIG_OBJECT: the value */
-    void (*columns)(void (*add)(void *arg, const char *col), void *arg); /* FIG_OBJECT's CSV */
+    const char *const *cols; /* FIG_OBJECT's CSV columns, NULL-terminated ... */
+    void (*columns)(void (*add)(void *arg, const char *col), void *arg); /* ... or made */
     fig_family  om[2];  /* name NULL: none */
     fig_check   check;
     const char *label;  /* what check's lines call it ... */

@@ -33,6 +33,28 @@ static const char *limit_name(wi_limit l)
 /* The host in lines, one idea each: what it measured (h, NULL for none),
  * what every worker busy at once would need, and at the pools' ceilings,
  * against hm (the what-if's size), and the pools those sums leave out. */
+/* "host H: WHY: a, b." naming the pools the host line's sums leave out:
+ * those without a cost, or (floors) those whose shares are floors; nothing
+ * when there is none. */
+static void pools_left_out(FILE *out, const char *hn, const char *why, const wi_view *v, size_t n,
+                           const pl_pool *const *pools, int floors)
+{
+    int first = 1;
+    for (size_t i = 0; i < n; i++) {
+        if (floors ? !v[i].floor : v[i].shape && v[i].host_millicores_per_worker > 0)
+            continue;
+        size_t w;
+        char *name = esc_display_name(pools[i]->name, pools[i]->name_len, &w);
+        if (first)
+            fprintf(out, "host %s: %s: ", hn, why);
+        fprintf(out, "%s%s", first ? "" : ", ", name ? name : "?");
+        first = 0;
+        free(name);
+    }
+    if (!first)
+        fputs(".\n", out);
+}
+
 static void host_lines(FILE *out, const char *hn, const char *label, uint64_t hm,
                        const pl_host *h, const wi_view *v, size_t n, const pl_pool *const *pools)
 {
@@ -69,34 +91,8 @@ static void host_lines(FILE *out, const char *hn, const char *label, uint64_t hm
         fprintf(out, "host %s%s: every worker busy at once would need %.2f cores, every pool at "
                      "its ceiling %.2f; the host's size is unknown.\n", hn, label, now / 1000.0,
                 atc / 1000.0);
-    int first = 1;
-    for (size_t i = 0; i < n; i++) {
-        if (v[i].shape && v[i].host_millicores_per_worker > 0)
-            continue;
-        size_t w;
-        char *name = esc_display_name(pools[i]->name, pools[i]->name_len, &w);
-        if (first)
-            fprintf(out, "host %s: not in these sums, no cost measured: ", hn);
-        fprintf(out, "%s%s", first ? "" : ", ", name ? name : "?");
-        first = 0;
-        free(name);
-    }
-    if (!first)
-        fputs(".\n", out);
-    first = 1; /* 17.4: a cost, but shares that are floors: no ceiling to add */
-    for (size_t i = 0; i < n; i++) {
-        if (!v[i].floor)
-            continue;
-        size_t w;
-        char *name = esc_display_name(pools[i]->name, pools[i]->name_len, &w);
-        if (first)
-            fprintf(out, "host %s: not in the ceilings' sum, its shares floors: ", hn);
-        fprintf(out, "%s%s", first ? "" : ", ", name ? name : "?");
-        first = 0;
-        free(name);
-    }
-    if (!first)
-        fputs(".\n", out);
+    pools_left_out(out, hn, "not in these sums, no cost measured", v, n, pools, 0);
+    pools_left_out(out, hn, "not in the ceilings' sum, its shares floors", v, n, pools, 1); /* 17.4 */
 }
 
 #define ARROW "\xe2\x86\x92" /* → */

@@ -1,4 +1,4 @@
-/* Parsers for /proc/stat, /proc/<pid>/stat and cgroup v2 cpu files. */
+/* Parsers for /proc/stat, /proc/<pid>/stat and the cgroups' cpu files. */
 #define _GNU_SOURCE /* memrchr */
 #include "procfs.h"
 
@@ -317,4 +317,97 @@ int procfs_cgroup_max(const char *buf, size_t len, uint64_t *millicores)
         return -1;
     *millicores = quota * 1000 / period;
     return 0;
+}
+
+int procfs_cfs_quota(const char *quota, size_t ql, const char *period, size_t pl,
+                     uint64_t *millicores)
+{
+    size_t i = 0, j = 0;
+    uint64_t q, per;
+    while (i < ql && quota[i] == ' ')
+        i++;
+    if (i + 2 <= ql && memcmp(quota + i, "-1", 2) == 0 &&
+        (i + 2 == ql || quota[i + 2] == '\n')) {
+        *millicores = 0;
+        return 0;
+    }
+    if (next_u64(quota, ql, &i, &q) != 0 || next_u64(period, pl, &j, &per) != 0 || per == 0 ||
+        q > UINT64_MAX / 1000)
+        return -1;
+    *millicores = q * 1000 / per;
+    return 0;
+}
+
+int procfs_first_u64(const char *buf, size_t len, uint64_t *v)
+{
+    size_t i = 0;
+    return next_u64(buf, len, &i, v);
+}
+
+int procfs_cpulist(const char *s, size_t len, procfs_cpuset *set)
+{
+    size_t i = 0;
+    memset(set, 0, sizeof *set);
+    while (len > 0 && (s[len - 1] == '\n' || s[len - 1] == ' '))
+        len--;
+    if (len == 0)
+        return -1;
+    for (;;) {
+        uint64_t lo, hi;
+        if (i >= len || s[i] < '0' || s[i] > '9' || next_u64(s, len, &i, &lo) != 0)
+            return -1;
+        hi = lo;
+        if (i < len && s[i] == '-') {
+            i++;
+            if (i >= len || s[i] < '0' || s[i] > '9' || next_u64(s, len, &i, &hi) != 0)
+                return -1;
+        }
+        if (hi < lo || hi >= PROCFS_MAX_CPUS)
+            return -1;
+        for (uint64_t c = lo; c <= hi; c++)
+            if (!procfs_cpuset_has(set, (unsigned)c)) {
+                set->bits[c / 64] |= 1ull << (c % 64);
+                set->n++;
+            }
+        if (i == len)
+            return 0;
+        if (s[i++] != ',')
+            return -1;
+    }
+}
+
+int procfs_stat_cpus(const char *buf, size_t len, const procfs_cpuset *set, procfs_cpu_sum *s)
+{
+    static const int busy_fields[6] = {0, 1, 2, 5, 6, 7}, all[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    procfs_cpuset seen;
+    memset(&seen, 0, sizeof seen);
+    memset(s, 0, sizeof *s);
+    s->steal_ok = 1;
+    size_t i = 0, ll;
+    const char *line;
+    while (next_line(buf, len, &i, &line, &ll)) {
+        size_t j = 3;
+        uint64_t cpu, f[8] = {0}, busy, total;
+        if (ll < 4 || memcmp(line, "cpu", 3) != 0 || line[3] < '0' || line[3] > '9' ||
+            next_u64(line, ll, &j, &cpu) != 0 || j >= ll || line[j] != ' ' ||
+            cpu >= PROCFS_MAX_CPUS || !procfs_cpuset_has(set, (unsigned)cpu) ||
+            procfs_cpuset_has(&seen, (unsigned)cpu))
+            continue;
+        int got = 0;
+        while (got < 8 && next_u64(line, ll, &j, &f[got]) == 0)
+            got++;
+        if (got < 4 || sum_fields(f, busy_fields, 6, &busy) != 0 || busy > UINT64_MAX - s->busy)
+            return -1;
+        s->busy += busy;
+        if (got < 8 || sum_fields(f, all, 8, &total) != 0 || total > UINT64_MAX - s->total ||
+            f[7] > UINT64_MAX - s->steal)
+            s->steal_ok = 0;
+        else {
+            s->total += total;
+            s->steal += f[7];
+        }
+        seen.bits[cpu / 64] |= 1ull << (cpu % 64);
+        seen.n++;
+    }
+    return seen.n == set->n ? 0 : -1;
 }

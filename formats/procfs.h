@@ -1,5 +1,5 @@
 /*
- * procfs: parsers for what fpm-record copies out of /proc and cgroup v2.
+ * procfs: parsers for what fpm-record copies out of /proc and the cgroups.
  * Each takes bytes and a length, never assumes a NUL, never reads past the
  * end, never prints.  Returns 0 when it found what it looks for, -1 if not.
  */
@@ -60,5 +60,41 @@ int procfs_pressure_some(const char *buf, size_t len, uint64_t *total_usec);
 /* cgroup v2 cpu.max ("max 100000" or "QUOTA PERIOD") as millicores, rounded
  * down; 0 for "max" (no quota). */
 int procfs_cgroup_max(const char *buf, size_t len, uint64_t *millicores);
+
+/* cgroup v1 cpu.cfs_quota_us and cpu.cfs_period_us as millicores, rounded
+ * down; 0 when the quota is -1 (none).  -1 when either does not parse. */
+int procfs_cfs_quota(const char *quota, size_t ql, const char *period, size_t pl,
+                     uint64_t *millicores);
+
+/* The first number of a one-number file (cgroup v1 cpuacct.usage). */
+int procfs_first_u64(const char *buf, size_t len, uint64_t *v);
+
+/* A CPU list as the kernel prints it ("0-1,4", as in Cpus_allowed_list of
+ * /proc/<pid>/status), as a set; n is how many CPUs it names. */
+#define PROCFS_MAX_CPUS 8192
+typedef struct {
+    uint64_t bits[PROCFS_MAX_CPUS / 64];
+    unsigned n;
+} procfs_cpuset;
+
+/* -1 for anything else: empty, "-", a range that runs down, a CPU past
+ * PROCFS_MAX_CPUS - 1 (docs/rules.md 16.1). */
+int procfs_cpulist(const char *s, size_t len, procfs_cpuset *set);
+
+static inline int procfs_cpuset_has(const procfs_cpuset *set, unsigned cpu)
+{
+    return cpu < PROCFS_MAX_CPUS && (set->bits[cpu / 64] >> (cpu % 64) & 1);
+}
+
+/* The named CPUs' `cpuN` lines of /proc/stat summed: busy as
+ * procfs_stat_busy counts it, and steal and total as procfs_stat_steal
+ * does (steal_ok 0 when a line has fewer than 8 numbers).  -1 when a named
+ * CPU has no line (or one with fewer than 4 numbers), or a sum does not
+ * fit. */
+typedef struct {
+    uint64_t busy, steal, total;
+    int      steal_ok;
+} procfs_cpu_sum;
+int procfs_stat_cpus(const char *buf, size_t len, const procfs_cpuset *set, procfs_cpu_sum *s);
 
 #endif

@@ -70,6 +70,8 @@ static inline const char *rec_name(rec_type t)
 #define HOST_QUOTA_MC    "cpu_quota_millicores"
 #define HOST_CGROUP      "cgroup"
 #define HOST_CLOCKSOURCE "clocksource"
+#define HOST_CPUS        "cpus"           /* the master's CPU list, "-" unknown */
+#define HOST_CGROUP_VERSION "cgroup_version" /* 1, 2 or "-" */
 
 /* POOL keys */
 #define POOL_NAME         "name"

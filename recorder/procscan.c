@@ -392,60 +392,6 @@ void ps_kept_free(ps_kept *k)
     memset(k, 0, sizeof *k);
 }
 
-/* The cgroup2 mount point from proc_root/self/mountinfo, under sys_root. */
-static int cgroup2_mount(const char *proc_root, const char *sys_root, char *out, size_t outlen)
-{
-    char path[4200], *b;
-    size_t n;
-    snprintf(path, sizeof path, "%s/self/mountinfo", proc_root);
-    if (ps_read_file(path, &b, &n) == 0) {
-        for (char *line = strtok(b, "\n"); line; line = strtok(NULL, "\n")) {
-            char *sep = strstr(line, " - cgroup2 ");
-            if (!sep)
-                continue;
-            char mp[4096];
-            if (sscanf(line, "%*s %*s %*s %*s %4095s", mp) == 1) {
-                /* the mount point is under /sys: keep the part after it */
-                const char *rest = strncmp(mp, "/sys", 4) == 0 ? mp + 4 : mp;
-                snprintf(out, outlen, "%s%s", sys_root, rest);
-                free(b);
-                return 0;
-            }
-        }
-        free(b);
-    }
-    snprintf(out, outlen, "%s/fs/cgroup", sys_root);
-    return 0;
-}
-
-int ps_cgroup_dir(const char *proc_root, const char *sys_root, pid_t pid, char *dir,
-                  size_t dirlen, char *rel, size_t rellen)
-{
-    char path[4200], *b;
-    size_t n;
-    snprintf(path, sizeof path, "%s/%d/cgroup", proc_root, (int)pid);
-    if (ps_read_file(path, &b, &n) != 0)
-        return -1;
-    int rc = -1;
-    for (char *line = strtok(b, "\n"); line; line = strtok(NULL, "\n")) {
-        if (strncmp(line, "0::", 3) != 0)
-            continue;
-        const char *cg = line + 3;
-        if (strcmp(cg, "/") == 0 || cg[0] != '/')
-            break;
-        char mount[4200];
-        cgroup2_mount(proc_root, sys_root, mount, sizeof mount);
-        snprintf(dir, dirlen, "%s%s", mount, cg);
-        snprintf(rel, rellen, "%s", cg);
-        char probe[8400];
-        snprintf(probe, sizeof probe, "%s/cpu.stat", dir);
-        rc = access(probe, R_OK) == 0 ? 0 : -1;
-        break;
-    }
-    free(b);
-    return rc;
-}
-
 static void first_line(const char *path, char *out, size_t outlen, const char *dflt)
 {
     char *b;

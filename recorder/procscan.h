@@ -1,8 +1,8 @@
 /*
  * procscan: what fpm-record reads from the machine: the php-fpm workers in
- * the process table, their /proc/<pid>/stat lines, /proc/stat, the cgroup v2
- * CPU files of php-fpm's cgroup, and the HOST facts.  Every path is under a
- * root (normally "/proc" and "/sys"), so tests point it at fixture trees.
+ * the process table, their /proc/<pid>/stat lines, /proc/stat, kept files
+ * (the cgroup's among them, found by cgroups.h), and the HOST facts.  Every
+ * path is under a root (normally "/proc" and "/sys"), so tests point it at fixture trees.
  * Nothing prints.
  */
 #ifndef PROCSCAN_H
@@ -89,11 +89,6 @@ long ps_kept_read(ps_kept *k);
 
 /* Closes and frees; k is empty again. */
 void ps_kept_free(ps_kept *k);
-
-/* The cgroup v2 folder of pid (under sys_root's cgroup2 mount), or -1 when
- * pid is in none or in the root cgroup.  rel gets the cgroup path ("/x"). */
-int ps_cgroup_dir(const char *proc_root, const char *sys_root, pid_t pid, char *dir,
-                  size_t dirlen, char *rel, size_t rellen);
 
 typedef struct {
     char     hostname[256], boot_id[64], kernel[128], clocksource[64];

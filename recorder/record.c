@@ -244,7 +244,7 @@ void recorder_free(recorder *r)
     free(r->schedbuf);
     ps_kept_free(&r->stat_file);
     ps_kept_free(&r->pressure_file);
-    for (size_t i = 0; i < 3; i++)
+    for (size_t i = 0; i < REC_CG_FILES; i++)
         ps_kept_free(&r->cg_files[i]);
     status_page_free(&r->page);
     free(r->pidbuf);

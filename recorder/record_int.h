@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "cgroups.h"
 #include "config.h"
 #include "logfile.h"
 #include "msg.h"
@@ -18,13 +19,16 @@
 #define MONO(r) ((r)->clk->mono((r)->clk->arg))
 #define REAL(r) ((r)->clk->real((r)->clk->arg))
 
+#define REC_CG_FILES 4 /* the most cgroup files a round reads */
+
 struct recorder {
     rec_config    *cfg;
     const rec_clock *clk;
     logfile       *log;
     ps_table       table;
     ps_host        host;
-    char           cgroup_dir[4200], cgroup_rel[4200];
+    cg_place       cg;              /* php-fpm's cgroups (docs/rules.md 16) */
+    char           cpus[4200];      /* its master's CPU list, "-" unknown */
     uint64_t       quota_mc;
     pid_t          master;          /* php-fpm's master, for its cgroup */
     pid_t          pid_master;      /* the master of the configuration's pid file, or 0 */
@@ -43,7 +47,10 @@ struct recorder {
     ps_stat_fds    sched_fds;       /* ... and their schedstat files (SCHED) */
     char          *schedbuf;
     size_t         schedcap;
-    ps_kept        stat_file, pressure_file, cg_files[3]; /* a round's other files, kept open */
+    ps_kept        stat_file, pressure_file;  /* a round's other files, kept open ... */
+    ps_kept        cg_files[REC_CG_FILES];    /* ... and the cgroup's */
+    const char    *cg_names[REC_CG_FILES];    /* their CGROUP sources */
+    size_t         ncg;
     int            probe_cpus[1024], nprobe_cpus, probe_turn; /* --steal-probe's CPUs */
     msg_once       said_probe;      /* the last probe error said */
 };
@@ -57,6 +64,11 @@ void rec_commit(recorder *r, int end_frame, int is_round);
 /* A message to the recorder's standard error, or its log's NOTE. */
 void rec_note(recorder *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* round.c: php-fpm's master: the pid in pid_file (*from_file 1), else the
+ * master of the first pool whose workers table holds (scanned now), else
+ * the table's only master; 0 none. */
+pid_t rec_find_master(const rec_config *cfg, const char *pid_file, ps_table *table,
+                      int *from_file);
 /* round.c: HOST and POOL records, now. */
 void rec_write_header(recorder *r);
 /* round.c: the TIMING record, once. */

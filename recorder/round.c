@@ -46,48 +46,62 @@ static void write_pool(recorder *r, const rec_pool *pool, uint64_t mono, uint64_
         rec_add(r, rec_name(REC_POOL), mono, real, pool->c.name, p, (size_t)n);
 }
 
-/* The cgroup's CPU files a round reads, in r->cg_files' order. */
-static const char *const cg_file_names[3] = {"cpu.stat", "cpu.max", "cpu.pressure"};
-
-static void find_cgroup(recorder *r)
+pid_t rec_find_master(const rec_config *cfg, const char *pid_file, ps_table *table,
+                      int *from_file)
 {
     char *b;
     size_t n;
-    r->cgroup_dir[0] = '\0';
-    strcpy(r->cgroup_rel, "-");
-    r->quota_mc = 0;
-    r->master = r->pid_master = 0;
-    if (r->pid_file && ps_read_file(r->pid_file, &b, &n) == 0) {
+    pid_t master = 0;
+    if (pid_file && ps_read_file(pid_file, &b, &n) == 0) {
         char *end;
         errno = 0;
         long v = strtol(b, &end, 10);
         if (!errno && end != b && v > 0 && v <= INT_MAX)
-            r->master = r->pid_master = (pid_t)v;
+            master = (pid_t)v;
         free(b);
     }
-    if (!r->master) {
-        /* the master of the first pool whose workers are in the table */
-        ps_scan(r->cfg->proc_root, &r->table);
-        for (size_t i = 0; !r->master && i < r->cfg->npools; i++) {
-            pid_t m = workers_only_master(&r->table, r->cfg->pools[i].c.name);
-            r->master = m > 0 ? m : 0;
-        }
-        if (!r->master)
-            r->master = r->table.master;
+    *from_file = master != 0;
+    if (master)
+        return master;
+    /* the master of the first pool whose workers are in the table */
+    ps_scan(cfg->proc_root, table);
+    for (size_t i = 0; !master && i < cfg->npools; i++) {
+        pid_t m = workers_only_master(table, cfg->pools[i].c.name);
+        master = m > 0 ? m : 0;
     }
-    for (size_t i = 0; i < 3; i++)
+    return master ? master : table->master;
+}
+
+/* The cgroup files a round reads (fpmlog(5) CGROUP): cgroup v2's cpu.stat,
+ * cpu.max and cpu.pressure; v1's cpu.stat and cpuacct.usage. */
+static void find_cgroup(recorder *r)
+{
+    r->quota_mc = 0;
+    int from_file;
+    r->master = rec_find_master(r->cfg, r->pid_file, &r->table, &from_file);
+    r->pid_master = from_file ? r->master : 0;
+    for (size_t i = 0; i < REC_CG_FILES; i++)
         ps_kept_free(&r->cg_files[i]);
-    if (!r->master || ps_cgroup_dir(r->cfg->proc_root, r->cfg->sys_root, r->master, r->cgroup_dir,
-                                    sizeof r->cgroup_dir, r->cgroup_rel, sizeof r->cgroup_rel) != 0) {
-        r->cgroup_dir[0] = '\0';
-        strcpy(r->cgroup_rel, "-");
+    r->ncg = 0;
+    if (!r->master || cg_find(r->cfg->proc_root, r->cfg->sys_root, r->master, &r->cg) != 0) {
+        memset(&r->cg, 0, sizeof r->cg);
+        strcpy(r->cg.rel, "-");
+        strcpy(r->cpus, "-");
         return;
     }
-    for (size_t i = 0; i < 3; i++) /* a path that cannot be kept is a file not read */
-        (void)ps_kept_set(&r->cg_files[i], r->cgroup_dir, cg_file_names[i]);
-    long got = ps_kept_read(&r->cg_files[1]); /* cpu.max */
-    if (got >= 0)
-        procfs_cgroup_max(r->cg_files[1].buf, (size_t)got, &r->quota_mc);
+    cg_cpus(r->cfg->proc_root, r->master, r->cpus, sizeof r->cpus);
+    r->quota_mc = cg_quota(&r->cg);
+    static const struct { int version, ctrl; const char *name; } files[] = {
+        {2, CG_CPU, "cpu.stat"}, {2, CG_CPU, "cpu.max"}, {2, CG_CPU, "cpu.pressure"},
+        {1, CG_CPU, "cpu.stat"}, {1, CG_CPUACCT, "cpuacct.usage"}};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        const char *dir = r->cg.dir[files[i].ctrl];
+        if (files[i].version != r->cg.version || !dir[0])
+            continue;
+        /* a path that cannot be kept is a file not read */
+        (void)ps_kept_set(&r->cg_files[r->ncg], dir, files[i].name);
+        r->cg_names[r->ncg++] = files[i].name;
+    }
 }
 
 void rec_write_header(recorder *r)
@@ -103,10 +117,14 @@ void rec_write_header(recorder *r)
                      HOST_FORMAT "=1\n" HOST_RECORDER "=" PROG " " FPMCPU_VERSION "\n"
                      HOST_HOSTNAME "=%s\n" HOST_BOOT_ID "=%s\n" HOST_KERNEL "=%s\n"
                      HOST_NPROC "=%ld\n" HOST_CLK_TCK "=%ld\n" HOST_INTERVAL_MS "=%llu\n"
-                     HOST_QUOTA_MC "=%llu\n" HOST_CGROUP "=%s\n" HOST_CLOCKSOURCE "=%s\n",
+                     HOST_QUOTA_MC "=%llu\n" HOST_CGROUP "=%s\n" HOST_CLOCKSOURCE "=%s\n"
+                     HOST_CPUS "=%s\n" HOST_CGROUP_VERSION "=%s\n",
                      r->host.hostname, r->host.boot_id, r->host.kernel, r->host.nproc,
                      r->host.clk_tck, (unsigned long long)cfg->interval_ms,
-                     (unsigned long long)r->quota_mc, r->cgroup_rel, r->host.clocksource);
+                     (unsigned long long)r->quota_mc, r->cg.rel, r->host.clocksource, r->cpus,
+                     r->cg.version == 1 ? "1" : r->cg.version == 2 ? "2" : "-");
+    if (n < 0 || (size_t)n >= sizeof p)
+        n = 0;
     rec_add(r, rec_name(REC_HOST), mono, real, NULL, p, (size_t)n);
     for (size_t i = 0; i < cfg->npools; i++)
         write_pool(r, &cfg->pools[i], mono, real);
@@ -372,9 +390,8 @@ void rec_do_round(recorder *r)
         r->last_stat = mono;
     }
     add_kept(r, REC_PRESSURE, NULL, &r->pressure_file); /* where the host has it */
-    if (r->cgroup_dir[0])
-        for (size_t i = 0; i < 3; i++)
-            add_kept(r, REC_CGROUP, cg_file_names[i], &r->cg_files[i]);
+    for (size_t i = 0; i < r->ncg; i++)
+        add_kept(r, REC_CGROUP, r->cg_names[i], &r->cg_files[i]);
     ps_stat_fds_sweep(&r->fds); /* the workers gone since the last round */
     ps_stat_fds_sweep(&r->sched_fds);
     if (cfg->steal_probe_ms)

@@ -7,18 +7,27 @@
 #include "replay.h"
 #include "testlib.h"
 
+#include <stdarg.h>
+
 #define NS 1000000000ull
 
-static inline void th_host(pipeline *pl, const char *name, int nproc, const char *boot, int quota)
+/* HOST with more lines (key=value\n...) after the usual ones, or NULL. */
+static inline void th_host_with(pipeline *pl, const char *name, int nproc, const char *boot,
+                                int quota, const char *more)
 {
     buf b = {0};
     buf_printf(&b, "format=1\nrecorder=test 0\nhostname=%s\nboot_id=%s\nkernel=6.1\n", name, boot);
     if (nproc >= 0)
         buf_printf(&b, "nproc=%d\n", nproc);
     buf_printf(&b, "clk_tck=100\ninterval_ms=30000\ncpu_quota_millicores=%d\ncgroup=-\n"
-                   "clocksource=tsc\n", quota);
+                   "clocksource=tsc\n%s", quota, more ? more : "");
     assert_int_equal(pipeline_host(pl, (unsigned char *)b.p, b.n), 0);
     buf_free(&b);
+}
+
+static inline void th_host(pipeline *pl, const char *name, int nproc, const char *boot, int quota)
+{
+    th_host_with(pl, name, nproc, boot, quota, NULL);
 }
 
 static inline void th_pool(pipeline *pl, const char *name, int max_children, const char *own)
@@ -41,8 +50,9 @@ typedef struct {
 typedef struct {
     uint64_t      real;
     int           has_stat, has_cg, has_cg_pressure, has_pressure, has_steal, has_master;
+    int           has_cpuacct;
     uint64_t      mono;
-    buf           stat, cg, cg_pressure, pressure, steal, master;
+    buf           stat, cg, cg_pressure, pressure, steal, master, cpuacct;
     int           n;
     th_pool_round p[8];
 } th_round;
@@ -165,6 +175,39 @@ static inline void th_stat_steal(th_round *r, unsigned long long busy, unsigned 
     buf_printf(&r->stat, "cpu  %llu 0 0 %llu 0 0 0 %llu 0 0\n", busy - steal, idle, steal);
 }
 
+/* cgroup v1: cpuacct.usage in ns, and cpu.stat's throttling counters */
+static inline void th_cgroup_v1(th_round *r, unsigned long long usage_ns,
+                                unsigned long long periods, unsigned long long throttled,
+                                unsigned long long throttled_ns)
+{
+    r->has_cpuacct = 1;
+    r->cpuacct.n = 0;
+    buf_printf(&r->cpuacct, "%llu\n", usage_ns);
+    r->has_cg = 1;
+    r->cg.n = 0;
+    buf_printf(&r->cg, "nr_periods %llu\nnr_throttled %llu\nthrottled_time %llu\n", periods,
+               throttled, throttled_ns);
+}
+
+/* STAT with a cpu line and n cpuN lines: CPU k busy busy[k] ticks (with
+ * steal[k] among them, NULL none) and idle idle[k]; no line for a CPU whose
+ * busy is -1.  The cpu line sums them all. */
+static inline void th_stat_cpus(th_round *r, int n, const long long *busy,
+                                const long long *steal, const long long *idle)
+{
+    long long tb = 0, ts = 0, ti = 0;
+    for (int k = 0; k < n; k++)
+        if (busy[k] >= 0)
+            tb += busy[k], ts += steal ? steal[k] : 0, ti += idle[k];
+    r->has_stat = 1;
+    r->stat.n = 0;
+    buf_printf(&r->stat, "cpu  %lld 0 0 %lld 0 0 0 %lld 0 0\n", tb - ts, ti, ts);
+    for (int k = 0; k < n; k++)
+        if (busy[k] >= 0)
+            buf_printf(&r->stat, "cpu%d %lld 0 0 %lld 0 0 0 %lld 0 0\n", k,
+                       busy[k] - (steal ? steal[k] : 0), idle[k], steal ? steal[k] : 0);
+}
+
 /* cgroup cpu.stat with the throttling counters */
 static inline void th_cgroup_throttle(th_round *r, unsigned long long usec,
                                       unsigned long long periods, unsigned long long throttled,
@@ -223,10 +266,12 @@ static inline int th_run(pipeline *pl, th_round *r)
     }
     pl_round round = {.real = r->real, .stat_mono = r->mono, .pools = pr, .npools = (size_t)r->n};
     const int has[PL_NREC] = {[PL_REC_STAT] = r->has_stat, [PL_REC_CPU_STAT] = r->has_cg,
+                              [PL_REC_CPUACCT] = r->has_cpuacct,
                               [PL_REC_CPU_PRESSURE] = r->has_cg_pressure,
                               [PL_REC_PRESSURE] = r->has_pressure, [PL_REC_STEAL] = r->has_steal,
                               [PL_REC_MASTER] = r->has_master};
     const buf *rec[PL_NREC] = {[PL_REC_STAT] = &r->stat, [PL_REC_CPU_STAT] = &r->cg,
+                               [PL_REC_CPUACCT] = &r->cpuacct,
                                [PL_REC_CPU_PRESSURE] = &r->cg_pressure,
                                [PL_REC_PRESSURE] = &r->pressure, [PL_REC_STEAL] = &r->steal,
                                [PL_REC_MASTER] = &r->master};
@@ -241,6 +286,7 @@ static inline int th_run(pipeline *pl, th_round *r)
     buf_free(&r->stat);
     buf_free(&r->cg);
     buf_free(&r->cg_pressure);
+    buf_free(&r->cpuacct);
     buf_free(&r->pressure);
     buf_free(&r->steal);
     buf_free(&r->master);

@@ -188,6 +188,35 @@ static void test_numbers_that_do_not_fit_are_invalid(void **state)
     assert_int_equal(procfs_cgroup_usage("usage_usec 99999999999999999999\n", 32, &v), -1);
 }
 
+static void test_cpu_list_as_the_kernel_prints_it(void **state)
+{
+    (void)state;
+    procfs_cpuset set;
+    assert_int_equal(procfs_cpulist("0-1,4\n", 6, &set), 0);
+    assert_int_equal(set.n, 3);
+    assert_true(procfs_cpuset_has(&set, 4) && !procfs_cpuset_has(&set, 2));
+    assert_int_equal(procfs_cpulist("3,1-3", 5, &set), 0);
+    assert_int_equal(set.n, 3); /* a CPU named twice counts once */
+    assert_int_equal(procfs_cpulist("8191", 4, &set), 0);
+    static const char *const bad[] = {"", "-", "2-1", "8192", "0-", ",1", "1,", "1;2", "a"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_int_equal(procfs_cpulist(bad[i], strlen(bad[i]), &set), -1);
+}
+
+static void test_v1_quota_and_usage_files(void **state)
+{
+    (void)state;
+    uint64_t mc = 7, v;
+    assert_int_equal(procfs_cfs_quota("-1\n", 3, "100000\n", 7, &mc), 0);
+    assert_int_equal(mc, 0);
+    assert_int_equal(procfs_cfs_quota("50000\n", 6, "100000\n", 7, &mc), 0);
+    assert_int_equal(mc, 500);
+    assert_int_equal(procfs_cfs_quota("50000\n", 6, "0\n", 2, &mc), -1);
+    assert_int_equal(procfs_cfs_quota("x", 1, "100000", 6, &mc), -1);
+    assert_int_equal(procfs_first_u64("81234567890\n", 12, &v), 0);
+    assert_int_equal(v, 81234567890ull);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -198,6 +227,8 @@ int main(void)
         cmocka_unit_test(test_pids_payload_line_by_line),
         cmocka_unit_test(test_cgroup_cpu_files),
         cmocka_unit_test(test_numbers_that_do_not_fit_are_invalid),
+        cmocka_unit_test(test_cpu_list_as_the_kernel_prints_it),
+        cmocka_unit_test(test_v1_quota_and_usage_files),
     };
     return cmocka_run_group_tests_name("procfs", tests, NULL, NULL);
 }

@@ -1,4 +1,4 @@
-/* The process table, /proc and cgroup reads, on a fixture tree. */
+/* The process table and /proc reads, on a fixture tree. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -177,16 +177,6 @@ static void test_round_files_kept_open(void **state)
     rmdir(dir);
 }
 
-static void test_cgroup_of_the_master(void **state)
-{
-    (void)state;
-    char dir[4200], rel[4200];
-    assert_int_equal(ps_cgroup_dir(PROC, SYS, 100, dir, sizeof dir, rel, sizeof rel), 0);
-    assert_string_equal(dir, SYS "/fs/cgroup/system.slice/php8.2-fpm.service");
-    assert_string_equal(rel, "/system.slice/php8.2-fpm.service");
-    assert_int_equal(ps_cgroup_dir(PROC, SYS, 101, dir, sizeof dir, rel, sizeof rel), -1);
-}
-
 static void test_host_facts_are_read(void **state)
 {
     (void)state;
@@ -210,7 +200,6 @@ int main(void)
         cmocka_unit_test(test_schedstat_lines_begin_with_the_pid),
         cmocka_unit_test(test_cpu_lines_of_proc_stat),
         cmocka_unit_test(test_round_files_kept_open),
-        cmocka_unit_test(test_cgroup_of_the_master),
         cmocka_unit_test(test_host_facts_are_read),
     };
     return cmocka_run_group_tests_name("procscan", tests, NULL, NULL);

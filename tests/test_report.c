@@ -200,7 +200,8 @@ static void test_json_output_is_section_8(void **state)
     char *j = render(pl, "json", &sc);
     const char *want =
         "{\"format\": 1, \"hosts\": [\n"
-        "  {\"hostname\": \"web1\", \"host_millicores\": 4000, \"rounds\": 21, "
+        "  {\"hostname\": \"web1\", \"host_millicores\": 4000, \"cpus\": null, "
+        "\"cpu_source\": \"host\", \"rounds\": 21, "
         "\"first_round_at\": \"2027-01-15T08:00:00Z\", \"last_round_at\": \"2027-01-15T08:10:00Z\", "
         "\"steal\": {\"pairs\": 20, \"p10_pct\": 0.00, \"p50_pct\": 0.00, \"p90_pct\": 0.00, "
         "\"max_pct\": 0.00}, \"throttled\": {\"pairs\": 0, \"p10_pct\": null, \"p50_pct\": null, "

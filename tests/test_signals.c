@@ -1,10 +1,11 @@
-/* docs/rules.md section 9: host truth, one test per rule, driven round by
- * round. */
+/* docs/rules.md sections 9 and 16: host truth, and the host as a container
+ * sees it, one test per rule, driven round by round. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 
 #include "pipeline_harness.h"
 #include "procfs.h"
@@ -309,6 +310,160 @@ static void test_steal_probe_minus_the_run_delay(void **state)
     pipeline_free(pl);
 }
 
+/* ------------------------------------------- section 16: cpusets and v1 */
+
+static pipeline *host_with(int nproc, int quota, const char *more)
+{
+    pipeline *pl = pipeline_new(NULL);
+    assert_non_null(pl);
+    th_host_with(pl, "web1", nproc, "b", quota, more);
+    return pl;
+}
+
+/* A round at t s on 4 CPUs: CPU k busy t x per[k] ticks (a negative per:
+ * no line for it), idle the rest of 100 a second. */
+static th_round *cpus_round(double t, const long long per[4], const long long *steal_per)
+{
+    th_round *r = th_round_at(t, 0);
+    long long busy[4], steal[4], idle[4];
+    for (int k = 0; k < 4; k++) {
+        busy[k] = per[k] < 0 ? -1 : (long long)t * per[k];
+        steal[k] = steal_per ? (long long)t * steal_per[k] : 0;
+        idle[k] = (long long)t * (100 - (per[k] < 0 ? 0 : per[k]));
+    }
+    th_stat_cpus(r, 4, busy, steal_per ? steal : NULL, idle);
+    th_status(r, "a", 0, IDLE_A, 1);
+    th_pids(r, "a", 1, 100LL, 0ULL);
+    return r;
+}
+
+static void test_16_1_cpuset_narrower_than_nproc(void **state)
+{
+    (void)state;
+    static const long long per[4] = {90, 10, 80, 80}; /* CPUs 2 and 3: 1.6 cores */
+    pipeline *pl = host_with(4, 0, "cpus=2-3\ncgroup_version=1\n");
+    pl_host *h = th_find_host(pl, "web1");
+    assert_int_equal(h->host_millicores, 2000);
+    assert_int_equal(h->cpu_source, PL_CPU_CPUSET);
+    th_run(pl, cpus_round(0, per, NULL));
+    th_run(pl, cpus_round(30, per, NULL));
+    assert_int_equal(h->pairs_usable, 1);
+    assert_true(fabs(h->busy_max - 1.6) < 1e-9);
+    pipeline_free(pl);
+    /* a list as wide as the host changes nothing: the cpu line, 2.6 cores */
+    pl = host_with(4, 0, "cpus=0-3\n");
+    h = th_find_host(pl, "web1");
+    assert_int_equal(h->host_millicores, 4000);
+    assert_int_equal(h->cpu_source, PL_CPU_HOST);
+    th_run(pl, cpus_round(0, per, NULL));
+    th_run(pl, cpus_round(30, per, NULL));
+    assert_true(fabs(h->busy_max - 2.6) < 1e-9);
+    pipeline_free(pl);
+    /* nor does one that is not a CPU list: unknown */
+    pl = host_with(4, 0, "cpus=-\n");
+    h = th_find_host(pl, "web1");
+    assert_null(h->cpus);
+    assert_int_equal(h->host_millicores, 4000);
+    pipeline_free(pl);
+}
+
+static void test_16_1_named_cpu_without_its_line_pairs_with_nothing(void **state)
+{
+    (void)state;
+    static const long long all[4] = {90, 10, 80, 80}, gone[4] = {90, 10, 80, -1};
+    pipeline *pl = host_with(4, 0, "cpus=2-3\n");
+    pl_host *h = th_find_host(pl, "web1");
+    th_run(pl, cpus_round(0, all, NULL));
+    th_run(pl, cpus_round(30, gone, NULL)); /* CPU 3 offline: no pair ... */
+    th_run(pl, cpus_round(60, all, NULL));  /* ... on either side */
+    assert_int_equal(h->pairs_usable, 0);
+    assert_int_equal(h->pairs_dropped[PL_DROP_NO_STAT], 2);
+    th_run(pl, cpus_round(90, all, NULL));
+    assert_int_equal(h->pairs_usable, 1);
+    /* a CPU the set does not name may come and go */
+    th_run(pl, cpus_round(120, (const long long[4]){-1, 10, 80, 80}, NULL));
+    assert_int_equal(h->pairs_usable, 2);
+    pipeline_free(pl);
+}
+
+static void test_16_1_quota_lower_than_the_cpuset(void **state)
+{
+    (void)state;
+    pipeline *pl = host_with(8, 1500, "cpus=0-3\n");
+    pl_host *h = th_find_host(pl, "web1");
+    assert_int_equal(h->host_millicores, 1500);
+    assert_int_equal(h->cpu_source, PL_CPU_QUOTA);
+    th_host_with(pl, "web1", 8, "b", 5000, "cpus=0-3\n"); /* a quota above it */
+    assert_int_equal(h->host_millicores, 4000);
+    assert_int_equal(h->cpu_source, PL_CPU_CPUSET);
+    th_host_with(pl, "web1", 8, "b", 1500, "cpus=0-3\ncgroup_version=1\n");
+    assert_int_equal(h->cpu_source, PL_CPU_QUOTA_V1);
+    pipeline_free(pl);
+}
+
+static void test_16_1_steal_over_the_named_cpus(void **state)
+{
+    (void)state;
+    static const long long per[4] = {50, 50, 50, 50}, steal[4] = {40, 40, 5, 0};
+    pipeline *pl = host_with(4, 0, "cpus=2-3\n");
+    th_run(pl, cpus_round(0, per, steal));
+    th_run(pl, cpus_round(30, per, steal)); /* 5 of the 200 ticks a second: 2.5% */
+    truth t = truth_now(pl);
+    assert_int_equal(t.pairs[SIG_STEAL], 1);
+    assert_int_equal(t.pct[SIG_STEAL][TR_MAX], 250);
+    pipeline_free(pl);
+}
+
+/* A v1 quota host's round at t s: cpuacct.usage at 0.5 cores, periods and
+ * throttled as given, throttled_time in ns. */
+static th_round *v1_round(double t, unsigned long long periods, unsigned long long throttled,
+                          unsigned long long throttled_ns)
+{
+    th_round *r = round_at(t, 150 * (unsigned long long)t, 0, 50 * (unsigned long long)t, 0, 0);
+    th_cgroup_v1(r, 500000000ull * (unsigned long long)t, periods, throttled, throttled_ns);
+    return r;
+}
+
+static void test_16_2_v1_usage(void **state)
+{
+    (void)state;
+    pipeline *pl = host_with(2, 500, "cgroup_version=1\n");
+    pl_host *h = th_find_host(pl, "web1");
+    assert_int_equal(h->host_millicores, 500);
+    assert_int_equal(h->cpu_source, PL_CPU_QUOTA_V1);
+    th_run(pl, v1_round(0, 0, 0, 0));
+    th_run(pl, v1_round(30, 300, 0, 0)); /* 15 s of CPU in ns over 30 s; STAT says 1.5 */
+    assert_int_equal(h->pairs_usable, 1);
+    assert_true(fabs(h->busy_max - 0.5) < 1e-9);
+    pipeline_free(pl);
+}
+
+static void test_16_2_v1_throttling(void **state)
+{
+    (void)state;
+    pipeline *pl = host_with(2, 500, "cgroup_version=1\n");
+    th_run(pl, v1_round(0, 100, 10, 4000000000ull));
+    th_run(pl, v1_round(30, 400, 85, 6500000000ull)); /* 75 of 300: 25%, 2.5 s */
+    truth t = truth_now(pl);
+    assert_int_equal(t.pairs[SIG_THROTTLED], 1);
+    assert_int_equal(t.pct[SIG_THROTTLED][TR_MAX], 2500);
+    assert_int_equal(t.throttled_usec, 2500000);
+    pipeline_free(pl);
+}
+
+static void test_16_2_pair_measured_two_ways(void **state)
+{
+    (void)state;
+    pipeline *pl = host_with(2, 500, "cgroup_version=1\n");
+    pl_host *h = th_find_host(pl, "web1");
+    th_run(pl, v1_round(0, 0, 0, 0));
+    th_run(pl, round_at(30, 4500, 0, 1500, 0, 0)); /* no cpuacct.usage: STAT ticks */
+    th_run(pl, v1_round(60, 600, 0, 0));
+    assert_int_equal(h->pairs_usable, 0);
+    assert_int_equal(h->pairs_dropped[PL_DROP_MEASURE], 2);
+    pipeline_free(pl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -322,6 +477,13 @@ int main(void)
         cmocka_unit_test(test_starved_by_steal_on_stat_hosts_only),
         cmocka_unit_test(test_unanswered_full_rounds),
         cmocka_unit_test(test_steal_probe_minus_the_run_delay),
+        cmocka_unit_test(test_16_1_cpuset_narrower_than_nproc),
+        cmocka_unit_test(test_16_1_named_cpu_without_its_line_pairs_with_nothing),
+        cmocka_unit_test(test_16_1_quota_lower_than_the_cpuset),
+        cmocka_unit_test(test_16_1_steal_over_the_named_cpus),
+        cmocka_unit_test(test_16_2_v1_usage),
+        cmocka_unit_test(test_16_2_v1_throttling),
+        cmocka_unit_test(test_16_2_pair_measured_two_ways),
     };
     return cmocka_run_group_tests_name("truth", tests, NULL, NULL);
 }

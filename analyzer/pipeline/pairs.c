@@ -75,7 +75,7 @@ typedef unsigned __int128 u128;
 int pair_full_by_steal(const pl_host *h, const pl_round *r, const host_pair *hp)
 {
     const sig_counter *was = &h->prev->sig[SIG_STEAL], *now = &hp->sig[SIG_STEAL];
-    if (hp->sig[SIG_BUSY].unit != 0 || !hp->has_value[SIG_STEAL] || now->x < was->x)
+    if (!sig_by_stat(&hp->sig[SIG_BUSY]) || !hp->has_value[SIG_STEAL] || now->x < was->x)
         return 0;
     uint64_t busy = now->x - was->x, steal = hp->grew[SIG_STEAL];
     uint64_t own = busy > steal ? busy - steal : 0;

@@ -89,6 +89,8 @@ static void host_free(pl_host *h)
     }
     free(h->hostname);
     free(h->boot_id);
+    free(h->cpus);
+    free(h->cpus_text);
     free(h);
 }
 
@@ -187,6 +189,40 @@ static void forget_boot(pl_host *h)
     h->prev->masters.n = 0; /* and the masters' carry starts again */
 }
 
+const char *const PL_CPU_SOURCE[4] = {"host", "cpuset", "quota", "quota-v1"};
+
+/* HOST cpus (docs/rules.md 16.1): the set, or none when absent or not a
+ * CPU list.  0, FPM_ENOMEM. */
+static int host_cpus(pl_host *h, const unsigned char *payload, size_t len)
+{
+    size_t vl;
+    const char *v = fpmlog_kv(payload, len, HOST_CPUS, 0, &vl);
+    free(h->cpus_text);
+    h->cpus_text = NULL;
+    if (!h->cpus && !(h->cpus = malloc(sizeof *h->cpus)))
+        return FPM_ENOMEM;
+    if (!v || procfs_cpulist(v, vl, h->cpus) != 0) {
+        free(h->cpus);
+        h->cpus = NULL;
+        return 0;
+    }
+    return (h->cpus_text = dup_bytes(v, vl)) ? 0 : FPM_ENOMEM;
+}
+
+/* Sections 5 and 16: the millicores the host is judged against, and where
+ * they come from.  A cpuset narrower than nproc bounds it; a quota bounds
+ * it when lower (on a whole host, whenever there is one). */
+static void host_size(pl_host *h)
+{
+    h->use_cpus = h->cpus && h->cpus->n < h->nproc;
+    h->host_millicores = h->use_cpus ? (uint64_t)h->cpus->n * 1000 : h->nproc * 1000;
+    h->cpu_source = h->use_cpus ? PL_CPU_CPUSET : PL_CPU_HOST;
+    if (h->quota_millicores > 0 && (!h->use_cpus || h->quota_millicores < h->host_millicores)) {
+        h->host_millicores = h->quota_millicores;
+        h->cpu_source = h->cgroup_v1 ? PL_CPU_QUOTA_V1 : PL_CPU_QUOTA;
+    }
+}
+
 int pipeline_host_named(const unsigned char *payload, size_t len)
 {
     size_t nl;
@@ -246,7 +282,12 @@ int pipeline_host(pipeline *pl, const unsigned char *payload, size_t len)
     h->quota_millicores = pl_kv_u64(payload, len, HOST_QUOTA_MC, 0);
     if (h->quota_millicores > PL_MAX_NPROC * 1000)
         h->quota_millicores = 0;
-    h->host_millicores = h->quota_millicores > 0 ? h->quota_millicores : h->nproc * 1000;
+    size_t vl;
+    const char *v = fpmlog_kv(payload, len, HOST_CGROUP_VERSION, 0, &vl);
+    h->cgroup_v1 = v && vl == 1 && v[0] == '1';
+    if (host_cpus(h, payload, len) != 0)
+        return FPM_ENOMEM;
+    host_size(h);
     pl->cur = h;
     return 0;
 }

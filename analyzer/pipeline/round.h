@@ -42,10 +42,10 @@ pl_pool_round pl_pool_round_of(const char *name, size_t name_len, const unsigned
 long pl_parse_ticks(const unsigned char *pids, size_t len, pl_tick **out, size_t *cap);
 
 /* The host's records of a round, by kind: STAT, CGROUP cpu.stat, CGROUP
- * cpu.pressure, PRESSURE, STEAL, MASTER.  A new kind is an entry here and in
+ * cpuacct.usage (cgroup v1), CGROUP cpu.pressure, PRESSURE, STEAL, MASTER.  A new kind is an entry here and in
  * pl_host_rec_kind; the signals and the pairs read them by kind. */
-enum { PL_REC_STAT, PL_REC_CPU_STAT, PL_REC_CPU_PRESSURE, PL_REC_PRESSURE, PL_REC_STEAL,
-       PL_REC_MASTER, PL_NREC };
+enum { PL_REC_STAT, PL_REC_CPU_STAT, PL_REC_CPUACCT, PL_REC_CPU_PRESSURE, PL_REC_PRESSURE,
+       PL_REC_STEAL, PL_REC_MASTER, PL_NREC };
 
 typedef struct {
     int                  has;

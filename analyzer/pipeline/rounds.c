@@ -30,6 +30,7 @@ int pl_host_rec_kind(rec_type type, const char *source)
         return PL_REC_STAT;
     case REC_CGROUP:
         return strcmp(source, "cpu.stat") == 0       ? PL_REC_CPU_STAT
+             : strcmp(source, "cpuacct.usage") == 0 ? PL_REC_CPUACCT
              : strcmp(source, "cpu.pressure") == 0 ? PL_REC_CPU_PRESSURE : -1;
     case REC_PRESSURE:
         return PL_REC_PRESSURE;

@@ -23,14 +23,40 @@ uint32_t sig_share(uint64_t num, uint64_t den)
     return share128(num, den);
 }
 
-/* busy: usage_usec on a quota host with cgroup cpu.stat, else the STAT cpu
- * line's everything-but-idle-and-iowait ticks. */
+/* The cgroup's CPU usage in microseconds: v2 cpu.stat's usage_usec (unit
+ * 1), or on cgroup v1 cpuacct.usage / 10^3 (unit 2) (docs/rules.md 5, 16.2). */
+static int cgroup_usage(const pl_host *h, const pl_round *r, sig_counter *c)
+{
+    const pl_host_rec *cg = &r->rec[h->cgroup_v1 ? PL_REC_CPUACCT : PL_REC_CPU_STAT];
+    if (!cg->has)
+        return -1;
+    if (h->cgroup_v1) {
+        if (procfs_first_u64((const char *)cg->p, cg->len, &c->v) != 0)
+            return -1;
+        c->v /= 1000;
+        c->unit = 2;
+        return 0;
+    }
+    c->unit = 1;
+    return procfs_cgroup_usage((const char *)cg->p, cg->len, &c->v);
+}
+
+/* busy: the cgroup's usage on a quota host, else STAT's ticks: the `cpu`
+ * line's everything-but-idle-and-iowait (unit 0), or the named CPUs' lines
+ * summed where a cpuset is narrower than the host (unit 3).  A named CPU
+ * without its line makes the round pair with nothing (docs/rules.md 16.1). */
 static int busy_counter(const pl_host *h, const pl_round *r, sig_counter *c)
 {
-    const pl_host_rec *cg = &r->rec[PL_REC_CPU_STAT], *st = &r->rec[PL_REC_STAT];
-    if (h->quota_millicores > 0 && cg->has &&
-        procfs_cgroup_usage((const char *)cg->p, cg->len, &c->v) == 0) {
-        c->unit = 1;
+    const pl_host_rec *st = &r->rec[PL_REC_STAT];
+    procfs_cpu_sum sum;
+    if (h->use_cpus &&
+        (!st->has || procfs_stat_cpus((const char *)st->p, st->len, h->cpus, &sum) != 0))
+        return -1;
+    if (h->quota_millicores > 0 && cgroup_usage(h, r, c) == 0)
+        return 0;
+    if (h->use_cpus) {
+        c->v = sum.busy;
+        c->unit = 3;
         return 0;
     }
     c->unit = 0;
@@ -42,18 +68,26 @@ static int busy_value(const pl_host *h, const sig_counter *a, const sig_counter 
                       const sig_pair *p, double *v)
 {
     double interval = (double)p->interval_ns / 1e9;
-    *v = b->unit ? (double)(b->v - a->v) / 1e6 / interval
-                 : (double)(b->v - a->v) / (double)h->clk_tck / interval;
+    (void)a;
+    *v = b->unit == 1 || b->unit == 2 ? (double)(b->v - a->v) / 1e6 / interval
+                                      : (double)(b->v - a->v) / (double)h->clk_tck / interval;
     return 0;
 }
 
 /* steal: the cpu line's steal (v), its total of eight (w) and its busy
- * ticks (x: busy less steal says whether the steal made the host full) */
+ * ticks (x: busy less steal says whether the steal made the host full);
+ * the named CPUs' lines summed where a cpuset is narrower (16.1) */
 static int steal_counter(const pl_host *h, const pl_round *r, sig_counter *c)
 {
-    (void)h;
     const pl_host_rec *st = &r->rec[PL_REC_STAT];
     const char *b = (const char *)st->p;
+    if (h->use_cpus) {
+        procfs_cpu_sum sum;
+        if (!st->has || procfs_stat_cpus(b, st->len, h->cpus, &sum) != 0 || !sum.steal_ok)
+            return -1;
+        c->v = sum.steal, c->w = sum.total, c->x = sum.busy;
+        return 0;
+    }
     return st->has && procfs_stat_steal(b, st->len, &c->v, &c->w) == 0 &&
            procfs_stat_busy(b, st->len, &c->x) == 0 ? 0 : -1;
 }
@@ -69,7 +103,7 @@ static int steal_value(const pl_host *h, const sig_counter *a, const sig_counter
 }
 
 /* throttled: cpu.stat's nr_throttled (v), nr_periods (w), throttled_usec (x,
- * absent as 0) */
+ * absent as 0; cgroup v1's throttled_time in ns / 10^3) */
 static int throttled_counter(const pl_host *h, const pl_round *r, sig_counter *c)
 {
     (void)h;
@@ -78,8 +112,12 @@ static int throttled_counter(const pl_host *h, const pl_round *r, sig_counter *c
     if (!cg->has || procfs_flat_key(b, cg->len, "nr_throttled", &c->v) != 0 ||
         procfs_flat_key(b, cg->len, "nr_periods", &c->w) != 0)
         return -1;
-    if (procfs_flat_key(b, cg->len, "throttled_usec", &c->x) != 0)
-        c->x = 0;
+    if (procfs_flat_key(b, cg->len, "throttled_usec", &c->x) != 0) {
+        if (procfs_flat_key(b, cg->len, "throttled_time", &c->x) == 0)
+            c->x /= 1000;
+        else
+            c->x = 0;
+    }
     return 0;
 }
 
@@ -113,12 +151,10 @@ static int pressure_value(const pl_host *h, const sig_counter *a, const sig_coun
     return 0;
 }
 
-/* php_accounted: cpu.stat's usage_usec, quota or not */
+/* php_accounted: the cgroup's usage, quota or not */
 static int accounted_counter(const pl_host *h, const pl_round *r, sig_counter *c)
 {
-    (void)h;
-    const pl_host_rec *cg = &r->rec[PL_REC_CPU_STAT];
-    return cg->has && procfs_cgroup_usage((const char *)cg->p, cg->len, &c->v) == 0 ? 0 : -1;
+    return cgroup_usage(h, r, c);
 }
 
 static int accounted_value(const pl_host *h, const sig_counter *a, const sig_counter *b,

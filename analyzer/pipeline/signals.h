@@ -24,8 +24,16 @@ struct pl_round_s;
  * back between the rounds of a pair; w and x are the signal's others. */
 typedef struct {
     uint64_t v, w, x;
-    int      unit;          /* the signal's own: busy has ticks (0) or usage_usec (1) */
+    int      unit;          /* the signal's own: busy has STAT's cpu line ticks (0), the
+                               cgroup's usage_usec (1) or cpuacct.usage (2), or the
+                               named CPUs' ticks (3); a pair needs the same on both */
 } sig_counter;
+
+/* Whether busy was measured from STAT (ticks), not from a cgroup's usage. */
+static inline int sig_by_stat(const sig_counter *busy)
+{
+    return busy->unit == 0 || busy->unit == 3;
+}
 
 /* What a pair knows beside the counters. */
 typedef struct {

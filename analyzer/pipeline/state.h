@@ -16,6 +16,7 @@
 #include "hist.h"
 #include "joint.h"
 #include "pidmap.h"
+#include "procfs.h"
 #include "readings.h"
 #include "recover.h"
 #include "signals.h"
@@ -28,6 +29,10 @@
 #define PL_DOMINANT         0.7             /* a pool's share of the pools' CPU */
 #define PL_MAX_NPROC        1000000ull      /* HOST nproc past this is unknown */
 #define PL_MAX_CHILDREN     1000000ull      /* POOL max_children past this is unknown */
+
+/* Where a host's millicores come from (docs/rules.md 16.3). */
+enum { PL_CPU_HOST, PL_CPU_CPUSET, PL_CPU_QUOTA, PL_CPU_QUOTA_V1 };
+extern const char *const PL_CPU_SOURCE[4]; /* "host", "cpuset", "quota", "quota-v1" */
 #define PL_MAX_CLK_TCK      1000000ull      /* HOST clk_tck past this is the default 100 */
 #define PL_MIN_READINGS     20              /* a shape, and the calm set's figures (12.3) */
 
@@ -36,7 +41,8 @@ typedef enum {
     PL_DROP_SHORT,     /* STAT to STAT under 5 s */
     PL_DROP_LONG,      /* over 5 min */
     PL_DROP_BACK,      /* the host's counter (or the clock) went back */
-    PL_DROP_NO_STAT,   /* a round without STAT (or without a readable one) */
+    PL_DROP_NO_STAT,   /* a round without STAT (or without a readable one, or without
+                          a line of a CPU its cpuset names) */
     PL_DROP_MEASURE,   /* a quota host measured by usage_usec in one, ticks in the other */
     PL_NDROP
 } pl_drop;
@@ -107,7 +113,14 @@ typedef struct pl_host_s {
     size_t     hostname_len;
     char      *boot_id;
     uint64_t   nproc, clk_tck, quota_millicores;
-    uint64_t   host_millicores;   /* quota, else nproc x 1000, of the latest HOST */
+    uint64_t   host_millicores;   /* of the latest HOST: nproc, its cpuset or its quota
+                                     (docs/rules.md 16.1) x 1000 */
+    procfs_cpuset *cpus;          /* HOST cpus, NULL when unknown ... */
+    char      *cpus_text;         /* ... as the HOST record wrote it */
+    int        use_cpus;          /* it names fewer CPUs than nproc: busy and steal
+                                     from their cpuN lines */
+    int        cgroup_v1;         /* HOST cgroup_version=1 */
+    int        cpu_source;        /* where host_millicores comes from: PL_CPU_* */
     uint64_t   interval_ms;       /* the recorder's, of the latest HOST; 0 unknown */
     uint64_t   rounds;            /* complete rounds (in the window) */
     uint64_t   round_no;          /* rounds applied, in the window or not */

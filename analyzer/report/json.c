@@ -170,8 +170,11 @@ static int json_host(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_vie
     whatif_host_needs(v, h->npools, &now, &atc);
     fputs(c->host_index ? ",\n  {\"hostname\": " : "\n  {\"hostname\": ", out);
     esc_json_string(out, h->hostname, h->hostname_len);
-    fprintf(out, ", \"host_millicores\": %llu, \"rounds\": %llu, ",
-            (unsigned long long)whatif_host_millicores(h, c->sc), (unsigned long long)h->rounds);
+    fprintf(out, ", \"host_millicores\": %llu, \"cpus\": ",
+            (unsigned long long)whatif_host_millicores(h, c->sc));
+    json_i64(out, h->cpus != NULL, h->cpus ? (int64_t)h->cpus->n : 0);
+    fprintf(out, ", \"cpu_source\": \"%s\", \"rounds\": %llu, ", PL_CPU_SOURCE[h->cpu_source],
+            (unsigned long long)h->rounds);
     json_time(out, "first_round_at", h->rounds > 0, h->first_real);
     json_time(out, "last_round_at", h->rounds > 0, h->last_real);
     json_truth(out, h);

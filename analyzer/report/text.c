@@ -434,9 +434,19 @@ static int text_host(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_vie
     }
     char every[40];
     interval_text(every, sizeof every, h->interval_ms);
+    char source[120] = "";
+    if (sc->has_host_millicores)
+        strcpy(source, " (what-if)");
+    else if (h->cpu_source == PL_CPU_CPUSET) /* a CPU list: digits, ',' and '-' only */
+        snprintf(source, sizeof source, ", its cpuset %.60s%s of %llu", h->cpus_text,
+                 strlen(h->cpus_text) > 60 ? "..." : "", (unsigned long long)h->nproc);
+    else if (h->cpu_source != PL_CPU_HOST)
+        snprintf(source, sizeof source, ", its cgroup%s quota",
+                 h->cpu_source == PL_CPU_QUOTA_V1 ? " v1" : "");
     if (hm)
-        fprintf(out, "%s: %s (%llum)%s, %llu rounds%s%s, headroom %d.%02d\n", s->hn, cores,
-                (unsigned long long)hm, sc->has_host_millicores ? " (what-if)" : "",
+        fprintf(out, "%s: %s (%llum%s)%s, %llu rounds%s%s, headroom %d.%02d\n", s->hn, cores,
+                (unsigned long long)hm, sc->has_host_millicores ? "" : source,
+                sc->has_host_millicores ? source : "",
                 (unsigned long long)h->rounds, span, every, sc->headroom / 100,
                 sc->headroom % 100);
     else

@@ -49,9 +49,9 @@ static const char *hint_for(const char *err, int http)
     return NULL;
 }
 
-/* -n: every pool answers with a status page.  Exit 0 when all do, 1 when
- * one does not. */
-static int check_config(rec_config *cfg)
+/* -n: every pool answers with a status page, and what bounds php-fpm's
+ * CPU.  Exit 0 when all do, 1 when one does not. */
+static int check_config(rec_config *cfg, const char *pid_file)
 {
     int bad = 0;
     for (size_t i = 0; i < cfg->npools; i++) {
@@ -90,6 +90,7 @@ static int check_config(rec_config *cfg)
         status_page_free(&pg);
         free(resp.body);
     }
+    recorder_say_bounds(cfg, pid_file, stdout);
     printf(bad ? "configuration has problems\n" : "configuration OK\n");
     return bad;
 }
@@ -105,7 +106,7 @@ int main(int argc, char **argv)
     if (rc < 0)
         rc = cfg.fpm_config && config_load_pools(&cfg, &pid_file) != 0 ? 2 : -1;
     if (rc < 0 && cfg.check)
-        rc = check_config(&cfg);
+        rc = check_config(&cfg, pid_file);
     if (rc < 0) {
         catch_signals();
         recorder *r = recorder_new(&cfg, pid_file, &rec_system_clock);

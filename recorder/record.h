@@ -14,6 +14,7 @@
 
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "config.h"
 
@@ -43,5 +44,9 @@ recorder *recorder_new(rec_config *cfg, char *pid_file, const rec_clock *clk);
 int recorder_run(recorder *r);
 
 void recorder_free(recorder *r);
+
+/* -n: what bounds php-fpm's CPU, in words on out: its master's cgroups,
+ * the CPUs it may run on and its quota (docs/rules.md 16). */
+void recorder_say_bounds(const rec_config *cfg, const char *pid_file, FILE *out);
 
 #endif

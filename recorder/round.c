@@ -104,6 +104,35 @@ static void find_cgroup(recorder *r)
     }
 }
 
+void recorder_say_bounds(const rec_config *cfg, const char *pid_file, FILE *out)
+{
+    ps_table table = {0};
+    int from_file;
+    cg_place cg;
+    char cpus[4200];
+    pid_t master = rec_find_master(cfg, pid_file, &table, &from_file);
+    ps_table_free(&table);
+    if (!master || cg_find(cfg->proc_root, cfg->sys_root, master, &cg) != 0) {
+        fprintf(out, "php-fpm's master: not found, so its cgroups and CPUs are unknown\n");
+        return;
+    }
+    fprintf(out, "php-fpm's master: pid %d, cgroup %s%s\n", (int)master,
+            cg.version == 1 ? "v1 " : cg.version == 2 ? "v2 " : "", cg.rel);
+    procfs_cpuset set;
+    long nproc = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cg_cpus(cfg->proc_root, master, cpus, sizeof cpus) == 0 &&
+        procfs_cpulist(cpus, strlen(cpus), &set) == 0)
+        fprintf(out, "php-fpm runs on CPUs %s of %ld%s\n", cpus, nproc,
+                (long)set.n < nproc ? " (cpuset)" : "");
+    else
+        fprintf(out, "php-fpm's CPUs: unknown\n");
+    uint64_t mc = cg_quota(&cg);
+    if (mc)
+        fprintf(out, "cgroup v%d quota %g cores\n", cg.version, (double)mc / 1000.0);
+    else
+        fprintf(out, "no CPU quota\n");
+}
+
 void rec_write_header(recorder *r)
 {
     char p[8192];

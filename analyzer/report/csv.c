@@ -20,14 +20,15 @@
 #include "readings.h"
 #include "signals.h"
 
-#define CSV_SCHEMA 3 /* 2: overhead is the one sizing uses (section 11), joint_*; 3: the busy cost sizes, the ceiling from the knee (17.5), knee, cpu_ms_per_request */
+#define CSV_SCHEMA 4 /* 2: overhead is the one sizing uses (section 11), joint_*; 3: the busy cost sizes, the ceiling from the knee (17.5), knee, cpu_ms_per_request; 4: cpus, cpu_source (16.3) */
 #define MAX_COLUMNS 128
 
 extern const rp_format rp_json;
 
 /* The host's columns, then the pool's (figures.h), in the JSON's order. */
-static const char *const HOST_HEAD[] = {"schema", "hostname", "host_millicores", "rounds",
-                                        "first_round_at", "last_round_at"};
+static const char *const HOST_HEAD[] = {"schema", "hostname", "host_millicores", "cpus",
+                                        "cpu_source", "rounds", "first_round_at",
+                                        "last_round_at"};
 static const char *const HOST_TAIL[] = {
     "steal_probe_probes", "steal_probe_pct", "steal_probe_naive_pct", "inconsistent_pairs",
     "joint_n", "joint_base",

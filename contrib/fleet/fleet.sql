@@ -1,10 +1,11 @@
 -- fpm-cpu fleet tables and the questions an operator asks first.
 -- Loaded by fpm-fleet (psql -f fleet.sql), which then COPYs each host's
 -- `fpm-analyze --format csv` rows into fpm_pool.  Columns: fpm-analyze(1),
--- CSV COLUMNS; schema 3 (schema 2 had no knee and cpu_ms_per_request, and
--- sized by TYPICAL with ceiling = fill x headroom; schema 1 had no joint_*,
--- activity_*, contended and primed columns, its overhead was the dominant
--- pool's fit and its readings counted those taken while the CPU was full).
+-- CSV COLUMNS; schema 4 (schema 3 had no cpus and cpu_source; schema 2 had
+-- no knee and cpu_ms_per_request, and sized by TYPICAL with ceiling = fill x
+-- headroom; schema 1 had no joint_*, activity_*, contended and primed
+-- columns, its overhead was the dominant pool's fit and its readings counted
+-- those taken while the CPU was full).
 -- Safe to run again: it creates what is missing, and an older table gains
 -- the new columns.
 
@@ -15,6 +16,8 @@ CREATE TABLE IF NOT EXISTS fpm_pool (
     schema                       integer NOT NULL,
     hostname                     text NOT NULL,
     host_millicores              bigint,
+    cpus                         bigint,
+    cpu_source                   text,
     rounds                       bigint,
     first_round_at               timestamptz,
     last_round_at                timestamptz,
@@ -106,8 +109,10 @@ CREATE TABLE IF NOT EXISTS fpm_pool (
 
 -- an older table: the columns added since, and its schema check widened
 ALTER TABLE fpm_pool DROP CONSTRAINT IF EXISTS fpm_pool_schema_check;
-ALTER TABLE fpm_pool ADD CONSTRAINT fpm_pool_schema_check CHECK (schema IN (1, 2, 3));
+ALTER TABLE fpm_pool ADD CONSTRAINT fpm_pool_schema_check CHECK (schema IN (1, 2, 3, 4));
 ALTER TABLE fpm_pool ADD COLUMN IF NOT EXISTS joint_n double precision,
+    ADD COLUMN IF NOT EXISTS cpus bigint,
+    ADD COLUMN IF NOT EXISTS cpu_source text,
     ADD COLUMN IF NOT EXISTS joint_base double precision,
     ADD COLUMN IF NOT EXISTS joint_resid_sd double precision,
     ADD COLUMN IF NOT EXISTS joint_points bigint,

@@ -44,13 +44,15 @@ check "pools whose overhead is not measured ($got)" $?
 got=$(q "SELECT * FROM fleet_most_starved" | tr '\n' ' ')
 [ "$got" = "web1|3|240 vps1|2|40 " ]; check "hosts with the most starved rounds ($got)" $?
 got=$(q "SELECT count(*), count(DISTINCT hostname), min(schema), max(schema) FROM fpm_pool")
-[ "$got" = "7|3|3|3" ]; check "7 rows, 3 hosts, schema 3 ($got)" $?
+[ "$got" = "7|3|4|4" ]; check "7 rows, 3 hosts, schema 4 ($got)" $?
 got=$(q "SELECT overhead IS NULL, fit_n IS NULL FROM fpm_pool WHERE hostname = 'web2' AND pool = 'api'")
 [ "$got" = "t|t" ]; check "an empty field loads as NULL ($got)" $?
 got=$(q "SELECT overhead_source, round(joint_slope::numeric, 2), joint_believed FROM fpm_pool WHERE hostname = 'web1' AND pool = 'shop'")
 [ "$got" = "own|1.40|t" ]; check "the schema 1 table gained the joint columns ($got)" $?
 got=$(q "SELECT cpu_ms_per_request > 0, knee > 0 FROM fpm_pool WHERE hostname = 'web1' AND pool = 'shop'")
 [ "$got" = "t|t" ]; check "and the knee and the CPU per request ($got)" $?
+got=$(q "SELECT cpus IS NULL, cpu_source FROM fpm_pool WHERE hostname = 'web1' AND pool = 'shop'")
+[ "$got" = "t|host" ]; check "and where the cores come from ($got)" $?
 
 # loaded again: a host's rows replace its earlier ones
 rm -rf "$dir/logs/broken"

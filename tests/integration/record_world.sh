@@ -62,7 +62,43 @@ bin/fpm-analyze --format json "$dir/web1.shop-a.example.log" "$dir/web1.shop-b.e
     python3 -c 'import json,sys; print(sorted(h["hostname"] for h in json.load(sys.stdin)["hosts"]))' > "$dir/hn"
 [ "$(cat "$dir/hn")" = "['web1.shop-a.example', 'web1.shop-b.example']" ]
 check "two logs with their own --hostname are two hosts ($(cat "$dir/hn"))" $?
-grep -q '"host_millicores": 1500, "rounds": 2' "$dir/json"; check "analyzer: the quota is the host, 2 rounds" $?
+grep -q '^cpus=1$' "$dir/plain"; check "HOST cpus: the master's CPU list (a cpuset of CPU 1)" $?
+grep -q '^cgroup_version=2$' "$dir/plain"; check "HOST cgroup_version 2" $?
+if [ "$(nproc)" -gt 1 ]; then want='"host_millicores": 1000, "cpus": 1, "cpu_source": "cpuset", "rounds": 2'
+else want='"host_millicores": 1500, "cpus": 1, "cpu_source": "quota", "rounds": 2'; fi
+grep -q "$want" "$dir/json"; check "analyzer: the cpuset (or on 1 CPU the quota) is the host, 2 rounds" $?
+bin/fpm-record --proc-root fixtures/world/proc --sys-root fixtures/world/sys -n \
+    --pool www=unix:$dir/www.sock > "$dir/n.out" 2>&1
+grep -q "^php-fpm's master: pid 100, cgroup v2 /system.slice/php8.2-fpm.service$" "$dir/n.out"
+check "-n: the master's cgroup" $?
+if [ "$(nproc)" -gt 1 ]; then want="^php-fpm runs on CPUs 1 of $(nproc) (cpuset)$"; else want="^php-fpm runs on CPUs 1 of 1$"; fi
+grep -q "$want" "$dir/n.out"; check "-n: the CPUs it runs on" $?
+grep -q "^cgroup v2 quota 1.5 cores$" "$dir/n.out"; check "-n: the v2 quota" $?
+
+# cgroup v1 (fixtures/world-v1 laid over the tree): cpu and cpuacct mounted
+# apart, the quota from the cfs files, CGROUP cpu.stat and cpuacct.usage
+cp -r fixtures/world "$dir/v1" && cp -r fixtures/world-v1/. "$dir/v1/"
+bin/fpm-record --proc-root "$dir/v1/proc" --sys-root "$dir/v1/sys" -q \
+    --pool www=unix:$dir/www.sock --interval 1s --rounds 2 -o "$dir/v1.log" 2>/dev/null
+check "cgroup v1: exit 0" $?
+zstdcat "$dir/v1.log" > "$dir/v1.plain"
+grep -q '^cgroup_version=1$' "$dir/v1.plain"; check "v1: HOST cgroup_version 1" $?
+grep -q '^cpu_quota_millicores=1500$' "$dir/v1.plain"; check "v1: HOST quota from cpu.cfs_quota_us / cpu.cfs_period_us" $?
+grep -q '^cgroup=/php-fpm$' "$dir/v1.plain"; check "v1: HOST cgroup is the cpu controller's path" $?
+grep -q '^cpus=0-1$' "$dir/v1.plain"; check "v1: HOST cpus" $?
+[ "$(grep -c '^#fpmlog1 CGROUP [0-9]* [0-9]* cpu.stat ' "$dir/v1.plain")" = 2 ]; check "v1: CGROUP cpu.stat each round" $?
+[ "$(grep -c '^#fpmlog1 CGROUP [0-9]* [0-9]* cpuacct.usage ' "$dir/v1.plain")" = 2 ]
+check "v1: CGROUP cpuacct.usage each round, from the cpuacct mount" $?
+grep -q '^81234567890$' "$dir/v1.plain"; check "v1: cpuacct.usage verbatim" $?
+grep -q '^throttled_time 912345678$' "$dir/v1.plain"; check "v1: cpu.stat verbatim" $?
+grep -Eq '^#fpmlog1 CGROUP [0-9]* [0-9]* cpu\.(max|pressure) ' "$dir/v1.plain"; [ $? -ne 0 ]
+check "v1: no v2 files" $?
+bin/fpm-analyze --format json "$dir/v1.log" 2>/dev/null |
+    grep -q '"host_millicores": 1500, "cpus": 2, "cpu_source": "quota-v1", "rounds": 2'
+check "v1: analyzer: the v1 quota is the host" $?
+bin/fpm-record --proc-root "$dir/v1/proc" --sys-root "$dir/v1/sys" -n \
+    --pool www=unix:$dir/www.sock 2>&1 | grep -q "^cgroup v1 quota 1.5 cores$"
+check "v1: -n says the v1 quota" $?
 
 # logrotate with create + HUP: the log is renamed, SIGHUP reopens a new one;
 # SIGTERM finishes the round, ends the frame and exits 0

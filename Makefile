@@ -169,7 +169,7 @@ seek-check: bin/fpm-analyze
 	@python3 tests/seek/seek_equal.py bin
 
 # the integration scripts, each timed (what make test's 15 minutes go to)
-INTEGRATION := status_pages record_world plots progress record_fpm record_fit record_load record_crash record_lock record_enospc record_hostile record_steal record_wait package fleet
+INTEGRATION := status_pages record_world plots progress record_fpm record_fit record_load record_crash record_lock record_enospc record_hostile record_steal record_wait record_cgroup package fleet
 integration: bin/fpm-analyze bin/fpm-record bin/tests/status_dump bin/tests/logdrop
 	@for t in $(INTEGRATION); do s=$$(date +%s); tests/integration/$$t.sh || exit 1; \
 	    echo "  ($$t: $$(( $$(date +%s) - s )) s)"; done

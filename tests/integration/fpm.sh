@@ -1,5 +1,6 @@
 # Shared by the integration scripts: a real php-fpm 8.2 in a temp dir.
 #   fpm_start DIR POOLCONF...   writes DIR/fpm.conf from the pool snippets and starts it
+#                               (through $FPM_WRAP, a command that runs it, when set)
 #   fpm_stop DIR                stops it by its pid file
 #   fcgi SOCKET SCRIPT QUERY    one request with cgi-fcgi; the body, headers stripped
 #   fcgi_load SOCKET SCRIPT FILE QUERY   the same, output dropped (for load)
@@ -24,7 +25,7 @@ fpm_start() {
             fpm_user_lines
         done
     } > "$fdir/fpm.conf"
-    "$PHP_FPM" -y "$fdir/fpm.conf" ${FPM_ROOT_FLAG:-$( [ "$(id -u)" -eq 0 ] && echo -R )} || return 1
+    ${FPM_WRAP:-} "$PHP_FPM" -y "$fdir/fpm.conf" ${FPM_ROOT_FLAG:-$( [ "$(id -u)" -eq 0 ] && echo -R )} || return 1
     i=0
     while [ ! -s "$fdir/fpm.pid" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
     [ -s "$fdir/fpm.pid" ]

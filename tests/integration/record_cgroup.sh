@@ -1,0 +1,157 @@
+#!/bin/sh
+# Section 16 on a real php-fpm 8.2 in real cgroup v1 groups, made here and
+# removed after (root only; said and skipped otherwise):
+#   A: a CPU-bound pool (150 ms of CPU a request) in a cpuset of CPU 0,
+#      kept busy by two clients for the whole recording;
+#   B: the same pool in a cpuset of CPU 1 under a v1 quota of 0.5 cores,
+#      loaded only in the second half of the recording.
+# Both are recorded at 5 s at the same time.  A must be judged against its
+# one CPU (1000m, busy ratio near 1, a knee near one worker), B against its
+# quota (500m, throttled), and B's load on the other CPU must not move A's
+# figures: the whole machine's `cpu` line, which the analyzer used before,
+# goes up by B's half core.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/integration/fpm.sh"
+. "$top/tests/integration/check.sh"
+ROUNDS=${ROUNDS:-12}
+cg=/sys/fs/cgroup
+if [ "$(id -u)" -ne 0 ] || [ ! -w $cg/cpuset ] || [ ! -e $cg/cpu/cpu.cfs_quota_us ] ||
+   [ ! -e $cg/cpuacct/cpuacct.usage ] && [ ! -e $cg/cpu/cpuacct.usage ]; then
+    echo "record_cgroup: skipped: needs root and cgroup v1 cpuset, cpu and cpuacct controllers"
+    exit 0
+fi
+if [ "$(nproc)" -lt 2 ]; then
+    echo "record_cgroup: skipped: needs 2 CPUs"
+    exit 0
+fi
+dir=$(mktemp -d /tmp/fpmcpu-cgroup.XXXXXX)
+name=fpmcpu-test-$$
+made=""
+cleanup() {
+    touch "$dir/stop" "$dir/stop-b"
+    fpm_stop "$dir/a"; fpm_stop "$dir/b"
+    wait
+    for d in $made; do # the tasks left go back to the root first
+        [ -d "$d" ] || continue
+        for p in $(cat "$d/cgroup.procs" 2>/dev/null); do echo "$p" > "${d%/*}/cgroup.procs"; done
+        rmdir "$d"
+    done
+    [ -n "${KEEP:-}" ] || rm -rf "$dir"
+}
+trap cleanup EXIT INT TERM
+
+# mk CONTROLLER NAME: a cgroup, remembered for removal
+mk() {
+    d=$cg/$1/$2
+    mkdir "$d" && made="$d $made"
+}
+acct=$cg/cpuacct; [ -e $acct/cpuacct.usage ] || acct=$cg/cpu
+mk cpuset "$name-a" && echo 0 > $cg/cpuset/$name-a/cpuset.cpus &&
+    cat $cg/cpuset/cpuset.mems > $cg/cpuset/$name-a/cpuset.mems &&
+mk cpuset "$name-b" && echo 1 > $cg/cpuset/$name-b/cpuset.cpus &&
+    cat $cg/cpuset/cpuset.mems > $cg/cpuset/$name-b/cpuset.mems &&
+mk cpu "$name-b" && echo 100000 > $cg/cpu/$name-b/cpu.cfs_period_us &&
+    echo 50000 > $cg/cpu/$name-b/cpu.cfs_quota_us
+check "the cgroups are made (cpuset 0, cpuset 1 with a 0.5-core quota)" $?
+if [ "$acct" != $cg/cpu ]; then mk cpuacct "$name-b"; check "and B's cpuacct group" $?; fi
+
+# incg DIR... -- CMD: runs CMD inside the cgroups DIR... (php-fpm's master
+# forks its workers there)
+cat > "$dir/incg" <<'SH'
+#!/bin/sh
+while [ "$1" != -- ]; do echo $$ > "$1/cgroup.procs" || exit 1; shift; done
+shift
+exec "$@"
+SH
+chmod 755 "$dir/incg"
+mkdir -m 755 "$dir/a" "$dir/b"
+for s in a b; do
+    printf '[cpu]\nlisten = %s/cpu.sock\npm = static\npm.max_children = 8\npm.status_path = /status\n' \
+        "$dir/$s" > "$dir/$s/cpu.conf"
+done
+FPM_WRAP="$dir/incg $cg/cpuset/$name-a --" fpm_start "$dir/a" "$dir/a/cpu.conf"
+check "php-fpm A starts in its cpuset" $?
+FPM_WRAP="$dir/incg $cg/cpuset/$name-b $cg/cpu/$name-b $([ "$acct" != $cg/cpu ] && echo "$acct/$name-b") --" \
+    fpm_start "$dir/b" "$dir/b/cpu.conf"
+check "php-fpm B starts in its cpuset and quota" $?
+grep -q "^Cpus_allowed_list:.0$" /proc/"$(cat "$dir/a/fpm.pid")"/status; check "A's master may run on CPU 0 only" $?
+
+burn=$top/tests/integration/burn.php
+for c in 1 2; do
+    ( while [ ! -e "$dir/stop" ]; do fcgi_load "$dir/a/cpu.sock" /burn.php "$burn" "busy=150"; done ) &
+done
+recs=""
+for s in a b; do
+    "$top/bin/fpm-record" --fpm-config "$dir/$s/fpm.conf" --interval 5s --rounds "$ROUNDS" \
+        -o "$dir/$s.log" 2>"$dir/$s.rec.err" &
+    recs="$recs $!"
+done
+# B's load in the second half only
+sleep $((ROUNDS * 5 / 2))
+for c in 1 2; do
+    ( while [ ! -e "$dir/stop-b" ]; do fcgi_load "$dir/b/cpu.sock" /burn.php "$burn" "busy=150"; done ) &
+done
+half=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+"$top/bin/fpm-record" -n --fpm-config "$dir/b/fpm.conf" > "$dir/b.n" 2>&1
+for r in $recs; do wait "$r"; check "fpm-record exits 0" $?; done
+touch "$dir/stop" "$dir/stop-b"
+for s in a b; do [ ! -s "$dir/$s.rec.err" ] || { echo "recorder $s said:" >&2; cat "$dir/$s.rec.err" >&2; }; done
+
+grep -q "^php-fpm runs on CPUs 1 of $(nproc) (cpuset)$" "$dir/b.n"; check "-n: B runs on CPU 1 (cpuset)" $?
+grep -q "^cgroup v1 quota 0.5 cores$" "$dir/b.n"; check "-n: B's v1 quota" $?
+zstdcat "$dir/a.log" | grep -q '^cpus=0$'; check "A's HOST cpus=0" $?
+zstdcat "$dir/b.log" | grep -q '^cpu_quota_millicores=500$'; check "B's HOST quota 500m" $?
+for s in a b; do
+    "$top/bin/fpm-analyze" --format json "$dir/$s.log" > "$dir/$s.json" 2>"$dir/$s.an.err" &&
+    "$top/bin/fpm-analyze" --csv-rounds "$dir/$s.csv" "$dir/$s.log" > "$dir/$s.text" 2>>"$dir/$s.an.err" &&
+    "$top/bin/fpm-analyze" --format json --until "$half" "$dir/$s.log" > "$dir/$s.1.json" 2>>"$dir/$s.an.err" &&
+    "$top/bin/fpm-analyze" --format json --from "$half" "$dir/$s.log" > "$dir/$s.2.json" 2>>"$dir/$s.an.err"
+    check "fpm-analyze reads $s's log" $?
+done
+head -1 "$dir/a.text" | grep -q ": 1 core (1000m, its cpuset 0 of $(nproc))"
+check "A's first line: 1 core, its cpuset ($(head -1 "$dir/a.text"))" $?
+head -1 "$dir/b.text" | grep -q ": 0.5 cores (500m, its cgroup v1 quota)"
+check "B's first line: its v1 quota ($(head -1 "$dir/b.text"))" $?
+python3 - "$dir" "$ROUNDS" <<'PY' > "$dir/checks"
+import csv, json, sys
+d, rounds = sys.argv[1], int(sys.argv[2])
+def say(ok, what):
+    print(("ok " if ok else "FAIL ") + what)
+def host(f):
+    return json.load(open(d + "/" + f))["hosts"][0]
+a, b = host("a.json"), host("b.json")
+pa = a["pools"][0]
+say((a["host_millicores"], a["cpus"], a["cpu_source"]) == (1000, 1, "cpuset"),
+    "A: 1000m from its cpuset of 1 CPU (%s, %s, %s)" % (a["host_millicores"], a["cpus"], a["cpu_source"]))
+ratios = [float(r["busy_ratio"]) for r in csv.DictReader(open(d + "/a.csv")) if r["busy_ratio"]]
+say(len(ratios) >= rounds - 3 and min(ratios) >= 0.9,
+    "A: the busy ratio of its one CPU is near 1 in every loaded pair (%d pairs, min %.3f)"
+    % (len(ratios), min(ratios or [0])))
+say(pa["knee"] is not None and 0.8 <= pa["knee"] <= 1.25 and pa["fill_workers"] in (1, 2),
+    "A: the knee is near one busy worker, as one core and requests that only compute give "
+    "(knee %s, fill %s, busy %s%%)" % (pa["knee"], pa["fill_workers"], pa["busy_pct"]))
+say((b["host_millicores"], b["cpu_source"]) == (500, "quota-v1"),
+    "B: 500m from its v1 quota (%s, %s)" % (b["host_millicores"], b["cpu_source"]))
+say(b["throttled"]["pairs"] > 0 and b["throttled"]["max_pct"] > 0,
+    "B: throttled in its loaded pairs (%d pairs, max %s%%)" % (b["throttled"]["pairs"],
+                                                              b["throttled"]["max_pct"]))
+a1, a2 = host("a.1.json")["pools"][0], host("a.2.json")["pools"][0]
+say(a1["busy_pct"] is not None and a2["busy_pct"] is not None and
+    abs(a1["busy_pct"] - a2["busy_pct"]) <= 10,
+    "A: B's load on the other CPU leaves A's busy share within 10 points (%s%% alone, %s%% beside B)"
+    % (a1["busy_pct"], a2["busy_pct"]))
+print("note A: busy %s%% (TYPICAL %s%%), knee %s, fill %s, ceiling %s, host busy ratio min %.3f over "
+      "%d pairs; busy %s%% alone, %s%% beside B; B: %sm (%s), throttled p50 %s%% over %d pairs"
+      % (pa["busy_pct"], pa["typical_pct"], pa["knee"], pa["fill_workers"], pa["ceiling"],
+         min(ratios or [0]), len(ratios), a1["busy_pct"], a2["busy_pct"], b["host_millicores"],
+         b["cpu_source"], b["throttled"]["p50_pct"], b["throttled"]["pairs"]))
+PY
+check "the python step ran" $?
+while read -r verdict rest; do
+    case $verdict in
+    note) echo "record cgroup: $rest" ;;
+    *) [ "$verdict" = ok ]; check "$rest" $? ;;
+    esac
+done < "$dir/checks"
+summary record_cgroup

@@ -174,7 +174,8 @@ void why_text(FILE *out, const pl_pool *p, const wi_view *v, const why_ctx *c)
         goto median;
     }
     out_cores_text(cores, sizeof cores, c->hm);
-    fprintf(out, " ~%lld busy workers fill %s", (long long)v->fill, cores);
+    fprintf(out, " ~%lld busy worker%s fill%s %s", (long long)v->fill, v->fill == 1 ? "" : "s",
+            v->fill == 1 ? "s" : "", cores);
     why_cost(out, v);
     fprintf(out, " The knee is at %lld.%02lld: past it more workers add only latency.",
             (long long)(v->knee_hundredths / 100), (long long)(v->knee_hundredths % 100));

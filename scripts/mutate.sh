@@ -17,7 +17,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d /tmp/fpmcpu-mutate.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 # one more job than CPUs: a mutant's build waits on its files as often as not
-jobs=${MUTATE_JOBS:-$(( $(nproc) + 1 ))}
+jobs=${MUTATE_JOBS:-$(( $(nproc) + 2 ))}
 # unoptimized and without debug information: a mutant's object compiles in
 # a third of the time, and what the tests ask for is the same
 export CFLAGS="-O0"
@@ -27,12 +27,15 @@ list=$top/scripts/mutate.list
 # the copies are then only built; alone, the first one's tests run first
 baseline="make -s unit cli-cases"
 [ "${MUTATE_TESTED:-0}" = 1 ] && baseline=true
-# one copy of the tree per job, built once; each mutation rebuilds what it touches
-mkdir "$work/1"
-(cd "$top" && git ls-files -z | xargs -0 cp --parents -t "$work/1")
-(cd "$work/1" && { make -s -j2 unit-built && $baseline; } >"$work/1/.log" 2>&1) ||
-    { echo "the unmutated tree fails: fix that first" >&2; tail "$work/1/.log" >&2; exit 2; }
-for k in $(seq 2 "$jobs"); do cp -a "$work/1" "$work/$k"; done
+# the tree built once (0, never mutated), and a copy of it per job; each
+# mutation rebuilds what it touches, and after it the files it rebuilt are
+# put back from tree 0, times and all, so that the next one rebuilds nothing
+# of it
+mkdir "$work/0"
+(cd "$top" && git ls-files -z | xargs -0 cp --parents -t "$work/0")
+(cd "$work/0" && { make -s -j2 unit-built && $baseline; } >"$work/0/.log" 2>&1) ||
+    { echo "the unmutated tree fails: fix that first" >&2; tail "$work/0/.log" >&2; exit 2; }
+for k in $(seq 1 "$jobs"); do cp -a "$work/0" "$work/$k"; done
 
 # the unit tests of a file: test_fpmlog for formats/fpmlog_read.c, ...
 first_test() {
@@ -51,11 +54,12 @@ first_test() {
 # One mutation in tree $t: its line of the report on standard output.
 mutate_one() {
     rule=$1 file=$2 subst=$3
-    cp "$t/$file" "$t/.orig"
     before=$(md5sum < "$t/$file")
+    touch "$t/.stamp"
+    sleep 0.01 # whatever the mutant rebuilds is newer than the stamp
     perl -0pi -e "$subst" "$t/$file"
     if [ "$(md5sum < "$t/$file")" = "$before" ]; then
-        echo "NOT APPLIED  $rule"; return
+        echo "NOT APPLIED  $rule"; cp -a "$work/0/$file" "$t/$file"; return
     fi
     # a mutant that hangs is killed: timeout ends the tests' whole process group
     # the test that killed this rule's mutant last time (scripts/mutate.first),
@@ -103,8 +107,11 @@ mutate_one() {
     else
         echo "killed       $rule -> a test crashed: $(grep -E '^\[ RUN      \]' "$t/.log" | tail -1 | sed 's/.*\] //')"
     fi
-    cp "$t/.orig" "$t/$file"
-    touch "$t/$file" # newer than the objects built from the mutant: make rebuilds them
+    # the tree as tree 0 has it: the source, and what the mutant rebuilt
+    cp -a "$work/0/$file" "$t/$file"
+    find "$t/build" "$t/bin" -newer "$t/.stamp" -type f | while read -r f; do
+        if [ -e "$work/0/${f#$t/}" ]; then cp -a "$work/0/${f#$t/}" "$f"; else rm -f "$f"; fi
+    done
 }
 
 # job k of $jobs: the rules k, k + jobs, ... (MUTATE_ONLY's) in tree k

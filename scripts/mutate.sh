@@ -16,7 +16,8 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d /tmp/fpmcpu-mutate.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-# one more job than CPUs: a mutant's build waits on its files as often as not
+# two more jobs than CPUs: a mutant's build waits on its files as often as not,
+# and beside other load each job gets its share
 jobs=${MUTATE_JOBS:-$(( $(nproc) + 2 ))}
 # unoptimized and without debug information: a mutant's object compiles in
 # a third of the time, and what the tests ask for is the same

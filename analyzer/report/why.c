@@ -148,6 +148,43 @@ static void why_cost(FILE *out, const wi_view *v)
                 v->line.n, FIT_BELIEF_N);
 }
 
+/* The WHY's sentences of what its rounds saw: the CPU left with exited
+ * workers, the rounds it queued or could not answer, its errors. */
+static void why_rounds(FILE *out, const pl_pool *p, const wi_view *v, const why_ctx *c)
+{
+    if (v->has_recovered && v->recovered_pct >= 1)
+        fprintf(out, " %.0f%% of its CPU left with workers that exited between rounds, and "
+                     "came back from its master.", v->recovered_pct);
+    if (p->starved)
+        fprintf(out, " Queued in %llu round%s while the CPU was full.",
+                (unsigned long long)p->starved, p->starved == 1 ? "" : "s");
+    if (p->starved_by_steal)
+        fprintf(out, " In %llu of them the CPU was full only with the hypervisor's steal.",
+                (unsigned long long)p->starved_by_steal);
+    if (p->throttled_rounds)
+        fprintf(out, " Queued in %llu round%s while its quota throttled it.",
+                (unsigned long long)p->throttled_rounds, p->throttled_rounds == 1 ? "" : "s");
+    if (p->unanswered_full) { /* docs/rules.md 13.1 */
+        uint64_t n = p->unanswered_full, u = p->unanswered_unseen;
+        fprintf(out, " Its status page could not answer in %llu round%s while the CPU was full",
+                (unsigned long long)n, n == 1 ? "" : "s");
+        if (p->unanswered_queue_max >= 0)
+            fprintf(out, "; the kernel's queue held up to %lld connection%s then",
+                    (long long)p->unanswered_queue_max, p->unanswered_queue_max == 1 ? "" : "s");
+        if (u == n)
+            fputs(", so its queue then went unseen.", out);
+        else if (u)
+            fprintf(out, "; in %llu of them its queue went unseen.", (unsigned long long)u);
+        else
+            fputc('.', out);
+    }
+    if (p->error_rounds && !(pl_hist(p)->total == 0 && p->error_rounds == c->rounds))
+        fprintf(out, " Its status page could not be read in %llu of %llu rounds.",
+                (unsigned long long)p->error_rounds, (unsigned long long)c->rounds);
+    if (p->error_rounds && p->last_error[0])
+        fprintf(out, " Last error: %s.", p->last_error);
+}
+
 /* The WHY: the arithmetic of the row in short sentences, one idea each. */
 void why_text(FILE *out, const pl_pool *p, const wi_view *v, const why_ctx *c)
 {
@@ -199,36 +236,6 @@ median:
                                         : "; the default, --cost busy, sizes the pool by it");
 tail:
     why_contention(out, p);
-    if (v->has_recovered && v->recovered_pct >= 1)
-        fprintf(out, " %.0f%% of its CPU left with workers that exited between rounds, and "
-                     "came back from its master.", v->recovered_pct);
-    if (p->starved)
-        fprintf(out, " Queued in %llu round%s while the CPU was full.",
-                (unsigned long long)p->starved, p->starved == 1 ? "" : "s");
-    if (p->starved_by_steal)
-        fprintf(out, " In %llu of them the CPU was full only with the hypervisor's steal.",
-                (unsigned long long)p->starved_by_steal);
-    if (p->throttled_rounds)
-        fprintf(out, " Queued in %llu round%s while its quota throttled it.",
-                (unsigned long long)p->throttled_rounds, p->throttled_rounds == 1 ? "" : "s");
-    if (p->unanswered_full) { /* docs/rules.md 13.1 */
-        uint64_t n = p->unanswered_full, u = p->unanswered_unseen;
-        fprintf(out, " Its status page could not answer in %llu round%s while the CPU was full",
-                (unsigned long long)n, n == 1 ? "" : "s");
-        if (p->unanswered_queue_max >= 0)
-            fprintf(out, "; the kernel's queue held up to %lld connection%s then",
-                    (long long)p->unanswered_queue_max, p->unanswered_queue_max == 1 ? "" : "s");
-        if (u == n)
-            fputs(", so its queue then went unseen.", out);
-        else if (u)
-            fprintf(out, "; in %llu of them its queue went unseen.", (unsigned long long)u);
-        else
-            fputc('.', out);
-    }
-    if (p->error_rounds && !(pl_hist(p)->total == 0 && p->error_rounds == c->rounds))
-        fprintf(out, " Its status page could not be read in %llu of %llu rounds.",
-                (unsigned long long)p->error_rounds, (unsigned long long)c->rounds);
-    if (p->error_rounds && p->last_error[0])
-        fprintf(out, " Last error: %s.", p->last_error);
+    why_rounds(out, p, v, c);
 }
 

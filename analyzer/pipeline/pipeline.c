@@ -197,16 +197,17 @@ static int host_cpus(pl_host *h, const unsigned char *payload, size_t len)
 {
     size_t vl;
     const char *v = fpmlog_kv(payload, len, HOST_CPUS, 0, &vl);
+    procfs_cpuset set;
+    free(h->cpus);
     free(h->cpus_text);
+    h->cpus = NULL;
     h->cpus_text = NULL;
-    if (!h->cpus && !(h->cpus = malloc(sizeof *h->cpus)))
-        return FPM_ENOMEM;
-    if (!v || procfs_cpulist(v, vl, h->cpus) != 0) {
-        free(h->cpus);
-        h->cpus = NULL;
+    if (!v || procfs_cpulist(v, vl, &set) != 0)
         return 0;
-    }
-    return (h->cpus_text = dup_bytes(v, vl)) ? 0 : FPM_ENOMEM;
+    if (!(h->cpus = malloc(sizeof set)) || !(h->cpus_text = dup_bytes(v, vl)))
+        return FPM_ENOMEM;
+    *h->cpus = set;
+    return 0;
 }
 
 /* Sections 5 and 16: the millicores the host is judged against, and where

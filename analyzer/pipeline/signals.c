@@ -68,7 +68,6 @@ static int busy_value(const pl_host *h, const sig_counter *a, const sig_counter 
                       const sig_pair *p, double *v)
 {
     double interval = (double)p->interval_ns / 1e9;
-    (void)a;
     *v = b->unit == 1 || b->unit == 2 ? (double)(b->v - a->v) / 1e6 / interval
                                       : (double)(b->v - a->v) / (double)h->clk_tck / interval;
     return 0;

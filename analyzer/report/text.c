@@ -30,9 +30,6 @@ static const char *limit_name(wi_limit l)
     return l == WI_LIMIT_CPU ? "cpu" : l == WI_LIMIT_WORKERS ? "workers" : "-";
 }
 
-/* The host in lines, one idea each: what it measured (h, NULL for none),
- * what every worker busy at once would need, and at the pools' ceilings,
- * against hm (the what-if's size), and the pools those sums leave out. */
 /* "host H: WHY: a, b." naming the pools the host line's sums leave out:
  * those without a cost, or (floors) those whose shares are floors; nothing
  * when there is none. */
@@ -55,6 +52,9 @@ static void pools_left_out(FILE *out, const char *hn, const char *why, const wi_
         fputs(".\n", out);
 }
 
+/* The host in lines, one idea each: what it measured (h, NULL for none),
+ * what every worker busy at once would need, and at the pools' ceilings,
+ * against hm (the what-if's size), and the pools those sums leave out. */
 static void host_lines(FILE *out, const char *hn, const char *label, uint64_t hm,
                        const pl_host *h, const wi_view *v, size_t n, const pl_pool *const *pools)
 {
@@ -434,19 +434,17 @@ static int text_host(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_vie
     }
     char every[40];
     interval_text(every, sizeof every, h->interval_ms);
-    char source[120] = "";
-    if (sc->has_host_millicores)
-        strcpy(source, " (what-if)");
-    else if (h->cpu_source == PL_CPU_CPUSET) /* a CPU list: digits, ',' and '-' only */
+    char source[120] = ""; /* where the cores come from, unless a what-if gave them */
+    int what_if = sc->has_host_millicores;
+    if (!what_if && h->cpu_source == PL_CPU_CPUSET) /* a CPU list: digits, ',' and '-' */
         snprintf(source, sizeof source, ", its cpuset %.60s%s of %llu", h->cpus_text,
                  strlen(h->cpus_text) > 60 ? "..." : "", (unsigned long long)h->nproc);
-    else if (h->cpu_source != PL_CPU_HOST)
+    else if (!what_if && h->cpu_source != PL_CPU_HOST)
         snprintf(source, sizeof source, ", its cgroup%s quota",
                  h->cpu_source == PL_CPU_QUOTA_V1 ? " v1" : "");
     if (hm)
         fprintf(out, "%s: %s (%llum%s)%s, %llu rounds%s%s, headroom %d.%02d\n", s->hn, cores,
-                (unsigned long long)hm, sc->has_host_millicores ? "" : source,
-                sc->has_host_millicores ? source : "",
+                (unsigned long long)hm, source, what_if ? " (what-if)" : "",
                 (unsigned long long)h->rounds, span, every, sc->headroom / 100,
                 sc->headroom % 100);
     else

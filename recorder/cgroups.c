@@ -80,7 +80,8 @@ static void v2_place(const char *sys_root, const char *mounts, const char *path,
 }
 
 /* A v1 controller's folder: the cgroup line that names it, on the cgroup
- * (v1) mount whose super options name it. */
+ * (v1) mount whose super options name it; its cgroup path into path when
+ * path is not NULL. */
 static int v1_place(const char *sys_root, const char *mounts, const char *lines, int k,
                     char *out, size_t n, char *path, size_t pathlen)
 {
@@ -93,7 +94,8 @@ static int v1_place(const char *sys_root, const char *mounts, const char *lines,
     }
     int rc = -1;
     if (cgpath) {
-        snprintf(path, pathlen, "%s", cgpath);
+        if (path)
+            snprintf(path, pathlen, "%s", cgpath);
         char *mc = strdup(mounts);
         mount_line m;
         for (char *l = mc ? strtok(mc, "\n") : NULL; l; l = strtok(NULL, "\n"))
@@ -129,10 +131,8 @@ int cg_find(const char *proc_root, const char *sys_root, pid_t pid, cg_place *cg
         cg->version = 1;
         if (cg->dir[CG_CPU][0])
             snprintf(cg->rel, sizeof cg->rel, "%s", cpupath);
-        char other[4200];
         for (int k = CG_CPUACCT; k < CG_NCTRL; k++)
-            (void)v1_place(sys_root, mi, lines, k, cg->dir[k], sizeof cg->dir[k], other,
-                           sizeof other);
+            (void)v1_place(sys_root, mi, lines, k, cg->dir[k], sizeof cg->dir[k], NULL, 0);
     } else {
         for (char *l = strtok(lines, "\n"); l; l = strtok(NULL, "\n"))
             if (strncmp(l, "0::", 3) == 0) {

@@ -236,11 +236,16 @@ int procfs_proc_stat(const char *line, size_t len, procfs_proc *p)
     else
         for (int f = 18; f <= 21; f++)
             skip_field(line, len, &i);
-    int64_t start;
+    int64_t start, rss = -1;
     size_t at = i;
     int has_start = next_i64(line, len, &at, &start) == 0 && start >= 0;
+    if (has_start) { /* 23 vsize, 24 rss (pages) */
+        skip_field(line, len, &at);
+        if (next_i64(line, len, &at, &rss) != 0 || rss < 0)
+            rss = -1;
+    }
     *p = (procfs_proc){pid, ppid, sum, t[2] + t[3],
-                       has_start ? start : -1};
+                       has_start ? start : -1, rss};
     return 0;
 }
 
@@ -277,6 +282,39 @@ int procfs_flat_key(const char *buf, size_t len, const char *key, uint64_t *v)
     const char *line;
     size_t ll, j = strlen(key);
     return keyed_line(buf, len, key, &line, &ll) ? next_u64(line, ll, &j, v) : -1;
+}
+
+int procfs_statm(const char *line, size_t len, int64_t *pid, uint64_t *resident,
+                 uint64_t *shared)
+{
+    uint64_t f[8];
+    size_t i = 0, k = 0;
+    while (i < len && k < 8) {
+        if (line[i] == ' ') {
+            i++;
+            continue;
+        }
+        if (next_u64(line, len, &i, &f[k]) != 0 || (i < len && line[i] != ' '))
+            return -1; /* a field that is not a plain non-negative integer */
+        k++;
+    }
+    while (i < len && line[i] == ' ')
+        i++;
+    if (k != 8 || i != len || f[0] == 0 || f[0] > INT64_MAX || f[3] > f[2])
+        return -1;
+    *pid = (int64_t)f[0];
+    *resident = f[2];
+    *shared = f[3];
+    return 0;
+}
+
+int procfs_meminfo(const char *buf, size_t len, const char *key, uint64_t *bytes)
+{
+    uint64_t kb;
+    if (procfs_flat_key(buf, len, key, &kb) != 0 || kb > UINT64_MAX / 1024)
+        return -1;
+    *bytes = kb * 1024;
+    return 0;
 }
 
 int procfs_cgroup_usage(const char *buf, size_t len, uint64_t *usage)

@@ -35,6 +35,7 @@ typedef struct {
     uint64_t ticks;           /* utime + stime + cutime + cstime (14 to 17) */
     uint64_t child_ticks;     /* cutime + cstime (16, 17): the reaped children's */
     int64_t  start;           /* starttime (22), -1 when the line stops before it */
+    int64_t  rss;             /* rss (24, pages), -1 when the line stops before it */
 } procfs_proc;
 
 /* The same line as procfs_pid_stat, with the parent, the children's part
@@ -49,6 +50,17 @@ size_t procfs_each_pid(const char *buf, size_t len,
 /* The number after KEY in a flat-keyed file ("KEY N" lines: cgroup v2
  * cpu.stat's usage_usec, nr_periods, nr_throttled, throttled_usec). */
 int procfs_flat_key(const char *buf, size_t len, const char *key, uint64_t *v);
+
+/* One line of a STATM record, "PID size resident shared text lib data dt"
+ * (pages, proc(5)): its pid, resident and shared.  -1 unless all eight
+ * fields are plain non-negative integers and shared <= resident
+ * (docs/rules.md 14.1). */
+int procfs_statm(const char *line, size_t len, int64_t *pid, uint64_t *resident,
+                 uint64_t *shared);
+
+/* A /proc/meminfo line "KEY   N kB" (key with its colon: "MemTotal:") in
+ * bytes. */
+int procfs_meminfo(const char *buf, size_t len, const char *key, uint64_t *bytes);
 
 /* `usage_usec` of a cgroup v2 cpu.stat. */
 int procfs_cgroup_usage(const char *buf, size_t len, uint64_t *usage_usec);

@@ -14,9 +14,9 @@
 typedef enum {
     REC_HOST, REC_POOL,                              /* take effect when read */
     REC_STATUS, REC_ERROR, REC_PIDS, REC_LISTEN,     /* a pool's, in a round */
-    REC_SCHED,
+    REC_SCHED, REC_STATM,
     REC_STAT, REC_CGROUP, REC_STEAL, REC_PRESSURE,   /* the host's, in a round */
-    REC_MASTER,
+    REC_MASTER, REC_MEMINFO,
     REC_ROUND,                                       /* closes a round */
     REC_NOTE, REC_TIMING,                            /* inform only */
     REC_UNKNOWN
@@ -35,10 +35,11 @@ static const rec_kind REC_KINDS[] = {
     {"HOST", REC_HOST, REC_TAKES_EFFECT, 0},   {"POOL", REC_POOL, REC_TAKES_EFFECT, 1},
     {"STATUS", REC_STATUS, REC_IN_ROUND, 1},   {"ERROR", REC_ERROR, REC_IN_ROUND, 1},
     {"PIDS", REC_PIDS, REC_IN_ROUND, 1},       {"LISTEN", REC_LISTEN, REC_IN_ROUND, 1},
-    {"SCHED", REC_SCHED, REC_IN_ROUND, 1},
+    {"SCHED", REC_SCHED, REC_IN_ROUND, 1},     {"STATM", REC_STATM, REC_IN_ROUND, 1},
     {"STAT", REC_STAT, REC_IN_ROUND, 0},
     {"CGROUP", REC_CGROUP, REC_IN_ROUND, 0},   {"STEAL", REC_STEAL, REC_IN_ROUND, 0},
     {"PRESSURE", REC_PRESSURE, REC_IN_ROUND, 0}, {"MASTER", REC_MASTER, REC_IN_ROUND, 0},
+    {"MEMINFO", REC_MEMINFO, REC_IN_ROUND, 0},
     {"ROUND", REC_ROUND, REC_CLOSES_ROUND, 0},
     {"NOTE", REC_NOTE, REC_INFORMS, 0},        {"TIMING", REC_TIMING, REC_INFORMS, 0},
 };
@@ -72,6 +73,8 @@ static inline const char *rec_name(rec_type t)
 #define HOST_CLOCKSOURCE "clocksource"
 #define HOST_CPUS        "cpus"           /* the master's CPU list, "-" unknown */
 #define HOST_CGROUP_VERSION "cgroup_version" /* 1, 2 or "-" */
+#define HOST_PAGE_SIZE   "page_size"      /* sysconf(_SC_PAGESIZE) */
+#define HOST_MEM_LIMIT   "mem_limit_bytes" /* php-fpm's cgroup's limit below MemTotal; 0 none */
 
 /* POOL keys */
 #define POOL_NAME         "name"
@@ -81,6 +84,9 @@ static inline const char *rec_name(rec_type t)
 #define POOL_MAX_CHILDREN "max_children"
 #define POOL_OWN_URI      "own_uri"
 #define POOL_LISTEN       "listen"
+#define POOL_CONF_FILE    "conf_file"     /* where pm.max_children is set: the file, */
+#define POOL_CONF_LINE    "conf_line"     /* its line (from 1) */
+#define POOL_CONF_TEXT    "conf_text"     /* and that line as written */
 
 /* LISTEN keys */
 #define LISTEN_QUEUE      "queue"

@@ -19,7 +19,8 @@ static const struct {
     KEY("last request memory"),
 };
 #define NKEYS (sizeof KEYS / sizeof KEYS[0])
-enum { K_PID = 0, K_STATE = 1, K_START = 2, K_REQUESTS = 4, K_DURATION = 5, K_URI = 7, K_CPU = 11 };
+enum { K_PID = 0, K_STATE = 1, K_START = 2, K_REQUESTS = 4, K_DURATION = 5, K_URI = 7, K_CPU = 11,
+       K_MEMORY = 12 };
 
 typedef struct {
     const char *b;
@@ -301,7 +302,8 @@ static void number_value(cursor *c, int k, status_worker *w)
         w->has_cpu = 1;
         w->cpu = t;
         w->cpu_len = tl;
-    }
+    } else if (k == K_MEMORY)
+        w->has_memory = status_parse_int(t, tl, &w->memory) == 0;
 }
 
 /* Parses one worker object at c (just past its '{').  Returns 0 when the
@@ -456,6 +458,7 @@ static int parse_worker_fast(status_page *pg, cursor *c, status_worker *w, size_
     w->cpu_len = ve - vs;
     LIT(",\"last request memory\":");
     NUM();
+    w->has_memory = status_parse_int(b + vs, ve - vs, &w->memory) == 0;
     LIT("}");
     c->i = i;
     return 0;

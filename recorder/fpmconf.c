@@ -140,6 +140,17 @@ static int include(const char *from, const char *pattern, fpmconf *c, cursor *cu
     return 0;
 }
 
+/* Where pm.max_children is set: the file (absolute), the line and its
+ * text as written (fpmlog(5) POOL conf_file, conf_line, conf_text). */
+static void set_conf_line(fpmconf_pool *p, const char *path, int lineno, const char *raw)
+{
+    char *abs = realpath(path, NULL);
+    free(p->conf_file);
+    p->conf_file = abs ? abs : strdup(path);
+    set(&p->conf_text, raw);
+    p->conf_line = p->conf_file && p->conf_text ? lineno : 0;
+}
+
 /* One KEY = VALUE of a pool's section; the keys the recorder needs. */
 static void pool_key(fpmconf_pool *p, const char *key, const char *v)
 {
@@ -187,7 +198,7 @@ static int load(const char *path, fpmconf *c, cursor *cur, int depth, char *err,
     FILE *f = open_config(path, err, errlen);
     if (!f)
         return -1;
-    char line[8192];
+    char line[8192], written[8192];
     int lineno = 0, rc = 0;
     while (fgets(line, sizeof line, f)) {
         lineno++;
@@ -198,6 +209,9 @@ static int load(const char *path, fpmconf *c, cursor *cur, int depth, char *err,
             rc = -1;
             break;
         }
+        memcpy(written, line, ll + 1); /* as written, for conf_text */
+        if (ll && written[ll - 1] == '\n')
+            written[ll - 1] = '\0';
         char *s = trim(line);
         if (*s == '\0' || *s == ';' || *s == '#')
             continue;
@@ -239,6 +253,8 @@ static int load(const char *path, fpmconf *c, cursor *cur, int depth, char *err,
                 rc = -1;
             } else {
                 pool_key(p, key, v);
+                if (strcmp(key, "pm.max_children") == 0)
+                    set_conf_line(p, path, lineno, written);
             }
         }
         free(v);
@@ -268,6 +284,8 @@ void fpmconf_pool_clear(fpmconf_pool *p)
     free(p->status_endpoint);
     free(p->pm);
     free(p->where);
+    free(p->conf_file);
+    free(p->conf_text);
     memset(p, 0, sizeof *p);
 }
 

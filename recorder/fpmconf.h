@@ -18,6 +18,9 @@ typedef struct {
     char *pm;              /* static, dynamic, ondemand; NULL when not set */
     long  max_children;    /* 0 when not set or not 1..FPMCONF_MAX_CHILDREN */
     char *where;           /* "FILE:LINE" of its "[name]" section header */
+    char *conf_file;       /* where pm.max_children is set (the last one read): the */
+    long  conf_line;       /* file's absolute path, the line (from 1) and the line as */
+    char *conf_text;       /* written, without its newline; NULL, 0 when not set */
 } fpmconf_pool;
 
 typedef struct {

@@ -50,6 +50,13 @@ int mc_fill_pool(const char *path, fpmconf_pool *p)
         }
         if (!p->pm && f->pm && (p->pm = strdup(f->pm)))
             rc = 1;
+        if (!p->conf_file && f->conf_file) { /* where its max_children is set */
+            p->conf_file = f->conf_file;
+            p->conf_text = f->conf_text;
+            p->conf_line = f->conf_line;
+            f->conf_file = f->conf_text = NULL;
+            rc = 1;
+        }
         if (f->endpoint && f->status_endpoint && p->endpoint && !p->status_endpoint &&
             strcmp(f->status_endpoint, p->endpoint) == 0) {
             char *own = strdup(f->endpoint);

@@ -215,12 +215,20 @@ recorder *recorder_new(rec_config *cfg, char *pid_file, const rec_clock *clk)
     r->cfg = cfg;
     r->clk = clk;
     r->pid_file = pid_file;
-    /* the workers' stat and schedstat files kept open, half the limit each */
+    /* the workers' stat, schedstat and statm files kept open, a third of the
+     * limit each */
     struct rlimit nofile;
+    if (getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur < nofile.rlim_max) {
+        nofile.rlim_cur = nofile.rlim_max > 196736 ? 196736 : nofile.rlim_max; /* as allowed */
+        if (setrlimit(RLIMIT_NOFILE, &nofile) != 0)
+            getrlimit(RLIMIT_NOFILE, &nofile);
+    }
     if (getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur > 256)
-        r->fds.max = (nofile.rlim_cur - 128 > 131072 ? 131072 : (size_t)nofile.rlim_cur - 128) / 2;
+        r->fds.max = (nofile.rlim_cur - 128 > 196608 ? 196608 : (size_t)nofile.rlim_cur - 128) / 3;
     r->sched_fds = (ps_stat_fds){.max = r->fds.max, .file = "schedstat", .pid_first = 1};
+    r->statm_fds = (ps_stat_fds){.max = r->fds.max, .file = "statm", .pid_first = 1};
     if (ps_kept_set(&r->stat_file, cfg->proc_root, "stat") != 0 ||
+        ps_kept_set(&r->meminfo_file, cfg->proc_root, "meminfo") != 0 ||
         ps_kept_set(&r->pressure_file, cfg->proc_root, "pressure/cpu") != 0) {
         recorder_free(r);
         return NULL;
@@ -241,7 +249,10 @@ void recorder_free(recorder *r)
     ps_table_free(&r->table);
     ps_stat_fds_free(&r->fds);
     ps_stat_fds_free(&r->sched_fds);
+    ps_stat_fds_free(&r->statm_fds);
     free(r->schedbuf);
+    free(r->statmbuf);
+    ps_kept_free(&r->meminfo_file);
     ps_kept_free(&r->stat_file);
     ps_kept_free(&r->pressure_file);
     for (size_t i = 0; i < REC_CG_FILES; i++)

@@ -19,7 +19,7 @@
 #define MONO(r) ((r)->clk->mono((r)->clk->arg))
 #define REAL(r) ((r)->clk->real((r)->clk->arg))
 
-#define REC_CG_FILES 4 /* the most cgroup files a round reads */
+#define REC_CG_FILES 8 /* the most cgroup files a round reads */
 
 struct recorder {
     rec_config    *cfg;
@@ -30,6 +30,7 @@ struct recorder {
     cg_place       cg;              /* php-fpm's cgroups (docs/rules.md 16) */
     char           cpus[4200];      /* its master's CPU list, "-" unknown */
     uint64_t       quota_mc;
+    uint64_t       mem_limit;       /* its memory limit below MemTotal, 0 none (14.3) */
     pid_t          master;          /* php-fpm's master, for its cgroup */
     pid_t          pid_master;      /* the master of the configuration's pid file, or 0 */
     char          *pid_file;
@@ -44,10 +45,11 @@ struct recorder {
     int            timed;           /* the clock check was written */
     int            scanned;         /* the process table was scanned this round */
     ps_stat_fds    fds;             /* the workers' stat files, kept open ... */
-    ps_stat_fds    sched_fds;       /* ... and their schedstat files (SCHED) */
-    char          *schedbuf;
-    size_t         schedcap;
-    ps_kept        stat_file, pressure_file;  /* a round's other files, kept open ... */
+    ps_stat_fds    sched_fds;       /* ... their schedstat files (SCHED) ... */
+    ps_stat_fds    statm_fds;       /* ... and their statm files (STATM) */
+    char          *schedbuf, *statmbuf;
+    size_t         schedcap, statmcap;
+    ps_kept        stat_file, pressure_file, meminfo_file; /* a round's other files, kept open ... */
     ps_kept        cg_files[REC_CG_FILES];    /* ... and the cgroup's */
     const char    *cg_names[REC_CG_FILES];    /* their CGROUP sources */
     size_t         ncg;

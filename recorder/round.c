@@ -42,6 +42,13 @@ static void write_pool(recorder *r, const rec_pool *pool, uint64_t mono, uint64_
                      pool->c.name, config_status_endpoint(pool), pool->c.status_path,
                      pool->c.pm ? pool->c.pm : "-", pool->c.max_children, pool->c.status_path,
                      pool->c.endpoint ? pool->c.endpoint : "-");
+    if (n > 0 && (size_t)n < sizeof p && pool->c.conf_file && pool->c.conf_line > 0) {
+        int m = snprintf(p + n, sizeof p - (size_t)n, POOL_CONF_FILE "=%s\n" POOL_CONF_LINE
+                         "=%ld\n" POOL_CONF_TEXT "=%s\n", pool->c.conf_file, pool->c.conf_line,
+                         pool->c.conf_text);
+        if (m > 0 && (size_t)m < sizeof p - (size_t)n)
+            n += m;
+    }
     if (n > 0 && (size_t)n < sizeof p)
         rec_add(r, rec_name(REC_POOL), mono, real, pool->c.name, p, (size_t)n);
 }
@@ -72,11 +79,50 @@ pid_t rec_find_master(const rec_config *cfg, const char *pid_file, ps_table *tab
     return master ? master : table->master;
 }
 
+/* MemTotal of the host, 0 unknown. */
+static uint64_t mem_total(const char *proc_root)
+{
+    char path[4200], *b;
+    size_t n;
+    uint64_t v = 0;
+    snprintf(path, sizeof path, "%s/meminfo", proc_root);
+    if (ps_read_file(path, &b, &n) == 0) {
+        if (procfs_meminfo(b, n, "MemTotal:", &v) != 0)
+            v = 0;
+        free(b);
+    }
+    return v;
+}
+
+/* The memory limit of the place: cgroup v2 memory.max, v1
+ * memory.limit_in_bytes; 0 when none is a number (docs/rules.md 14.3). */
+static uint64_t mem_limit(const cg_place *cg)
+{
+    const char *dir = cg->dir[CG_MEMORY];
+    char path[4300], *b;
+    size_t n;
+    uint64_t v = 0;
+    if (!dir[0])
+        return 0;
+    snprintf(path, sizeof path, "%s/%s", dir,
+             cg->version == 2 ? "memory.max" : "memory.limit_in_bytes");
+    if (ps_read_file(path, &b, &n) == 0) {
+        if (procfs_first_u64(b, n, &v) != 0)
+            v = 0; /* "max" */
+        free(b);
+    }
+    return v;
+}
+
 /* The cgroup files a round reads (fpmlog(5) CGROUP): cgroup v2's cpu.stat,
- * cpu.max and cpu.pressure; v1's cpu.stat and cpuacct.usage. */
+ * cpu.max and cpu.pressure, and where memory.max is a number memory.max,
+ * memory.stat and memory.events; v1's cpu.stat and cpuacct.usage, and
+ * where the memory limit is below MemTotal memory.limit_in_bytes and
+ * memory.stat. */
 static void find_cgroup(recorder *r)
 {
     r->quota_mc = 0;
+    r->mem_limit = 0;
     int from_file;
     r->master = rec_find_master(r->cfg, r->pid_file, &r->table, &from_file);
     r->pid_master = from_file ? r->master : 0;
@@ -91,12 +137,19 @@ static void find_cgroup(recorder *r)
     }
     cg_cpus(r->cfg->proc_root, r->master, r->cpus, sizeof r->cpus);
     r->quota_mc = cg_quota(&r->cg);
+    uint64_t limit = mem_limit(&r->cg), total = mem_total(r->cfg->proc_root);
+    r->mem_limit = limit && total && limit < total ? limit : 0;
+    int mem_files = r->cg.version == 2 ? limit > 0 : r->mem_limit > 0;
     static const struct { int version, ctrl; const char *name; } files[] = {
         {2, CG_CPU, "cpu.stat"}, {2, CG_CPU, "cpu.max"}, {2, CG_CPU, "cpu.pressure"},
-        {1, CG_CPU, "cpu.stat"}, {1, CG_CPUACCT, "cpuacct.usage"}};
+        {2, CG_MEMORY, "memory.max"}, {2, CG_MEMORY, "memory.stat"},
+        {2, CG_MEMORY, "memory.events"},
+        {1, CG_CPU, "cpu.stat"}, {1, CG_CPUACCT, "cpuacct.usage"},
+        {1, CG_MEMORY, "memory.limit_in_bytes"}, {1, CG_MEMORY, "memory.stat"}};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         const char *dir = r->cg.dir[files[i].ctrl];
-        if (files[i].version != r->cg.version || !dir[0])
+        if (files[i].version != r->cg.version || !dir[0] ||
+            (files[i].ctrl == CG_MEMORY && !mem_files) || r->ncg == REC_CG_FILES)
             continue;
         /* a path that cannot be kept is a file not read */
         (void)ps_kept_set(&r->cg_files[r->ncg], dir, files[i].name);
@@ -147,11 +200,13 @@ void rec_write_header(recorder *r)
                      HOST_HOSTNAME "=%s\n" HOST_BOOT_ID "=%s\n" HOST_KERNEL "=%s\n"
                      HOST_NPROC "=%ld\n" HOST_CLK_TCK "=%ld\n" HOST_INTERVAL_MS "=%llu\n"
                      HOST_QUOTA_MC "=%llu\n" HOST_CGROUP "=%s\n" HOST_CLOCKSOURCE "=%s\n"
-                     HOST_CPUS "=%s\n" HOST_CGROUP_VERSION "=%s\n",
+                     HOST_CPUS "=%s\n" HOST_CGROUP_VERSION "=%s\n" HOST_PAGE_SIZE "=%ld\n"
+                     HOST_MEM_LIMIT "=%llu\n",
                      r->host.hostname, r->host.boot_id, r->host.kernel, r->host.nproc,
                      r->host.clk_tck, (unsigned long long)cfg->interval_ms,
                      (unsigned long long)r->quota_mc, r->cg.rel, r->host.clocksource, r->cpus,
-                     r->cg.version == 1 ? "1" : r->cg.version == 2 ? "2" : "-");
+                     r->cg.version == 1 ? "1" : r->cg.version == 2 ? "2" : "-",
+                     sysconf(_SC_PAGESIZE), (unsigned long long)r->mem_limit);
     if (n < 0 || (size_t)n >= sizeof p)
         n = 0;
     rec_add(r, rec_name(REC_HOST), mono, real, NULL, p, (size_t)n);
@@ -242,6 +297,17 @@ static void write_sched(recorder *r, const rec_pool *pool, const pid_t *pids, si
         rec_add(r, rec_name(REC_SCHED), mono, real, pool->c.name, r->schedbuf, len);
 }
 
+/* STATM: the same workers' /proc/<pid>/statm, each line its pid first
+ * (fpmlog(5)): the pages each holds, and how many of them it shares. */
+static void write_statm(recorder *r, const rec_pool *pool, const pid_t *pids, size_t n)
+{
+    size_t len = 0;
+    uint64_t mono = MONO(r), real = REAL(r);
+    if (ps_pid_stats(&r->statm_fds, r->cfg->proc_root, pids, n, &r->statmbuf, &len,
+                     &r->statmcap) > 0)
+        rec_add(r, rec_name(REC_STATM), mono, real, pool->c.name, r->statmbuf, len);
+}
+
 static void write_pids(recorder *r, rec_pool *pool, const unsigned char *page, size_t plen)
 {
     rec_config *cfg = r->cfg;
@@ -262,8 +328,10 @@ static void write_pids(recorder *r, rec_pool *pool, const unsigned char *page, s
         rec_add(r, rec_name(REC_PIDS), mono, real, pool->c.name, r->pidbuf ? r->pidbuf : "", len);
         why[0] = '\0';
     }
-    if (got > 0)
+    if (got > 0) {
+        write_statm(r, pool, pids, (size_t)n);
         write_sched(r, pool, pids, (size_t)n);
+    }
     if (msg_changed(&pool->said_pids, why) == MSG_NEW) {
         msg_warnx("pool %s: %s", pool->c.name, why);
         rec_note(r, "pool %s: %s", pool->c.name, why);
@@ -380,6 +448,32 @@ static void add_kept(recorder *r, rec_type type, const char *source, ps_kept *k)
         rec_add(r, rec_name(type), mono, real, source, k->buf, (size_t)n);
 }
 
+/* MEMINFO: the lines of /proc/meminfo the memory rules read, verbatim
+ * (fpmlog(5)). */
+static void add_meminfo(recorder *r)
+{
+    static const char *const keys[] = {"MemTotal:", "MemFree:", "MemAvailable:", "Shmem:",
+                                       "SwapTotal:", "SwapFree:"};
+    uint64_t mono = MONO(r), real = REAL(r);
+    long n = ps_kept_read(&r->meminfo_file);
+    if (n < 0)
+        return;
+    char *b = r->meminfo_file.buf, *out = b;
+    size_t len = (size_t)n, i = 0, o = 0;
+    while (i < len) { /* the kept lines moved to the front, in place */
+        const char *nl = memchr(b + i, '\n', len - i);
+        size_t ll = nl ? (size_t)(nl - (b + i)) + 1 : len - i;
+        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+            if (ll >= strlen(keys[k]) && memcmp(b + i, keys[k], strlen(keys[k])) == 0) {
+                memmove(out + o, b + i, ll);
+                o += ll;
+                break;
+            }
+        i += ll;
+    }
+    rec_add(r, rec_name(REC_MEMINFO), mono, real, NULL, out, o);
+}
+
 /* --pool without --fpm-config: once per master, a pool's max_children and
  * own listen socket from the configuration its master runs with, and a
  * POOL record again when they were new. */
@@ -418,11 +512,13 @@ void rec_do_round(recorder *r)
             ps_cpu_lines_in(r->stat_file.buf, (size_t)n));
         r->last_stat = mono;
     }
+    add_meminfo(r);
     add_kept(r, REC_PRESSURE, NULL, &r->pressure_file); /* where the host has it */
     for (size_t i = 0; i < r->ncg; i++)
         add_kept(r, REC_CGROUP, r->cg_names[i], &r->cg_files[i]);
     ps_stat_fds_sweep(&r->fds); /* the workers gone since the last round */
     ps_stat_fds_sweep(&r->sched_fds);
+    ps_stat_fds_sweep(&r->statm_fds);
     if (cfg->steal_probe_ms)
         steal_probe(r);
     struct rusage ru;

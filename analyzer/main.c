@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "rc.h"
+#include "advise.h"
 #include "check.h"
 #include "rows.h"
 #include "escape.h"
@@ -289,8 +290,10 @@ static int write_output(const config *cfg, run *r)
         rc = worse > 0;
         bad = fflush(out) != 0;
     } else {
-        bad = (cfg->command == CMD_HIST ? out_hist_print(out, r->pl, cfg->pool, cfg->cutoff)
-                         : report_print(out, cfg->format, r->pl, &cfg->scenario)) != 0;
+        bad = (cfg->command == CMD_HIST     ? out_hist_print(out, r->pl, cfg->pool, cfg->cutoff)
+             : cfg->command == CMD_ADVISE ? advise_print(out, r->pl, &cfg->scenario,
+                                                         strcmp(cfg->format->name, "json") == 0)
+                                           : report_print(out, cfg->format, r->pl, &cfg->scenario)) != 0;
     }
     bad |= out == stdout ? fflush(out) != 0 : fclose(out) != 0;
     if (!bad && rc == 2 && cfg->output) { /* timing: a log it could not read (said) */

@@ -45,6 +45,8 @@ static void usage(FILE *out)
 "                            SVG (gnuplot), with the .dat and .gp files\n"
 "      --host-millicores N   judge against a host of N millicores (what-if)\n"
 "      --cores N             the same, N whole cores\n"
+"      --mem-limit SIZE      judge against SIZE of memory instead of MemTotal or\n"
+"                            php-fpm's cgroup limit (what-if; k, M or G)\n"
 "      --headroom H          ceiling = fill x H, 1 to 100, two decimals at most\n"
 "                            (default 2)\n"
 "      --max-children POOL=N what-if: pm.max_children N for pools named POOL\n"
@@ -174,23 +176,25 @@ static int resolve_time(const char *arg, const char *opt, int *has, uint64_t *ns
 
 enum { O_HOST_MC = 256, O_CORES, O_HEADROOM, O_OWN_URI, O_EXPLAIN, O_MAXCH, O_FROM, O_UNTIL,
        O_POOL, O_CUTOFF, O_BASELINE, O_TOL, O_RISE, O_CSV_READINGS, O_CSV_ROUNDS, O_PLOT,
-       O_COST, O_THREADS, O_FIT, O_REDACT, O_FRAME_SIZE };
+       O_COST, O_THREADS, O_FIT, O_REDACT, O_FRAME_SIZE, O_MEM_LIMIT };
 
 /* The commands an option goes with. */
 /* The commands (options.h) as a mask: those that replay, and all. */
-enum { CMD_REPLAY = CMD_REPORT | CMD_HIST | CMD_CHECK,
+enum { CMD_REPLAY = CMD_REPORT | CMD_HIST | CMD_CHECK | CMD_ADVISE,
        CMD_ALL = CMD_REPLAY | CMD_TIMING | CMD_CUT };
 
 static const char *const CMD_NAMES[] = {[CMD_REPORT] = "", [CMD_HIST] = "hist",
                                         [CMD_CHECK] = "check", [CMD_TIMING] = "timing",
-                                        [CMD_CUT] = "cut"};
+                                        [CMD_CUT] = "cut", [CMD_ADVISE] = "advise"};
 
 static int goes_with(int opt)
 {
     switch (opt) {
-    case 'f': case O_HOST_MC: case O_CORES: case O_HEADROOM: case O_MAXCH: case O_EXPLAIN:
-    case O_COST:
+    case O_EXPLAIN:
         return CMD_REPORT;
+    case 'f': case O_HOST_MC: case O_CORES: case O_HEADROOM: case O_MAXCH: case O_COST:
+    case O_MEM_LIMIT:
+        return CMD_REPORT | CMD_ADVISE;
     case O_POOL:
         return CMD_HIST;
     case O_CUTOFF:
@@ -198,7 +202,7 @@ static int goes_with(int opt)
     case O_BASELINE: case O_TOL: case O_RISE:
         return CMD_CHECK;
     case O_FIT:
-        return CMD_REPORT | CMD_CHECK;
+        return CMD_REPORT | CMD_CHECK | CMD_ADVISE;
     case O_FROM: case O_UNTIL:
         return CMD_REPLAY | CMD_CUT;
     case O_REDACT: case O_FRAME_SIZE:
@@ -276,6 +280,12 @@ static int take_option(config *cfg, int c, char *optarg)
                              "not \"%s\"", optarg);
         set_host(cfg, (uint64_t)v * 1000);
         break;
+    case O_MEM_LIMIT:
+        if (num_size(optarg, &cfg->scenario.mem_limit, 1u << 20, 1ull << 50))
+            return msg_usage("--mem-limit must be a size from 1M to 1048576G (bytes, or with k, "
+                             "M or G), not \"%s\"", optarg);
+        cfg->scenario.has_mem_limit = 1;
+        break;
     case O_HEADROOM:
         if (parse_headroom(optarg, &cfg->scenario.headroom))
             return msg_usage("--headroom must be in range 1..100 with at most two "
@@ -328,7 +338,7 @@ static int take_command(config *cfg, int *argc, char ***argv)
 {
     char **v = *argv;
     cfg->command = CMD_REPORT;
-    for (int k = CMD_HIST; *argc > 1 && k <= CMD_CUT; k *= 2)
+    for (int k = CMD_HIST; *argc > 1 && k <= CMD_ADVISE; k *= 2)
         if (strcmp(v[1], CMD_NAMES[k]) == 0) {
             cfg->command = k;
             (*argv)++;
@@ -337,7 +347,8 @@ static int take_command(config *cfg, int *argc, char ***argv)
         }
     if (*argc > 1 && v[1][0] >= 'a' && v[1][0] <= 'z' &&
         strspn(v[1], "abcdefghijklmnopqrstuvwxyz-") == strlen(v[1]) && access(v[1], F_OK) != 0)
-        return msg_usage("\"%s\" is neither a command (hist, check, timing, cut) nor a LOG file",
+        return msg_usage("\"%s\" is neither a command (hist, check, timing, cut, advise) nor a "
+                         "LOG file",
                          v[1]);
     return 0;
 }
@@ -365,6 +376,7 @@ int options_parse(int argc, char **argv, config *cfg)
         {"output", required_argument, NULL, 'o'},
         {"host-millicores", required_argument, NULL, O_HOST_MC},
         {"cores", required_argument, NULL, O_CORES},
+        {"mem-limit", required_argument, NULL, O_MEM_LIMIT},
         {"headroom", required_argument, NULL, O_HEADROOM},
         {"own-uri", required_argument, NULL, O_OWN_URI},
         {"explain", no_argument, NULL, O_EXPLAIN},
@@ -440,6 +452,9 @@ static int check_args(config *cfg, int argc, char **argv)
 {
     if (cfg->command == CMD_CHECK && !cfg->baseline)
         return msg_usage("check needs --baseline BASE.json");
+    if (cfg->command == CMD_ADVISE && strcmp(cfg->format->name, "text") != 0 &&
+        strcmp(cfg->format->name, "json") != 0)
+        return msg_usage("advise prints text or json, not %s", cfg->format->name);
     if (cfg->command == CMD_CUT && !cfg->output)
         return msg_usage("cut needs -o OUT, a new file for the log it writes");
     if (optind >= argc)

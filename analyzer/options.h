@@ -25,7 +25,8 @@ typedef struct {
     const char      *plot_dir;
     int              quiet;
     int              threads;        /* --threads: 1 serial */
-    enum { CMD_REPORT = 1, CMD_HIST = 2, CMD_CHECK = 4, CMD_TIMING = 8, CMD_CUT = 16 } command;
+    enum { CMD_REPORT = 1, CMD_HIST = 2, CMD_CHECK = 4, CMD_TIMING = 8, CMD_CUT = 16,
+                     CMD_ADVISE = 32 } command;
     int              redact;         /* cut --redact-query */
     uint64_t         frame_bytes;    /* cut --frame-size */
     const char      *baseline;

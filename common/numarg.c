@@ -38,7 +38,9 @@ int num_size(const char *s, uint64_t *bytes, uint64_t min, uint64_t max)
         return -1;
     errno = 0;
     unsigned long long v = strtoull(s, &end, 10);
-    unsigned shift = *end == 'k' || *end == 'K' ? 10 : *end == 'm' || *end == 'M' ? 20 : 0;
+    unsigned shift = *end == 'k' || *end == 'K'   ? 10
+                   : *end == 'm' || *end == 'M' ? 20
+                   : *end == 'g' || *end == 'G' ? 30 : 0;
     if (shift)
         end++;
     if (errno || *end || v > (UINT64_MAX >> shift) || (v << shift) < min || (v << shift) > max)

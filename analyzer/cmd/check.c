@@ -142,6 +142,23 @@ static int compare_rise(FILE *out, const char *hname, const char *pname, const j
     return 1;
 }
 
+/* 14.6: W up by more than 20% and at least one bucket: "memory per worker
+ * 34 MiB -> 48 MiB (+41%)". */
+static int compare_memory(FILE *out, const char *hname, const char *pname, const json_t *bp,
+                          const fig_entry *e, const wi_view *v)
+{
+    const json_t *bv = json_object_get(json_object_get(bp, "memory"), "per_worker_bytes");
+    if (v->w_mib < 0 || !json_is_integer(bv) || json_integer_value(bv) <= 0)
+        return 0;
+    int64_t was = (int64_t)json_integer_value(bv), now = v->w_mib * (int64_t)MEM_MIB;
+    if ((long double)now * 100 <= (long double)was * 120 ||
+        mem_bucket((uint64_t)now - 1) <= mem_bucket((uint64_t)was - 1))
+        return 0;
+    fprintf(out, "%s %s: %s %.0f MiB -> %lld MiB (+%.0f%%)\n", hname, pname, e->label,
+            (double)was / MEM_MIB, (long long)v->w_mib, 100.0 * ((double)now / (double)was - 1));
+    return 1;
+}
+
 /* One pool against its baseline object bp: a line per figure of the table
  * (figures.h) that check compares and that got worse.  Returns how many. */
 static int compare_pool(FILE *out, const char *hname, const char *pname, const json_t *bp,
@@ -173,6 +190,7 @@ static int compare_pool(FILE *out, const char *hname, const char *pname, const j
         case CHK_OVERHEAD: worse += compare_overhead(out, hname, pname, bp, &v, rise_pct); break;
         case CHK_MORE: worse += compare_more(out, hname, pname, bp, e, p, &v); break;
         case CHK_RISE: worse += compare_rise(out, hname, pname, bp, e, p, &v, tol); break;
+        case CHK_MEMORY: worse += compare_memory(out, hname, pname, bp, e, &v); break;
         }
     }
     return worse;

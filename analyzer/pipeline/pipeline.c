@@ -1,4 +1,5 @@
 /* The analysis pipeline of docs/rules.md sections 1, 2, 5, 6 and 9. */
+#define _POSIX_C_SOURCE 200809L /* strndup */
 #include "pipeline.h"
 #include "rc.h"
 
@@ -68,6 +69,9 @@ static void pool_free(pl_pool *p)
     wk_free(&p->workers);
     wt_free(&p->wait_before);
     wt_free(&p->wait_now);
+    pidmap_free(&p->mem_now);
+    free(p->conf_file);
+    free(p->conf_text);
     free(p);
 }
 
@@ -286,10 +290,37 @@ int pipeline_host(pipeline *pl, const unsigned char *payload, size_t len)
     size_t vl;
     const char *v = fpmlog_kv(payload, len, HOST_CGROUP_VERSION, 0, &vl);
     h->cgroup_v1 = v && vl == 1 && v[0] == '1';
+    h->page_size = pl_kv_u64(payload, len, HOST_PAGE_SIZE, 4096);
+    if (h->page_size == 0 || h->page_size > PL_MAX_PAGE_SIZE)
+        h->page_size = 4096;
+    h->mem_limit = pl_kv_u64(payload, len, HOST_MEM_LIMIT, 0);
     if (host_cpus(h, payload, len) != 0)
         return FPM_ENOMEM;
     host_size(h);
     pl->cur = h;
+    return 0;
+}
+
+/* 15.2: where the POOL record says pm.max_children is set: an absolute
+ * file, a line from 1 and its text; all three, or none.  0, FPM_ENOMEM. */
+static int pool_conf(pl_pool *p, const unsigned char *payload, size_t len)
+{
+    size_t fl, tl;
+    const char *f = fpmlog_kv(payload, len, POOL_CONF_FILE, 0, &fl);
+    const char *t = fpmlog_kv(payload, len, POOL_CONF_TEXT, 0, &tl);
+    uint64_t line = pl_kv_u64(payload, len, POOL_CONF_LINE, 0);
+    free(p->conf_file);
+    free(p->conf_text);
+    p->conf_file = p->conf_text = NULL;
+    p->conf_line = 0;
+    if (!f || !t || fl < 2 || f[0] != '/' || line == 0 || line > INT32_MAX ||
+        memchr(f, '\0', fl) || memchr(t, '\0', tl))
+        return 0;
+    p->conf_file = strndup(f, fl);
+    p->conf_text = strndup(t, tl);
+    if (!p->conf_file || !p->conf_text)
+        return FPM_ENOMEM;
+    p->conf_line = (int64_t)line;
     return 0;
 }
 
@@ -310,7 +341,7 @@ int pipeline_pool(pipeline *pl, const char *name, size_t name_len,
     p->max_children = mc <= PL_MAX_CHILDREN ? (int64_t)mc : 0; /* out of range: unknown */
     v = fpmlog_kv(payload, len, POOL_PM, 0, &vl);
     p->is_static = v && vl == 6 && memcmp(v, "static", 6) == 0;
-    return 0;
+    return pool_conf(p, payload, len);
 }
 
 static int grow_work(pipeline *pl, size_t n)
@@ -398,7 +429,8 @@ static void round_hooks(pipeline *pl, const pl_host *h, const pl_round *r, const
             .listen_queue = w->listen_queue, .kernel_queue = w->kernel_queue,
             .active = w->active, .maxed = w->maxed, .point = w->point, .starved = w->starved,
             .starved_by_steal = w->starved_by_steal, .throttled = w->throttled,
-            .unanswered_full = w->unanswered_full};
+            .unanswered_full = w->unanswered_full, .private_bytes = w->private_bytes,
+            .host_other = pl->host_other};
         for (int k = 0; k < SIG_N; k++) {
             pair.signal[k] = hp->value[k];
             pair.has_signal[k] = hp->usable && hp->has_value[k];
@@ -455,7 +487,7 @@ int pipeline_round(pipeline *pl, const pl_round *r)
         return FPM_ENOMEM;
     for (size_t i = 0; i < n; i++)
         pl->work[i] = (round_pool){.in = &r->pools[i], .listen_queue = -1, .kernel_queue = -1,
-                                   .active = -1};
+                                   .active = -1, .private_bytes = -1};
     qsort(pl->work, n, sizeof *pl->work, cmp_round_pool);
     h->round_no++;
     if (round_get_pools(pl, h, n) != 0)
@@ -482,7 +514,7 @@ int pipeline_round(pipeline *pl, const pl_round *r)
         pair_values(h, &hp, &sp);
         pl_round_pool_cores(pl, h, &hp, n, in, sp.pids_complete);
     }
-    if (pl_round_waits(pl, h, n, in) != 0 ||
+    if (pl_round_memory(pl, h, r, in, n) != 0 || pl_round_waits(pl, h, n, in) != 0 ||
         pl_round_readings(pl, h, r, in, hp.usable, hp.usable && hp.saturated, n) != 0)
         return FPM_ENOMEM;
     if (hp.usable && in) {

@@ -31,6 +31,7 @@ typedef struct {
     double               cores; /* over the pair, when usable, recovered included */
     int                  point, starved, starved_by_steal, throttled, unanswered_full;
     int                  joint_point, inconsistent;
+    int64_t              private_bytes; /* 14.1: its workers' in the round; -1 no STATM */
 } round_pool;
 
 struct pipeline {
@@ -59,6 +60,7 @@ struct pipeline {
     uint64_t      *need;        /* seeking: jumps whose unknowns the window needed */
     size_t         nneed, need_cap;
     int            need_nomem;
+    int64_t        host_other;  /* 14.3: the round's other memory; -1 unknown */
 };
 
 /* readings_round.c, section 17.1: each pool's SCHED of the round becomes
@@ -72,6 +74,11 @@ int pl_round_waits(pipeline *pl, pl_host *h, size_t n, int in);
  * worker's own wait); its queue and activity.  0, FPM_ENOMEM. */
 int pl_round_readings(pipeline *pl, pl_host *h, const pl_round *r, int in, int usable,
                       int contended, size_t n);
+
+/* readings_round.c, section 14.1 and 14.3: each pool's STATM of the round
+ * becomes its map of private memory (its sum the pool's), and in a counted
+ * round with MEMINFO the host's php and other memory.  0, FPM_ENOMEM. */
+int pl_round_memory(pipeline *pl, pl_host *h, const pl_round *r, int in, size_t n);
 
 /* Seeking: a round of the window used what jump id left unknown. */
 void pl_need(pipeline *pl, uint64_t id);

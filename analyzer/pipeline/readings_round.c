@@ -49,11 +49,26 @@ static int own_reading(reading_ctx *c, const status_worker *w, int64_t share)
     return 1;
 }
 
+/* 14.1: a new request of an idle worker, not monitoring's own (rules 1-4
+ * of section 2: accepted, short or invalid), with its `last request
+ * memory`, by a worker with a STATM line this round: its private memory
+ * plus that peak. */
+static void memory_reading(pl_pool *p, const status_worker *w, rd_verdict v)
+{
+    int64_t private_bytes;
+    if ((v != RD_ACCEPTED && v != RD_SHORT && v != RD_INVALID) || !w->has_memory ||
+        w->memory < 0 || !pidmap_get(&p->mem_now, w->pid, &private_bytes))
+        return;
+    uint64_t sum = (uint64_t)private_bytes + (uint64_t)w->memory; /* both < 2^63 */
+    mem_add(&p->mem, sum);
+}
+
 static void on_reading(void *arg, const status_worker *w, rd_verdict v, int64_t share)
 {
     reading_ctx *c = arg;
     if (!c->in)
         return;
+    memory_reading(c->p, w, v);
     if (v == RD_ACCEPTED && !own_reading(c, w, share)) {
         int64_t us = w->has_duration ? w->duration : 0;
         hist_add(&c->p->h, share, us);
@@ -166,3 +181,72 @@ int pl_round_waits(pipeline *pl, pl_host *h, size_t n, int in)
     return 0;
 }
 
+
+typedef struct {
+    pidmap  *m;
+    uint64_t sum;
+    int      nomem;
+} statm_ctx;
+
+static void on_statm(void *arg, int64_t pid, uint64_t private_bytes)
+{
+    statm_ctx *c = arg;
+    if (private_bytes > INT64_MAX)
+        private_bytes = INT64_MAX;
+    c->nomem |= pidmap_put(c->m, pid, (int64_t)private_bytes) != 0;
+    c->sum = private_bytes > UINT64_MAX - c->sum ? UINT64_MAX : c->sum + private_bytes;
+}
+
+static void add_rss(void *arg, const procfs_proc *m)
+{
+    uint64_t *pages = arg;
+    if (m->rss > 0)
+        *pages += (uint64_t)m->rss;
+}
+
+/* Sections 14.1 and 14.3: each pool's private memory of the round; in a
+ * counted round with MEMINFO, the host's php (every worker's private
+ * memory and the masters' resident size) and other memory. */
+int pl_round_memory(pipeline *pl, pl_host *h, const pl_round *r, int in, size_t n)
+{
+    uint64_t php = 0;
+    pl->host_other = -1;
+    for (size_t i = 0; i < n; i++) {
+        round_pool *w = &pl->work[i];
+        pl_pool *p = w->pool;
+        pidmap_clear(&p->mem_now);
+        if (in && w->in->has_pids && (int64_t)p->workers.n > p->most_workers)
+            p->most_workers = (int64_t)p->workers.n;
+        if (!w->in->has_statm)
+            continue;
+        statm_ctx c = {&p->mem_now, 0, 0};
+        mem_each_statm(w->in->statm, w->in->statm_len, h->page_size, on_statm, &c);
+        if (c.nomem)
+            return FPM_ENOMEM;
+        pidmap_seal(&p->mem_now);
+        w->private_bytes = c.sum > INT64_MAX ? INT64_MAX : (int64_t)c.sum;
+        php = c.sum > UINT64_MAX - php ? UINT64_MAX : php + c.sum;
+    }
+    const pl_host_rec *mi = &r->rec[PL_REC_MEMINFO], *ms = &r->rec[PL_REC_MEM_STAT],
+                      *ma = &r->rec[PL_REC_MASTER];
+    if (!in || !mi->has)
+        return 0;
+    uint64_t pages = 0;
+    if (ma->has)
+        procfs_each_pid((const char *)ma->p, ma->len, add_rss, &pages);
+    uint64_t rss = h->page_size && pages > UINT64_MAX / h->page_size ? UINT64_MAX
+                                                                      : pages * h->page_size;
+    php = rss > UINT64_MAX - php ? UINT64_MAX : php + rss;
+    uint64_t other, total;
+    if (mem_other(mi->p, mi->len, ms->has ? ms->p : NULL, ms->len, h->mem_limit, h->cgroup_v1,
+                  php, &other, &total) != 0)
+        return 0;
+    pl->host_other = other > INT64_MAX ? INT64_MAX : (int64_t)other;
+    if (!h->has_mem || other > h->mem_other_max)
+        h->mem_other_max = other;
+    if (!h->has_mem || php > h->mem_php_max)
+        h->mem_php_max = php;
+    h->has_mem = 1;
+    h->mem_total = total;
+    return 0;
+}

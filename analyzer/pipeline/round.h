@@ -22,9 +22,9 @@ typedef procfs_proc pl_tick;
 typedef struct {
     const char          *name;
     size_t               name_len;
-    int                  has_status, is_error, has_pids, has_listen, has_sched;
-    const unsigned char *status, *pids, *listen, *sched;
-    size_t               status_len, pids_len, listen_len, sched_len;
+    int                  has_status, is_error, has_pids, has_listen, has_sched, has_statm;
+    const unsigned char *status, *pids, *listen, *sched, *statm;
+    size_t               status_len, pids_len, listen_len, sched_len, statm_len;
     const status_page   *page;      /* the STATUS parsed, or NULL */
     int                  page_rc;   /* with page: status_parse's result */
     const pl_tick       *ticks;     /* the PIDS parsed, or NULL */
@@ -42,10 +42,11 @@ pl_pool_round pl_pool_round_of(const char *name, size_t name_len, const unsigned
 long pl_parse_ticks(const unsigned char *pids, size_t len, pl_tick **out, size_t *cap);
 
 /* The host's records of a round, by kind: STAT, CGROUP cpu.stat, CGROUP
- * cpuacct.usage (cgroup v1), CGROUP cpu.pressure, PRESSURE, STEAL, MASTER.  A new kind is an entry here and in
+ * cpuacct.usage (cgroup v1), CGROUP cpu.pressure, PRESSURE, STEAL, MASTER,
+ * MEMINFO, CGROUP memory.stat.  A new kind is an entry here and in
  * pl_host_rec_kind; the signals and the pairs read them by kind. */
 enum { PL_REC_STAT, PL_REC_CPU_STAT, PL_REC_CPUACCT, PL_REC_CPU_PRESSURE, PL_REC_PRESSURE,
-       PL_REC_STEAL, PL_REC_MASTER, PL_NREC };
+       PL_REC_STEAL, PL_REC_MASTER, PL_REC_MEMINFO, PL_REC_MEM_STAT, PL_NREC };
 
 typedef struct {
     int                  has;

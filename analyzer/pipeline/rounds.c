@@ -31,13 +31,16 @@ int pl_host_rec_kind(rec_type type, const char *source)
     case REC_CGROUP:
         return strcmp(source, "cpu.stat") == 0       ? PL_REC_CPU_STAT
              : strcmp(source, "cpuacct.usage") == 0 ? PL_REC_CPUACCT
-             : strcmp(source, "cpu.pressure") == 0 ? PL_REC_CPU_PRESSURE : -1;
+             : strcmp(source, "cpu.pressure") == 0 ? PL_REC_CPU_PRESSURE
+             : strcmp(source, "memory.stat") == 0 ? PL_REC_MEM_STAT : -1;
     case REC_PRESSURE:
         return PL_REC_PRESSURE;
     case REC_STEAL:
         return PL_REC_STEAL;
     case REC_MASTER:
         return PL_REC_MASTER;
+    case REC_MEMINFO:
+        return PL_REC_MEMINFO;
     default:
         return -1;
     }

@@ -15,6 +15,7 @@
 #include "fit.h"
 #include "hist.h"
 #include "joint.h"
+#include "memory.h"
 #include "pidmap.h"
 #include "procfs.h"
 #include "readings.h"
@@ -29,6 +30,7 @@
 #define PL_DOMINANT         0.7             /* a pool's share of the pools' CPU */
 #define PL_MAX_NPROC        1000000ull      /* HOST nproc past this is unknown */
 #define PL_MAX_CHILDREN     1000000ull      /* POOL max_children past this is unknown */
+#define PL_MAX_PAGE_SIZE    (1ull << 30)    /* HOST page_size past this is the default 4096 */
 
 /* Where a host's millicores come from (docs/rules.md 16.3). */
 enum { PL_CPU_HOST, PL_CPU_CPUSET, PL_CPU_QUOTA, PL_CPU_QUOTA_V1 };
@@ -78,6 +80,11 @@ typedef struct {
     char           last_error[160]; /* the last such round's reason, "" none */
     pidmap         remembered;    /* pid -> request counter */
     wk_map         workers;       /* its workers at the last PIDS (11.1) */
+    mem_hist       mem;           /* its memory readings (14.1, 14.2) */
+    pidmap         mem_now;       /* pid -> private bytes, of this round's STATM */
+    int64_t        most_workers;  /* the most workers it had in one counted round (14.4) */
+    char          *conf_file, *conf_text; /* latest POOL: where pm.max_children is set */
+    int64_t        conf_line;     /* (15.2); 0 unknown */
     size_t         jx;            /* its index in the host's joint sums */
     double         ticks_all;     /* usable pairs' ticks, recovered included (11.2) ... */
     double         ticks_recovered; /* ... and the recovered part */
@@ -136,6 +143,11 @@ typedef struct pl_host_s {
     pl_shares  shares[SIG_N];     /* section 9's signals (SIG_FIRST_SHARE on) */
     uint64_t   throttled_usec;    /* throttled_usec's growth over the throttled shares */
     pl_probe   probe;
+    uint64_t   page_size;         /* HOST page_size; 4096 when not given */
+    uint64_t   mem_limit;         /* HOST mem_limit_bytes: php-fpm's cgroup's limit, 0 none */
+    int        has_mem;           /* a counted round gave other (14.3) ... */
+    uint64_t   mem_total;         /* ... M of the latest such round (MemTotal or the limit) */
+    uint64_t   mem_other_max, mem_php_max; /* the largest other and php of them */
     pl_pool  **pools;             /* sorted by name */
     size_t     npools;
     joint      j;                 /* section 11's sums, by the pools' jx */
@@ -163,6 +175,8 @@ typedef struct {
     enum { PL_POINT_NONE, PL_POINT_IDLE, PL_POINT_DOMINANT } point;
     int     starved;
     int     starved_by_steal, throttled, unanswered_full; /* section 9's rounds */
+    int64_t private_bytes;   /* 14.1: its workers' private memory; -1 no STATM */
+    int64_t host_other;      /* 14.3: the host's other memory; -1 unknown */
 } pl_pool_pair;
 
 /* 12.3: the readings a pool's figures come from: the calm set when it holds

@@ -1,5 +1,6 @@
 /* The what-if arithmetic of section 7 (and the cost of section 10). */
 #include "whatif.h"
+#include "memory.h"
 #include "rc.h"
 
 #include <math.h>
@@ -8,7 +9,7 @@
 
 int whatif_differs(const wi_scenario *sc)
 {
-    return sc->has_host_millicores || sc->headroom != WI_DEFAULT_HEADROOM || sc->nmax_children ||
+    return sc->has_host_millicores || sc->has_mem_limit || sc->headroom != WI_DEFAULT_HEADROOM || sc->nmax_children ||
            sc->cost != WI_COST_BUSY || sc->fit != WI_FIT_JOINT;
 }
 
@@ -97,6 +98,7 @@ wi_view whatif_pool_view_cost(const pl_pool *p, uint64_t hm, int headroom, int64
                                    const joint_sol *sol)
 {
     wi_view v = {0};
+    v.w_mib = v.mem_ceiling = v.advice = -1;
     v.line = fit_solve(&p->f);
     overhead_of(&v, fit, jp, sol);
     recovered_of(&v, p);
@@ -163,6 +165,78 @@ uint64_t whatif_host_millicores(const pl_host *h, const wi_scenario *sc)
     return sc->has_host_millicores ? sc->host_millicores : h->host_millicores;
 }
 
+/* 14.3: M in the scenario, 0 unknown. */
+static uint64_t mem_total(const pl_host *h, const wi_scenario *sc)
+{
+    if (!h->has_mem)
+        return 0;
+    return sc->has_mem_limit ? sc->mem_limit : h->mem_total;
+}
+
+void whatif_host_memory(const pl_host *h, const wi_scenario *sc, const wi_view *v,
+                        wi_memory *m)
+{
+    memset(m, 0, sizeof *m);
+    m->needed_now = m->needed_at_advice = -1;
+    if (h->has_mem) {
+        m->has_total = 1;
+        m->total = mem_total(h, sc);
+        m->other_max = h->mem_other_max;
+        m->php_max = h->mem_php_max;
+        m->budget = mem_budget(m->total, m->other_max);
+    }
+    for (size_t i = 0; i < h->npools; i++) {
+        if (v[i].w_mib < 0)
+            continue;
+        int64_t w = v[i].w_mib * (int64_t)MEM_MIB;
+        m->needed_now = mul_add_sat(v[i].mem_now, w, m->needed_now < 0 ? 0 : m->needed_now);
+        if (v[i].advice >= 0)
+            m->needed_at_advice = mul_add_sat(v[i].advice, w,
+                                              m->needed_at_advice < 0 ? 0 : m->needed_at_advice);
+    }
+}
+
+/* 14.4 and 14.5: each pool's W, memory ceiling beside the others at their
+ * maximum, and the advice with what binds it; limit as 14.5 says. */
+static void memory_views(const pl_host *h, const wi_scenario *sc, wi_view *v)
+{
+    for (size_t i = 0; i < h->npools; i++) {
+        const pl_pool *p = h->pools[i];
+        v[i].w_mib = mem_w_mib(&p->mem);
+        v[i].mem_now = v[i].now > 0 ? v[i].now : p->most_workers;
+    }
+    uint64_t total = mem_total(h, sc);
+    for (size_t i = 0; h->has_mem && i < h->npools; i++) {
+        if (v[i].w_mib < 0)
+            continue;
+        uint64_t budget = mem_budget(total, h->mem_other_max);
+        int64_t others = 0;
+        int known = 1;
+        for (size_t q = 0; q < h->npools && known; q++) {
+            if (q == i || h->pools[q]->most_workers == 0)
+                continue; /* itself, or a pool without workers */
+            if (v[q].w_mib < 0)
+                known = 0;
+            else
+                others = mul_add_sat(v[q].mem_now, v[q].w_mib * (int64_t)MEM_MIB, others);
+        }
+        if (!known)
+            continue;
+        uint64_t room = budget > (uint64_t)others ? budget - (uint64_t)others : 0;
+        v[i].mem_ceiling = (int64_t)(room / ((uint64_t)v[i].w_mib * MEM_MIB));
+    }
+    for (size_t i = 0; i < h->npools; i++) {
+        wi_view *x = &v[i];
+        if (!x->has_fill || x->mem_ceiling < 0)
+            continue; /* a ceiling alone is not advised (14.5) */
+        int mem = x->mem_ceiling <= x->ceiling;
+        x->advice = mem ? x->mem_ceiling : x->ceiling;
+        x->binds = mem ? "memory" : "cpu";
+        if (x->now > 0)
+            x->limit = x->now <= x->advice ? WI_LIMIT_WORKERS : mem ? WI_LIMIT_MEMORY : WI_LIMIT_CPU;
+    }
+}
+
 wi_view *whatif_views(const pl_host *h, const wi_scenario *sc)
 {
     wi_view *v = calloc(h->npools ? h->npools : 1, sizeof *v);
@@ -178,6 +252,7 @@ wi_view *whatif_views(const pl_host *h, const wi_scenario *sc)
         v[i] = whatif_pool_view_cost(h->pools[i], hm, sc->headroom, whatif_now(h->pools[i], sc),
                                      sc->cost, sc->fit, &jp[i], &sol);
     free(jp);
+    memory_views(h, sc, v);
     return v;
 }
 

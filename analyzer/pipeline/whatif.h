@@ -39,6 +39,8 @@ typedef struct {
 typedef struct {
     int      has_host_millicores;   /* --host-millicores / --cores */
     uint64_t host_millicores;
+    int      has_mem_limit;         /* --mem-limit: M of section 14.3 */
+    uint64_t mem_limit;
     int      headroom;              /* hundredths: 2 is 200, 1.1 is 110 */
     const wi_override *max_children; /* --max-children POOL=N */
     size_t   nmax_children;
@@ -56,7 +58,7 @@ int whatif_differs(const wi_scenario *sc);
  * POOL record's (0 unknown). */
 int64_t whatif_now(const pl_pool *p, const wi_scenario *sc);
 
-typedef enum { WI_LIMIT_UNKNOWN, WI_LIMIT_CPU, WI_LIMIT_WORKERS } wi_limit;
+typedef enum { WI_LIMIT_UNKNOWN, WI_LIMIT_CPU, WI_LIMIT_WORKERS, WI_LIMIT_MEMORY } wi_limit;
 
 typedef struct {
     int         has_typical;        /* any readings */
@@ -83,7 +85,23 @@ typedef struct {
     int64_t     fill, ceiling;
     int64_t     now;                /* pm.max_children, 0 unknown */
     wi_limit    limit;
+    /* section 14, set by whatif_views (the host's other pools count) */
+    int64_t     w_mib;              /* W, -1 under 20 memory readings */
+    int64_t     mem_now;            /* now, else the most workers it had in a round */
+    int64_t     mem_ceiling;        /* -1 unknown */
+    int64_t     advice;             /* the advised pm.max_children, -1 none */
+    const char *binds;              /* "cpu", "memory", NULL without an advice */
 } wi_view;
+
+/* Section 14.3 and the host line of 14.5, in the scenario. */
+typedef struct {
+    int      has_total;             /* a counted round gave other */
+    uint64_t total, budget, other_max, php_max; /* M, B, ... */
+    int64_t  needed_now, needed_at_advice; /* bytes; -1 where no pool has W */
+} wi_memory;
+
+void whatif_host_memory(const pl_host *h, const wi_scenario *sc, const wi_view *v,
+                        wi_memory *m);
 
 #define WI_MIN_READINGS PL_MIN_READINGS
 

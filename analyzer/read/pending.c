@@ -68,7 +68,8 @@ static pend_pool *pend_pool_get(pending *p, const fpmlog_record *rec)
     if (keep(&pp->name, rec->source, rec->source_len) != 0 ||
         namemap_put(&p->index, (const char *)pp->name.p, pp->name.len, p->n) != 0)
         return NULL;
-    pp->has_status = pp->is_error = pp->has_pids = pp->has_listen = pp->has_sched = 0;
+    pp->has_status = pp->is_error = pp->has_pids = pp->has_listen = pp->has_sched =
+        pp->has_statm = 0;
     p->n++;
     return pp;
 }
@@ -86,7 +87,8 @@ int pend_gather(pending *p, rec_kind k, const fpmlog_record *rec)
         return append(&p->blob, rec->payload, rec->len, &p->host[hr].at);
     }
     if ((k.type != REC_STATUS && k.type != REC_ERROR && k.type != REC_PIDS &&
-         k.type != REC_LISTEN && k.type != REC_SCHED) || !rec->has_source)
+         k.type != REC_LISTEN && k.type != REC_SCHED && k.type != REC_STATM) ||
+        !rec->has_source)
         return 0; /* read by no rule yet */
     pend_pool *pp = pend_pool_get(p, rec);
     if (!pp)
@@ -101,6 +103,11 @@ int pend_gather(pending *p, rec_kind k, const fpmlog_record *rec)
         pp->has_sched = 1;
         pp->sched.len = rec->len;
         return append(&p->blob, rec->payload, rec->len, &pp->sched.at);
+    }
+    if (k.type == REC_STATM) {
+        pp->has_statm = 1;
+        pp->statm.len = rec->len;
+        return append(&p->blob, rec->payload, rec->len, &pp->statm.at);
     }
     if (k.type == REC_LISTEN) {
         pp->has_listen = 1;
@@ -137,6 +144,11 @@ pl_round pend_round(pending *p, uint64_t real)
             p->rp[i].has_sched = 1;
             p->rp[i].sched = b + pp->sched.at;
             p->rp[i].sched_len = pp->sched.len;
+        }
+        if (pp->has_statm) {
+            p->rp[i].has_statm = 1;
+            p->rp[i].statm = b + pp->statm.at;
+            p->rp[i].statm_len = pp->statm.len;
         }
     }
     r.pools = p->rp;

@@ -28,8 +28,8 @@ typedef struct {
 
 typedef struct {
     bytes name;
-    span  status, pids, listen, sched;
-    int   has_status, is_error, has_pids, has_listen, has_sched;
+    span  status, pids, listen, sched, statm;
+    int   has_status, is_error, has_pids, has_listen, has_sched, has_statm;
 } pend_pool;
 
 typedef struct {

@@ -6,6 +6,7 @@
 
 #include "escape.h"
 #include "hist.h"
+#include "memory.h"
 #include "readings.h"
 
 /* ------------------------------------------------------------ the values */
@@ -42,7 +43,9 @@ GET(get_max_children) { UNUSED; set_i(o, v->now > 0, v->now); }
 GET(get_limit)
 {
     UNUSED;
-    o->word = v->limit == WI_LIMIT_CPU ? "cpu" : v->limit == WI_LIMIT_WORKERS ? "workers" : NULL;
+    o->word = v->limit == WI_LIMIT_CPU       ? "cpu"
+            : v->limit == WI_LIMIT_WORKERS ? "workers"
+            : v->limit == WI_LIMIT_MEMORY  ? "memory" : NULL;
     o->has = o->word != NULL;
     o->word_len = o->word ? strlen(o->word) : 0;
     o->i = v->limit == WI_LIMIT_CPU; /* OpenMetrics: 1 past the ceiling */
@@ -156,6 +159,23 @@ static void json_filtered(FILE *out, const pl_pool *p, const wi_view *v)
     fputc('}', out);
 }
 
+/* 14.6: the pool's memory. */
+static void json_memory(FILE *out, const pl_pool *p, const wi_view *v)
+{
+    fprintf(out, "{\"readings\": %u, \"histogram\": [", p->mem.total);
+    for (int i = 0; i < MEM_BUCKETS; i++)
+        fprintf(out, "%s%u", i ? ", " : "", p->mem.count[i]);
+    fputs("], \"per_worker_bytes\": ", out);
+    json_int(out, v->w_mib >= 0, v->w_mib * (int64_t)MEM_MIB);
+    fputs(", \"max_bytes\": ", out);
+    json_int(out, p->mem.total > 0, (int64_t)p->mem.max_bytes);
+    fputs(", \"mem_ceiling\": ", out);
+    json_int(out, v->mem_ceiling >= 0, v->mem_ceiling);
+    fputs(", \"advice\": ", out);
+    json_int(out, v->advice >= 0, v->advice);
+    fprintf(out, v->binds ? ", \"binds\": \"%s\"}" : ", \"binds\": null}", v->binds);
+}
+
 typedef void (*add_fn)(void *arg, const char *col);
 
 static const char *const COLS_FIT[] = {"fit_n", "fit_slope", "fit_intercept", "fit_sd_x", NULL};
@@ -165,6 +185,10 @@ static const char *const COLS_JOINT[] = {"joint_slope", "joint_se", "joint_parti
 static const char *const COLS_ACTIVITY[] = {"activity_cores_mean", "activity_cores_max",
                                             "activity_active_max", "activity_full_rounds",
                                             "activity_maxed_rounds", "activity_queue_max", NULL};
+
+static const char *const COLS_MEMORY[] = {"memory_readings", "memory_per_worker_bytes",
+                                          "memory_max_bytes", "memory_mem_ceiling",
+                                          "memory_advice", "memory_binds", NULL};
 
 static void cols_filtered(add_fn add, void *arg)
 {
@@ -213,6 +237,25 @@ static size_t om_overhead_se(const pl_pool *p, const wi_view *v, fig_sample s[FI
     if (v->source == WI_SRC_NONE || v->overhead_se < 0)
         return 0;
     s[0] = (fig_sample){"", source_label(v), v->overhead_se};
+    return 1;
+}
+
+static size_t om_memory(const pl_pool *p, const wi_view *v, fig_sample s[FIG_MAX_SAMPLES])
+{
+    (void)p;
+    if (v->w_mib < 0)
+        return 0;
+    s[0] = (fig_sample){"", NULL, (double)v->w_mib * (double)MEM_MIB};
+    return 1;
+}
+
+static size_t om_advice(const pl_pool *p, const wi_view *v, fig_sample s[FIG_MAX_SAMPLES])
+{
+    (void)p;
+    if (v->advice < 0)
+        return 0;
+    s[0] = (fig_sample){"", v->binds[0] == 'c' ? ",binds=\"cpu\"" : ",binds=\"memory\"",
+                        (double)v->advice};
     return 1;
 }
 
@@ -266,6 +309,14 @@ const fig_entry FIG_POOL[] = {
     {.key = "limit", .kind = FIG_WORD, .get = get_limit,
      .om = {{"fpm_cpu_limit_cpu", "gauge", NULL,
              "1 when pm.max_children is past the ceiling, 0 when within it", 1, NULL}}},
+    {.key = "memory", .kind = FIG_OBJECT, .json = json_memory, .cols = COLS_MEMORY,
+     .check = CHK_MEMORY, .label = "memory per worker",
+     .om = {{"fpm_cpu_pool_memory_per_worker_bytes", "gauge", "bytes",
+             "Memory one worker holds: private pages plus the request's peak, 95th percentile "
+             "rounded up (W)", 1, om_memory},
+            {"fpm_cpu_pool_advised_max_children", "gauge", NULL,
+             "The advised pm.max_children: the lower of the CPU and the memory ceilings; binds: "
+             "which one", 1, om_advice}}},
     {.key = "activity", .kind = FIG_OBJECT, .json = json_activity, .cols = COLS_ACTIVITY},
     {.key = "contended_readings", .kind = FIG_INT, .get = get_contended},
     {.key = "measured_under_contention", .kind = FIG_BOOL, .get = get_under_contention},

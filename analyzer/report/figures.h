@@ -53,7 +53,8 @@ typedef struct {
 /* What check compares (cmd/check.c): a share up by more than the bucket
  * tolerance, the shape, the overhead, a count that grew, a figure up by
  * more than 20% (10% more per step of --tolerance). */
-typedef enum { CHK_NONE, CHK_SHARE, CHK_SHAPE, CHK_OVERHEAD, CHK_MORE, CHK_RISE } fig_check;
+typedef enum { CHK_NONE, CHK_SHARE, CHK_SHAPE, CHK_OVERHEAD, CHK_MORE, CHK_RISE,
+               CHK_MEMORY } fig_check; /* CHK_MEMORY: W up by 20% and a bucket (14.6) */
 
 typedef struct {
     const char *key;    /* the JSON key, and the CSV column (an object's: its columns) */

@@ -27,7 +27,9 @@ static void pct_text(char *b, size_t n, int has, int pct)
 
 static const char *limit_name(wi_limit l)
 {
-    return l == WI_LIMIT_CPU ? "cpu" : l == WI_LIMIT_WORKERS ? "workers" : "-";
+    return l == WI_LIMIT_CPU       ? "cpu"
+         : l == WI_LIMIT_WORKERS ? "workers"
+         : l == WI_LIMIT_MEMORY  ? "memory" : "-";
 }
 
 /* "host H: WHY: a, b." naming the pools the host line's sums leave out:
@@ -93,6 +95,21 @@ static void host_lines(FILE *out, const char *hn, const char *label, uint64_t hm
                 atc / 1000.0);
     pools_left_out(out, hn, "not in these sums, no cost measured", v, n, pools, 0);
     pools_left_out(out, hn, "not in the ceilings' sum, its shares floors", v, n, pools, 1); /* 17.4 */
+}
+
+/* 14.5: the host line in memory: what the workers at pm.max_children
+ * would hold against what the host can give php-fpm. */
+static void memory_line(FILE *out, const char *hn, const char *label, const wi_memory *m)
+{
+    if (!m->has_total || m->needed_now < 0)
+        return;
+    double gib = 1024.0 * 1024 * 1024;
+    fprintf(out, "host %s%s: php-fpm's workers at pm.max_children would hold %.2f GiB of %.2f "
+                 "GiB it can give", hn, label, (double)m->needed_now / gib, (double)m->budget / gib);
+    if (m->budget > 0)
+        fprintf(out, " (%.2fx)", (double)m->needed_now / (double)m->budget);
+    fprintf(out, "; at the advice %.2f GiB.\n",
+            m->needed_at_advice < 0 ? 0.0 : (double)m->needed_at_advice / gib);
 }
 
 #define ARROW "\xe2\x86\x92" /* → */
@@ -249,6 +266,33 @@ static void c_max(table *t, const pl_pool *p, const wi_view *v)
         tbl_cell(t, "?");
 }
 
+static void c_mem_w(table *t, const pl_pool *p, const wi_view *v)
+{
+    (void)p;
+    if (v->w_mib >= 0)
+        tbl_cell(t, "%lldMiB", (long long)v->w_mib);
+    else
+        tbl_cell(t, "-");
+}
+
+static void c_mem_ceiling(table *t, const pl_pool *p, const wi_view *v)
+{
+    (void)p;
+    if (v->mem_ceiling >= 0)
+        tbl_cell(t, "%lld", (long long)v->mem_ceiling);
+    else
+        tbl_cell(t, "-");
+}
+
+static void c_advice(table *t, const pl_pool *p, const wi_view *v)
+{
+    (void)p;
+    if (v->advice >= 0)
+        tbl_cell(t, "%lld", (long long)v->advice);
+    else
+        tbl_cell(t, "-");
+}
+
 static void c_limit(table *t, const pl_pool *p, const wi_view *v)
 {
     (void)p;
@@ -271,7 +315,8 @@ static const column COLUMNS[] = {
     {"POOL", 1, c_name},         {"READINGS", 0, c_readings}, {"TYPICAL", 0, c_typical},
     {"P90", 0, c_p90},           {"BUSY", 0, c_busy},         {"SHAPE", 1, c_shape},
     {"PHP/W", 0, c_php},         {"HOST/W", 0, c_host},       {"FILL", 0, c_fill},
-    {"CEILING", 0, c_ceiling},   {"MAX", 0, c_max},           {"LIMIT", 1, c_limit},
+    {"CEILING", 0, c_ceiling},   {"MEM/W", 0, c_mem_w},       {"MEMCEIL", 0, c_mem_ceiling},
+    {"MAX", 0, c_max},           {"ADVICE", 0, c_advice},     {"LIMIT", 1, c_limit},
     {"STARVED", 0, c_starved},   {"ERRORS", 0, c_errors},
 };
 #define NCOLS (sizeof COLUMNS / sizeof COLUMNS[0])
@@ -506,7 +551,9 @@ static int text_host_end(rp_ctx *c, const pl_host *h, const wi_view *v, const wi
             fputc('\n', out);
         int64_t now, atc;
         whatif_host_needs(v, h->npools, &now, &atc);
-        why_ctx wc = {hm, sc->headroom, h->rounds, now, sc->cost};
+        wi_memory mem;
+        whatif_host_memory(h, sc, v, &mem);
+        why_ctx wc = {hm, sc->headroom, h->rounds, now, sc->cost, mem.has_total, mem.budget};
         for (size_t i = 0; i < h->npools; i++) {
             fprintf(out, "%s: ", tbl_get(&s->t, i + 1, 0));
             why_text(out, h->pools[i], &v[i], &wc);
@@ -519,6 +566,7 @@ static int text_host_end(rp_ctx *c, const pl_host *h, const wi_view *v, const wi
         fputc('\n', out);
         host_lines(out, s->hn, whatif_differs(sc) ? " in the what-if" : "", hm, h, v, h->npools,
                    (const pl_pool *const *)h->pools);
+        memory_line(out, s->hn, whatif_differs(sc) ? " in the what-if" : "", &mem);
         if (whatif_differs(sc))
             rc = print_what_if(out, h, v, m, s->hn);
     }

@@ -185,6 +185,45 @@ static void why_rounds(FILE *out, const pl_pool *p, const wi_view *v, const why_
         fprintf(out, " Last error: %s.", p->last_error);
 }
 
+/* 14.4, 14.5: what a worker holds, how many fit, and which ceiling binds
+ * the advice, by how much.  Nothing for a pool without memory readings (a
+ * log without STATM). */
+static void why_memory(FILE *out, const pl_pool *p, const wi_view *v, const why_ctx *c)
+{
+    if (p->mem.total == 0)
+        return;
+    if (v->w_mib < 0) {
+        fprintf(out, " Too few memory readings yet (%u of %d).", p->mem.total, MEM_MIN_READINGS);
+        return;
+    }
+    fprintf(out, " A worker holds ~%lld MiB (private pages and its request's peak, 95th "
+                 "percentile).", (long long)v->w_mib);
+    if (!c->has_budget) {
+        fputs(" No MEMINFO in the window: no memory ceiling.", out);
+        return;
+    }
+    if (v->mem_ceiling < 0) {
+        fputs(" Another pool's memory is not known yet: no memory ceiling.", out);
+        return;
+    }
+    fprintf(out, " %lld fit beside the other pools in the %.2f GiB the host can give php-fpm.",
+            (long long)v->mem_ceiling, (double)c->budget / (1024.0 * 1024 * 1024));
+    if (v->advice < 0) {
+        fputs(" No advice: the CPU gives no ceiling, and memory alone says nothing about it.",
+              out);
+        return;
+    }
+    if (v->binds[0] == 'm')
+        fprintf(out, " Advice %lld: memory binds, %lld below the CPU's ceiling of %lld.",
+                (long long)v->advice, (long long)(v->ceiling - v->mem_ceiling),
+                (long long)v->ceiling);
+    else
+        fprintf(out, " Advice %lld: the CPU binds, %lld below what memory holds.",
+                (long long)v->advice, (long long)(v->mem_ceiling - v->ceiling));
+    if (v->limit == WI_LIMIT_MEMORY || v->limit == WI_LIMIT_CPU)
+        fprintf(out, " pm.max_children %lld is past it.", (long long)v->now);
+}
+
 /* The WHY: the arithmetic of the row in short sentences, one idea each. */
 void why_text(FILE *out, const pl_pool *p, const wi_view *v, const why_ctx *c)
 {
@@ -221,9 +260,9 @@ void why_text(FILE *out, const pl_pool *p, const wi_view *v, const why_ctx *c)
         fprintf(out, ": with that many busy, each request takes at most %d.%02dx as long as "
                      "alone", c->headroom / 100, c->headroom % 100);
     fputc('.', out);
-    if (v->limit == WI_LIMIT_CPU)
+    if (v->now > v->ceiling) /* the CPU's side: section 7 */
         fprintf(out, " pm.max_children %lld is past it.", (long long)v->now);
-    else if (v->limit == WI_LIMIT_WORKERS)
+    else if (v->now > 0)
         fprintf(out, " pm.max_children %lld is within it: the pool runs out of workers before "
                      "the host runs out of CPU.", (long long)v->now);
     else
@@ -235,6 +274,7 @@ median:
                 c->cost == WI_COST_BUSY ? " (TYPICAL's; the busy cost sizes it)"
                                         : "; the default, --cost busy, sizes the pool by it");
 tail:
+    why_memory(out, p, v, c);
     why_contention(out, p);
     why_rounds(out, p, v, c);
 }

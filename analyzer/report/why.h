@@ -18,6 +18,8 @@ typedef struct {
     uint64_t rounds;      /* the host's counted rounds */
     int64_t  needed_now;  /* the host line's sum */
     int      cost;        /* WI_COST_TYPICAL or WI_COST_BUSY */
+    int      has_budget;  /* 14.3: B known ... */
+    uint64_t budget;      /* ... what the host can give php-fpm, bytes */
 } why_ctx;
 
 /* "4 cores", "1 core", "2.5 cores" of a size in millicores. */

@@ -1,0 +1,295 @@
+/* fpm-analyze advise: the bounds of section 15.1, the table and the diff
+ * of 15.2. */
+#include "advise.h"
+#include "rc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "escape.h"
+#include "table.h"
+
+int advise_model(const pl_pool *p, const wi_view *v, uint64_t hm, adv_model *m)
+{
+    const hist *h = pl_hist(p);
+    if (!v->shape || v->host_millicores_per_worker <= 0 || hm == 0 || h->total == 0 ||
+        h->busy_w == 0 || h->busy_c == 0)
+        return -1;
+    double n = h->total;
+    m->r = (double)h->busy_w / n / 1000;                        /* seconds */
+    m->d = (double)h->busy_c / 1e7 / n * (v->source != WI_SRC_NONE ? v->overhead : 1);
+    m->c = (double)hm / 1000;
+    return 0;
+}
+
+double advise_max_rps(const adv_model *m, double n)
+{
+    double a = n / m->r, b = m->c / m->d;
+    return a < b ? a : b;
+}
+
+double advise_min_ms(const adv_model *m, double n)
+{
+    double a = m->r, b = n * m->d / m->c;
+    return 1000 * (a > b ? a : b);
+}
+
+double advise_knee(const adv_model *m)
+{
+    return m->c * m->r / m->d;
+}
+
+char *advise_line(const char *text, long long n)
+{
+    static const char key[] = "pm.max_children";
+    const char *k = strstr(text, key);
+    if (!k)
+        return NULL;
+    const char *p = k + sizeof key - 1;
+    p += strspn(p, " \t");
+    if (*p != '=')
+        return NULL;
+    p++;
+    p += strspn(p, " \t");
+    int quoted = *p == '"';
+    p += quoted;
+    size_t digits = strspn(p, "0123456789");
+    if (digits == 0 || (quoted && p[digits] != '"'))
+        return NULL;
+    char num[24];
+    int nl = snprintf(num, sizeof num, "%lld", n);
+    size_t head = (size_t)(p - text), tail = strlen(p + digits);
+    char *out = malloc(head + (size_t)nl + tail + 1);
+    if (!out)
+        return NULL;
+    memcpy(out, text, head);
+    memcpy(out + head, num, (size_t)nl);
+    memcpy(out + head + (size_t)nl, p + digits, tail + 1);
+    return out;
+}
+
+/* A path patch may be given: absolute, printable, without a ".." part. */
+static int patchable_path(const char *f)
+{
+    if (f[0] != '/' || strstr(f, "/../") || (strlen(f) >= 3 && !strcmp(f + strlen(f) - 3, "/..")))
+        return 0;
+    for (const unsigned char *c = (const unsigned char *)f; *c; c++)
+        if (*c < 0x20 || *c == 0x7f)
+            return 0;
+    return 1;
+}
+
+/* The pool's diff (15.2), malloc'd; NULL when there is none to give. */
+static char *pool_patch(const pl_pool *p, const wi_view *v)
+{
+    if (v->advice < 0 || v->advice == v->now || !p->conf_file || !p->conf_text ||
+        !patchable_path(p->conf_file))
+        return NULL;
+    char *line = advise_line(p->conf_text, (long long)v->advice);
+    if (!line)
+        return NULL;
+    const char *rel = p->conf_file + 1;
+    size_t n = 2 * strlen(rel) + strlen(p->conf_text) + strlen(line) + 96;
+    char *d = malloc(n);
+    if (d)
+        snprintf(d, n, "--- a/%s\n+++ b/%s\n@@ -%lld +%lld @@\n-%s\n+%s\n", rel, rel,
+                 (long long)p->conf_line, (long long)p->conf_line, p->conf_text, line);
+    free(line);
+    return d;
+}
+
+/* N in {1, the knee, now, the advice}, each once, ascending; how many. */
+static size_t bound_points(const adv_model *m, const wi_view *v, double out[4])
+{
+    double c[4] = {1, advise_knee(m), (double)v->now, (double)v->advice};
+    size_t n = 0;
+    for (int i = 0; i < 4; i++) {
+        if (c[i] < 1 || (i == 2 && v->now <= 0) || (i == 3 && v->advice < 0))
+            continue;
+        int seen = 0;
+        for (size_t k = 0; k < n; k++)
+            seen |= fabs(out[k] - c[i]) < 0.005;
+        if (!seen)
+            out[n++] = c[i];
+    }
+    for (size_t i = 1; i < n; i++) /* ascending */
+        for (size_t k = i; k > 0 && out[k - 1] > out[k]; k--) {
+            double t = out[k];
+            out[k] = out[k - 1];
+            out[k - 1] = t;
+        }
+    return n;
+}
+
+static void workers_text(char *b, size_t n, double w)
+{
+    if (w == floor(w))
+        snprintf(b, n, "%.0f worker%s", w, w == 1 ? "" : "s");
+    else
+        snprintf(b, n, "%.2f workers", w);
+}
+
+static void cell_num(table *t, int has, long long v)
+{
+    if (has)
+        tbl_cell(t, "%lld", v);
+    else
+        tbl_cell(t, "-");
+}
+
+static int text_host(FILE *out, const pl_host *h, const wi_scenario *sc, const wi_view *v,
+                     char **patches)
+{
+    size_t w = 0;
+    char *hn = esc_display_name(h->hostname, h->hostname_len, &w);
+    uint64_t hm = whatif_host_millicores(h, sc);
+    wi_memory mem;
+    whatif_host_memory(h, sc, v, &mem);
+    fprintf(out, "%s: %.2f cores", hn ? hn : "?", hm / 1000.0);
+    if (mem.has_total)
+        fprintf(out, ", %.2f GiB of which php-fpm can have %.2f GiB", mem.total / 1073741824.0,
+                mem.budget / 1073741824.0);
+    else
+        fputs(", memory unknown (no MEMINFO)", out);
+    fputs("\n\n", out);
+    static const int left[6] = {1, 0, 0, 0, 0, 1};
+    table t = tbl_new(6, left);
+    const char *head[6] = {"POOL", "NOW", "CPU CEILING", "MEM CEILING", "ADVICE", "BINDS"};
+    for (int k = 0; k < 6; k++)
+        tbl_cell(&t, "%s", head[k]);
+    for (size_t i = 0; i < h->npools; i++) {
+        size_t pw = 0;
+        char *name = esc_display_name(h->pools[i]->name, h->pools[i]->name_len, &pw);
+        tbl_cell_owned(&t, name, pw);
+        cell_num(&t, v[i].now > 0, v[i].now);
+        cell_num(&t, v[i].has_fill, v[i].ceiling);
+        cell_num(&t, v[i].mem_ceiling >= 0, v[i].mem_ceiling);
+        cell_num(&t, v[i].advice >= 0, v[i].advice);
+        tbl_cell(&t, "%s", v[i].binds ? v[i].binds : "-");
+    }
+    int rc = tbl_print(out, &t);
+    for (size_t i = 0; rc == 0 && i < h->npools; i++) {
+        adv_model m;
+        const char *name = tbl_get(&t, i + 1, 0);
+        if (i == 0)
+            fputc('\n', out);
+        if (advise_model(h->pools[i], &v[i], hm, &m) != 0) {
+            fprintf(out, "%s: no bounds: no shape or no cost measured yet.\n", name);
+            continue;
+        }
+        double pts[4];
+        size_t np = bound_points(&m, &v[i], pts);
+        for (size_t k = 0; k < np; k++) {
+            char wb[48];
+            workers_text(wb, sizeof wb, pts[k]);
+            fprintf(out, "%s: at %s: <= %.1f req/s, each >= %.0f ms%s\n", name, wb,
+                    advise_max_rps(&m, pts[k]), advise_min_ms(&m, pts[k]),
+                    fabs(pts[k] - advise_knee(&m)) < 0.005 ? " (the knee)" : "");
+        }
+    }
+    for (size_t i = 0; rc == 0 && i < h->npools; i++) {
+        if (v[i].advice < 0 || v[i].advice == v[i].now)
+            continue;
+        patches[i] = pool_patch(h->pools[i], &v[i]);
+        if (!patches[i])
+            fprintf(out, "set pm.max_children = %lld in pool %s's configuration\n",
+                    (long long)v[i].advice, tbl_get(&t, i + 1, 0));
+    }
+    tbl_free(&t);
+    free(hn);
+    return rc;
+}
+
+static void json_num2(FILE *out, double d)
+{
+    esc_double(out, round(d * 100) / 100);
+}
+
+static void json_pool(FILE *out, const pl_host *h, const pl_pool *p, const wi_view *v,
+                      uint64_t hm, int first)
+{
+    fputs(first ? "\n  {\"hostname\": " : ",\n  {\"hostname\": ", out);
+    esc_json_string(out, h->hostname, h->hostname_len);
+    fputs(", \"pool\": ", out);
+    esc_json_string(out, p->name, p->name_len);
+    fputs(", \"now\": ", out);
+    v->now > 0 ? fprintf(out, "%lld", (long long)v->now) : fputs("null", out);
+    fputs(", \"cpu_ceiling\": ", out);
+    v->has_fill ? fprintf(out, "%lld", (long long)v->ceiling) : fputs("null", out);
+    fputs(", \"mem_ceiling\": ", out);
+    v->mem_ceiling >= 0 ? fprintf(out, "%lld", (long long)v->mem_ceiling) : fputs("null", out);
+    fputs(", \"advice\": ", out);
+    v->advice >= 0 ? fprintf(out, "%lld", (long long)v->advice) : fputs("null", out);
+    fprintf(out, v->binds ? ", \"binds\": \"%s\"" : ", \"binds\": null", v->binds);
+    adv_model m;
+    int has = advise_model(p, v, hm, &m) == 0;
+    fputs(", \"knee\": ", out);
+    if (has)
+        json_num2(out, advise_knee(&m));
+    else
+        fputs("null", out);
+    fputs(", \"bounds\": [", out);
+    double pts[4];
+    size_t np = has ? bound_points(&m, v, pts) : 0;
+    for (size_t k = 0; k < np; k++) {
+        fputs(k ? ", {\"workers\": " : "{\"workers\": ", out);
+        json_num2(out, pts[k]);
+        fputs(", \"max_rps\": ", out);
+        json_num2(out, advise_max_rps(&m, pts[k]));
+        fputs(", \"min_ms\": ", out);
+        json_num2(out, advise_min_ms(&m, pts[k]));
+        fputc('}', out);
+    }
+    fputs("], \"patch\": ", out);
+    char *d = pool_patch(p, v);
+    if (d)
+        esc_json_string(out, d, strlen(d));
+    else
+        fputs("null", out);
+    free(d);
+    fputc('}', out);
+}
+
+int advise_print(FILE *out, const pipeline *pl, const wi_scenario *sc, int json)
+{
+    pl_host *const *hosts;
+    size_t nh = pipeline_hosts(pl, &hosts);
+    int first = 1;
+    if (json)
+        fputs("{\"format\": 1, \"advise\": [", out);
+    for (size_t i = 0; i < nh; i++) {
+        const pl_host *h = hosts[i];
+        wi_view *v = whatif_views(h, sc);
+        char **patches = calloc(h->npools ? h->npools : 1, sizeof *patches);
+        if (!v || !patches) {
+            free(v);
+            free(patches);
+            return FPM_ENOMEM;
+        }
+        int rc = 0;
+        if (json) {
+            for (size_t k = 0; k < h->npools; k++, first = 0)
+                json_pool(out, h, h->pools[k], &v[k], whatif_host_millicores(h, sc), first);
+        } else {
+            if (i)
+                fputc('\n', out);
+            rc = text_host(out, h, sc, v, patches);
+            for (size_t k = 0, any = 0; k < h->npools; k++)
+                if (patches[k]) {
+                    if (!any++)
+                        fputc('\n', out);
+                    fputs(patches[k], out);
+                }
+        }
+        for (size_t k = 0; k < h->npools; k++)
+            free(patches[k]);
+        free(patches);
+        free(v);
+        if (rc)
+            return rc;
+    }
+    if (json)
+        fputs(first ? "]}\n" : "\n]}\n", out);
+    return 0;
+}

@@ -43,16 +43,16 @@ static inline void th_pool(pipeline *pl, const char *name, int max_children, con
 
 typedef struct {
     char name[32];
-    int  has_status, is_error, has_pids, has_listen;
-    buf  status, pids, listen;
+    int  has_status, is_error, has_pids, has_listen, has_statm;
+    buf  status, pids, listen, statm;
 } th_pool_round;
 
 typedef struct {
     uint64_t      real;
     int           has_stat, has_cg, has_cg_pressure, has_pressure, has_steal, has_master;
-    int           has_cpuacct;
+    int           has_cpuacct, has_meminfo, has_mem_stat;
     uint64_t      mono;
-    buf           stat, cg, cg_pressure, pressure, steal, master, cpuacct;
+    buf           stat, cg, cg_pressure, pressure, steal, master, cpuacct, meminfo, mem_stat;
     int           n;
     th_pool_round p[8];
 } th_round;
@@ -263,18 +263,25 @@ static inline int th_run(pipeline *pl, th_round *r)
             pr[i].listen = (const unsigned char *)p->listen.p;
             pr[i].listen_len = p->listen.n;
         }
+        if (p->has_statm) {
+            pr[i].has_statm = 1;
+            pr[i].statm = (const unsigned char *)(p->statm.p ? p->statm.p : "");
+            pr[i].statm_len = p->statm.n;
+        }
     }
     pl_round round = {.real = r->real, .stat_mono = r->mono, .pools = pr, .npools = (size_t)r->n};
     const int has[PL_NREC] = {[PL_REC_STAT] = r->has_stat, [PL_REC_CPU_STAT] = r->has_cg,
                               [PL_REC_CPUACCT] = r->has_cpuacct,
                               [PL_REC_CPU_PRESSURE] = r->has_cg_pressure,
                               [PL_REC_PRESSURE] = r->has_pressure, [PL_REC_STEAL] = r->has_steal,
-                              [PL_REC_MASTER] = r->has_master};
+                              [PL_REC_MASTER] = r->has_master, [PL_REC_MEMINFO] = r->has_meminfo,
+                              [PL_REC_MEM_STAT] = r->has_mem_stat};
     const buf *rec[PL_NREC] = {[PL_REC_STAT] = &r->stat, [PL_REC_CPU_STAT] = &r->cg,
                                [PL_REC_CPUACCT] = &r->cpuacct,
                                [PL_REC_CPU_PRESSURE] = &r->cg_pressure,
                                [PL_REC_PRESSURE] = &r->pressure, [PL_REC_STEAL] = &r->steal,
-                               [PL_REC_MASTER] = &r->master};
+                               [PL_REC_MASTER] = &r->master, [PL_REC_MEMINFO] = &r->meminfo,
+                               [PL_REC_MEM_STAT] = &r->mem_stat};
     for (int k = 0; k < PL_NREC; k++)
         round.rec[k] = (pl_host_rec){has[k], (const unsigned char *)rec[k]->p, rec[k]->n};
     int rc = pipeline_round(pl, &round);
@@ -282,7 +289,10 @@ static inline int th_run(pipeline *pl, th_round *r)
         buf_free(&r->p[i].status);
         buf_free(&r->p[i].pids);
         buf_free(&r->p[i].listen);
+        buf_free(&r->p[i].statm);
     }
+    buf_free(&r->meminfo);
+    buf_free(&r->mem_stat);
     buf_free(&r->stat);
     buf_free(&r->cg);
     buf_free(&r->cg_pressure);

@@ -189,6 +189,41 @@ static void test_17_6_check_fails_a_41_percent_heavier_cpu_per_request(void **st
     free(s);
 }
 
+/* 14.6: a per-worker memory up by more than 20% and a bucket: the
+ * memory fixture's shop holds 62 MiB */
+static void test_14_6_check_fails_a_memory_per_worker_that_grew(void **state)
+{
+    (void)state;
+    static const struct { long long was; int worse; } cases[] = {
+        {52428800, 1}, /* 50 MiB: +24% */
+        {54525952, 0}, /* 52 MiB: +19% */
+        {65011712, 0}, /* the same */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[] = "/tmp/fpmcpu-baseline-XXXXXX", err[256];
+        FILE *f = fdopen(mkstemp(path), "w");
+        assert_non_null(f);
+        fprintf(f, "{\"format\": 1, \"hosts\": [{\"hostname\": \"mem1\", \"pools\": ["
+                   "{\"pool\": \"shop\", \"memory\": {\"per_worker_bytes\": %lld}}]}]}",
+                cases[i].was);
+        fclose(f);
+        pipeline *pl = pipeline_new(NULL);
+        th_replay_quiet(pl, "fixtures/logs/memory.fpmlog");
+        wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
+        char *s = NULL;
+        size_t n = 0;
+        FILE *out = open_memstream(&s, &n);
+        int worse = check_against(out, pl, &sc, path, 0, 10, err, sizeof err);
+        fclose(out);
+        unlink(path);
+        assert_int_equal(worse, cases[i].worse);
+        if (cases[i].worse)
+            assert_non_null(strstr(s, "mem1 shop: memory per worker 50 MiB -> 62 MiB (+24%)\n"));
+        free(s);
+        pipeline_free(pl);
+    }
+}
+
 /* 17.3: shares measured under contention are floors: never compared with
  * shares that are not (a regression, said); both floors are compared, and
  * said to be floors.  The history here is measured under contention: its
@@ -217,6 +252,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_17_6_check_fails_a_41_percent_heavier_cpu_per_request),
+        cmocka_unit_test(test_14_6_check_fails_a_memory_per_worker_that_grew),
         cmocka_unit_test(test_17_check_refuses_a_floor_against_a_share),
         cmocka_unit_test(test_nothing_worse_exits_0),
         cmocka_unit_test(test_each_thing_worse_is_one_line),

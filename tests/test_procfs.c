@@ -99,6 +99,7 @@ static void test_worker_ppid_child_ticks_and_starttime(void **state)
     assert_int_equal(p.ticks, 26);
     assert_int_equal(p.child_ticks, 12);
     assert_int_equal(p.start, 123456);
+    assert_int_equal(p.rss, 4500); /* field 24, pages (14.3: a master's memory) */
     /* doubled spaces: read field by field, the same */
     const char *spaced = "4242 (a b) S  77 4242 4242 0 -1 4194624 1069 0 0 0  11 3 5 7 "
                          "20 0 1 0  123456";
@@ -111,6 +112,7 @@ static void test_worker_ppid_child_ticks_and_starttime(void **state)
     assert_int_equal(procfs_proc_stat(cut, strlen(cut), &p), 0);
     assert_int_equal(p.ticks, 26);
     assert_int_equal(p.start, -1);
+    assert_int_equal(p.rss, -1);
     /* negative children's times count 0 */
     const char *neg = "9 (x) S 1 1 1 0 -1 0 0 0 0 0 5 6 -7 8 20 0 1 0 5";
     assert_int_equal(procfs_proc_stat(neg, strlen(neg), &p), 0);

@@ -284,7 +284,8 @@ static void test_overhead_is_its_own_else_the_hosts_else_none(void **state)
 static void test_workers_are_sorted_by_pid_the_later_line_standing(void **state)
 {
     (void)state;
-    procfs_proc t[] = {{30, 7, 5, 0, 1}, {10, 7, 1, 0, 1}, {30, 7, 9, 0, 1}, {20, 7, 2, 0, 1}};
+    procfs_proc t[] = {{30, 7, 5, 0, 1, -1}, {10, 7, 1, 0, 1, -1}, {30, 7, 9, 0, 1, -1},
+                       {20, 7, 2, 0, 1, -1}};
     wk_map m = {0};
     assert_int_equal(wk_set(&m, t, 4), 0);
     assert_int_equal(m.n, 3);

@@ -192,6 +192,29 @@ static pipeline *small_history(void)
     return history_of(1);
 }
 
+/* want with each @MEM@ replaced by a pool's memory object without readings
+ * (14.6): 213 zero buckets, nulls. */
+static char *with_memory(const char *want)
+{
+    char mem[2048];
+    size_t o = (size_t)snprintf(mem, sizeof mem, "{\"readings\": 0, \"histogram\": [");
+    for (int i = 0; i < MEM_BUCKETS; i++)
+        o += (size_t)snprintf(mem + o, sizeof mem - o, "%s0", i ? ", " : "");
+    snprintf(mem + o, sizeof mem - o, "], \"per_worker_bytes\": null, \"max_bytes\": null, "
+             "\"mem_ceiling\": null, \"advice\": null, \"binds\": null}");
+    char *out = malloc(strlen(want) + 4 * strlen(mem) + 1);
+    assert_non_null(out);
+    out[0] = '\0';
+    const char *p = want, *at;
+    while ((at = strstr(p, "@MEM@"))) {
+        strncat(out, p, (size_t)(at - p));
+        strcat(out, mem);
+        p = at + 5;
+    }
+    strcat(out, p);
+    return out;
+}
+
 static void test_json_output_is_section_8(void **state)
 {
     (void)state;
@@ -209,7 +232,9 @@ static void test_json_output_is_section_8(void **state)
         "\"pressure\": {\"pairs\": 0, \"p10_pct\": null, \"p50_pct\": null, \"p90_pct\": null, "
         "\"max_pct\": null}, \"php_accounted\": {\"pairs\": 0, \"p10_pct\": null, "
         "\"p50_pct\": null, \"p90_pct\": null, \"max_pct\": null}, \"steal_probe\": null, "
-        "\"inconsistent_pairs\": 0, \"joint\": null, \"needed_now_millicores\": 28000, \"needed_at_ceiling_millicores\": 0, \"pools\": [\n"
+        "\"inconsistent_pairs\": 0, \"joint\": null, \"needed_now_millicores\": 28000, \"needed_at_ceiling_millicores\": 0, \"memory\": {\"total_bytes\": null, "
+        "\"budget_bytes\": null, \"other_max_bytes\": null, \"php_max_bytes\": null, "
+        "\"needed_now_bytes\": null, \"needed_at_advice_bytes\": null}, \"pools\": [\n"
         "    {\"pool\": \"shop\", \"readings\": 20, \"histogram\": [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "
         "0, 0, 0, 0, 20, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "
         "0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], \"typical_pct\": 70, "
@@ -217,7 +242,7 @@ static void test_json_output_is_section_8(void **state)
         "\"busy_millicores\": 700, \"cpu_ms_per_request\": 63.00, \"fit\": null, \"joint\": null, "
         "\"overhead_source\": null, \"recovered_pct\": null, \"overhead\": null, "
         "\"host_millicores_per_worker\": 700, \"knee\": null, \"fill_workers\": null, "
-        "\"ceiling\": null, \"max_children\": 40, \"limit\": null, \"activity\": {\"cores_mean\": null, "
+        "\"ceiling\": null, \"max_children\": 40, \"limit\": null, \"memory\": @MEM@, \"activity\": {\"cores_mean\": null, "
         "\"cores_max\": null, \"active_max\": 1, \"full_rounds\": 0, \"maxed_rounds\": 0, "
         "\"queue_max\": 2}, \"contended_readings\": 2, \"measured_under_contention\": true, "
         "\"unanswered_full_queue_max\": null, \"starved_rounds\": 2, "
@@ -231,7 +256,7 @@ static void test_json_output_is_section_8(void **state)
         "\"busy_millicores\": null, \"cpu_ms_per_request\": null, \"fit\": null, \"joint\": null, "
         "\"overhead_source\": null, \"recovered_pct\": null, \"overhead\": null, "
         "\"host_millicores_per_worker\": null, \"knee\": null, \"fill_workers\": null, "
-        "\"ceiling\": null, \"max_children\": null, \"limit\": null, \"activity\": {\"cores_mean\": null, "
+        "\"ceiling\": null, \"max_children\": null, \"limit\": null, \"memory\": @MEM@, \"activity\": {\"cores_mean\": null, "
         "\"cores_max\": null, \"active_max\": 1, \"full_rounds\": null, \"maxed_rounds\": 0, "
         "\"queue_max\": 0}, \"contended_readings\": 0, \"measured_under_contention\": false, "
         "\"unanswered_full_queue_max\": null, \"starved_rounds\": 0, "
@@ -240,7 +265,9 @@ static void test_json_output_is_section_8(void **state)
         "\"short\": 0, \"invalid\": 0, \"primed\": 0}}\n"
         "  ]}\n"
         "]}\n";
-    assert_string_equal(j, want);
+    char *w = with_memory(want);
+    assert_string_equal(j, w);
+    free(w);
     free(j);
     pipeline_free(pl);
 }
@@ -303,9 +330,9 @@ static void test_text_table_and_why_sentences(void **state)
     const char *want =
         "web1: 4 cores (4000m), 21 rounds (2027-01-15T08:00:00Z to 2027-01-15T08:10:00Z) every 30 s, headroom 2.00\n"
         "\n"
-        "POOL   READINGS  TYPICAL  P90    BUSY  SHAPE      PHP/W  HOST/W  FILL  CEILING  MAX  LIMIT  STARVED  ERRORS\n"
-        "shop         20      70%  70%  70.00%  cpu-bound   700m    700m     -        -   40  -            2       0\n"
-        "young         3      <5%  <5%       -  -              -       -     -        -    ?  -            0       0\n"
+        "POOL   READINGS  TYPICAL  P90    BUSY  SHAPE      PHP/W  HOST/W  FILL  CEILING  MEM/W  MEMCEIL  MAX  ADVICE  LIMIT  STARVED  ERRORS\n"
+        "shop         20      70%  70%  70.00%  cpu-bound   700m    700m     -        -      -        -   40       -  -            2       0\n"
+        "young         3      <5%  <5%       -  -              -       -     -        -      -        -    ?       -  -            0       0\n"
         "\n"
         "ACTIVITY  CORES  PEAK  BUSY MAX  ALL BUSY  RAN OUT  QUEUE MAX\n"
         "shop          -     -   1 of 40         0        -          2\n"

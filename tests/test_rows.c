@@ -113,7 +113,7 @@ static void test_csv_of_readings_and_rounds_parses_back(void **state)
         assert_int_equal(strlen(r.rows[i][0]), 24); /* 2026-11-29T22:07:10.008Z */
     }
     for (size_t i = 1; i < o.nrows; i++) {
-        assert_int_equal(o.ncols[i], 23);
+        assert_int_equal(o.ncols[i], 25);
         starved += strcmp(o.rows[i][19], "1") == 0;
     }
     uint64_t readings = 0, want_starved = 0;
@@ -191,13 +191,13 @@ static void test_csv_values(void **state)
     assert_row(&r, 1, reading, 9);
     static const char *const first[] = {"2026-11-29T22:07:10.008Z", "web1", "api", "", "", "", "",
                                         "", "", "", "", "", "0", "1", "0", "", "none", "0", "0",
-                                        "0", "0", "0", "0"};
-    assert_row(&o, 1, first, 23);
+                                        "0", "0", "0", "0", "", ""};
+    assert_row(&o, 1, first, 25);
     static const char *const pair[] = {"2026-11-29T22:07:40.043Z", "web1", "shop", "30.028",
                                        "2.2682", "0.00", "", "", "", "0.5671", "1.4460", "0.0000",
                                        "0", "2", "0", "", "dominant", "1", "0", "0", "0", "0",
-                                       "0"};
-    assert_row(&o, 4, pair, 23);
+                                       "0", "", ""};
+    assert_row(&o, 4, pair, 25);
     table_free_all(&r);
     table_free_all(&o);
     pipeline_free(pl);
@@ -206,8 +206,17 @@ static void test_csv_values(void **state)
     static const char *const box[] = {"2026-11-29T22:07:40.047Z", "box2", "shop", "30.016",
                                       "1.4992", "0.00", "35.00", "19.99", "94.31", "0.9995",
                                       "1.3932", "0.0000", "0", "1", "0", "", "none", "0", "0",
-                                      "0", "0", "0", "0"};
-    assert_row(&o, 4, box, 23);
+                                      "0", "0", "0", "0", "", ""};
+    assert_row(&o, 4, box, 25);
+    table_free_all(&r);
+    table_free_all(&o);
+    pipeline_free(pl);
+    /* 14.1, 14.3: the shop's 8 workers hold 40 to 47 MiB private (348 MiB);
+     * the host's other is MemTotal - MemAvailable (whole kB) - the pools' 483 MiB */
+    pl = csv_of("fixtures/logs/memory.fpmlog", &r, &o);
+    assert_string_equal(o.rows[2][2], "shop");
+    assert_string_equal(o.rows[2][23], "364904448");
+    assert_string_equal(o.rows[2][24], "1661004800");
     table_free_all(&r);
     table_free_all(&o);
     pipeline_free(pl);

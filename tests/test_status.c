@@ -41,6 +41,8 @@ static void test_real_php82_page(void **state)
     for (size_t i = 0; i < pg.nworkers; i++) {
         const status_worker *w = &pg.workers[i];
         assert_true(w->has_pid && w->has_requests && w->has_duration && w->has_cpu);
+        assert_true(w->has_memory); /* 14.1: the request's peak */
+        assert_true(w->memory == 2097152 || w->memory == 0);
         if (strcmp(w->state, "Running") == 0) {
             running++;
             assert_string_equal(w->uri, "/status?json&full");

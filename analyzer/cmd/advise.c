@@ -80,10 +80,11 @@ static int patchable_path(const char *f)
     return 1;
 }
 
-/* The pool's diff (15.2), malloc'd; NULL when there is none to give. */
+/* The pool's diff (15.2), malloc'd; NULL when there is none to give.  An
+ * advice of 0 gets none: php-fpm refuses pm.max_children = 0. */
 static char *pool_patch(const pl_pool *p, const wi_view *v)
 {
-    if (v->advice < 0 || v->advice == v->now || !p->conf_file || !p->conf_text ||
+    if (v->advice <= 0 || v->advice == v->now || !p->conf_file || !p->conf_text ||
         !patchable_path(p->conf_file))
         return NULL;
     char *line = advise_line(p->conf_text, (long long)v->advice);
@@ -192,7 +193,11 @@ static int text_host(FILE *out, const pl_host *h, const wi_scenario *sc, const w
         if (v[i].advice < 0 || v[i].advice == v[i].now)
             continue;
         patches[i] = pool_patch(h->pools[i], &v[i]);
-        if (!patches[i])
+        if (v[i].advice == 0)
+            fprintf(out, "pool %s: no worker fits beside the other pools at their "
+                         "pm.max_children; lower theirs first (no diff: php-fpm needs 1 at "
+                         "least)\n", tbl_get(&t, i + 1, 0));
+        else if (!patches[i])
             fprintf(out, "set pm.max_children = %lld in pool %s's configuration\n",
                     (long long)v[i].advice, tbl_get(&t, i + 1, 0));
     }

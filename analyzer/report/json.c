@@ -162,6 +162,26 @@ static int json_joint(FILE *out, const pl_host *h)
     return 0;
 }
 
+/* 14.6: the host's memory, nulls where unknown. */
+static void json_memory(FILE *out, const pl_host *h, const wi_scenario *sc, const wi_view *v)
+{
+    wi_memory m;
+    whatif_host_memory(h, sc, v, &m);
+    fputs("\"memory\": {\"total_bytes\": ", out);
+    json_i64(out, m.has_total, (int64_t)m.total);
+    fputs(", \"budget_bytes\": ", out);
+    json_i64(out, m.has_total, (int64_t)m.budget);
+    fputs(", \"other_max_bytes\": ", out);
+    json_i64(out, m.has_total, (int64_t)m.other_max);
+    fputs(", \"php_max_bytes\": ", out);
+    json_i64(out, m.has_total, (int64_t)m.php_max);
+    fputs(", \"needed_now_bytes\": ", out);
+    json_i64(out, m.needed_now >= 0, m.needed_now);
+    fputs(", \"needed_at_advice_bytes\": ", out);
+    json_i64(out, m.needed_at_advice >= 0, m.needed_at_advice);
+    fputs("}, ", out);
+}
+
 static int json_host(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_view *m)
 {
     (void)m;
@@ -181,8 +201,10 @@ static int json_host(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_vie
     fprintf(out, "\"inconsistent_pairs\": %llu, ", (unsigned long long)h->j.inconsistent);
     if (json_joint(out, h) != 0)
         return FPM_ENOMEM;
-    fprintf(out, "\"needed_now_millicores\": %lld, \"needed_at_ceiling_millicores\": %lld, "
-                 "\"pools\": [", (long long)now, (long long)atc);
+    fprintf(out, "\"needed_now_millicores\": %lld, \"needed_at_ceiling_millicores\": %lld, ",
+            (long long)now, (long long)atc);
+    json_memory(out, h, c->sc, v);
+    fputs("\"pools\": [", out);
     return 0;
 }
 

@@ -118,6 +118,10 @@ static void on_round(void *arg, const pl_host *h, const pl_pool *p, const pl_rou
     fieldf(f, 0, "%d", pair->starved_by_steal);
     fieldf(f, 0, "%d", pair->throttled);
     fieldf(f, 0, "%d", pair->unanswered_full);
+    if (pair->private_bytes >= 0) fieldf(f, 0, "%lld", (long long)pair->private_bytes);
+    else field(f, 0, "", 0);
+    if (pair->host_other >= 0) fieldf(f, 0, "%lld", (long long)pair->host_other);
+    else field(f, 0, "", 0);
     fputs("\r\n", f);
 }
 
@@ -130,7 +134,8 @@ void rows_attach(csvout *c, pipeline *pl)
                                            "listen_queue", "active", "maxed", "queue",
                                            "fit_point", "joint_point",
                                            "inconsistent", "starved", "starved_by_steal",
-                                           "throttled", "unanswered_full"};
+                                           "throttled", "unanswered_full",
+                                           "pool_private_bytes", "host_other_bytes"};
     const char *oh[sizeof oh_before / sizeof oh_before[0] + SIG_N +
                    sizeof oh_after / sizeof oh_after[0]];
     size_t n = 0;

@@ -1,0 +1,533 @@
+/* Sections 14 and 15 of docs/rules.md: memory readings, the memory
+ * histogram and W, the host's php budget, the memory ceiling, the advice
+ * (analyzer/pipeline/memory.h, whatif.h) and advise's bounds and line
+ * (analyzer/cmd/advise.h); a rule a test. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "advise.h"
+#include "memory.h"
+#include "pipeline_harness.h"
+#include "procfs.h"
+#include "whatif.h"
+
+#define MIB 1048576ull
+#define GIB (1024 * MIB)
+
+typedef struct {
+    int64_t  pid[8];
+    uint64_t bytes[8];
+    int      n;
+} seen;
+
+static void on_private(void *arg, int64_t pid, uint64_t bytes)
+{
+    seen *s = arg;
+    s->pid[s->n] = pid;
+    s->bytes[s->n++] = bytes;
+}
+
+/* 14.1: (resident - shared) x page_size: opcache's and the binary's
+ * shared pages are not the worker's */
+static void test_14_1_private_is_resident_less_shared(void **state)
+{
+    (void)state;
+    seen s = {0};
+    const char *statm = "4100 60000 13312 3072 300 0 9000 0\n4101 60000 3072 3072 300 0 9000 0\n";
+    size_t bad = mem_each_statm((const unsigned char *)statm, strlen(statm), 4096, on_private, &s);
+    assert_int_equal(bad, 0);
+    assert_int_equal(s.n, 2);
+    assert_int_equal(s.pid[0], 4100);
+    assert_int_equal(s.bytes[0], 10240ull * 4096); /* 40 MiB */
+    assert_int_equal(s.bytes[1], 0);
+}
+
+/* 14.1: a line whose fields are not plain non-negative integers, or whose
+ * shared exceeds resident, gives nothing */
+static void test_14_1_statm_lines_that_do_not_parse(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {
+        "4100 60000 13312 3072 300 0 9000",         /* seven fields */
+        "4100 60000 13312 3072 300 0 9000 0 1",     /* nine */
+        "4100 60000 -13312 3072 300 0 9000 0",      /* a sign */
+        "4100 60000 13312 30x2 300 0 9000 0",       /* not a number */
+        "4100 60000 13312 3072.5 300 0 9000 0",     /* a fraction */
+        "4100 60000 3072 3073 300 0 9000 0",        /* shared > resident */
+        "0 60000 13312 3072 300 0 9000 0",          /* no pid */
+        "4100 60000 99999999999999999999 3072 300 0 9000 0", /* does not fit */
+        "",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int64_t pid;
+        uint64_t res, sh;
+        assert_int_equal(procfs_statm(bad[i], strlen(bad[i]), &pid, &res, &sh), -1);
+    }
+    seen s = {0};
+    const char *t = "x y\n4100 60000 13312 3072 300 0 9000 0\n4101 1 2 3 4 5 6\n";
+    assert_int_equal(mem_each_statm((const unsigned char *)t, strlen(t), 4096, on_private, &s), 2);
+    assert_int_equal(s.n, 1);
+}
+
+/* 14.2: 1 MiB buckets below 128, 16 MiB to 1024, 256 MiB to 8192, then one;
+ * a bucket's top is its upper edge, the last one's the largest reading */
+static void test_14_2_buckets_and_their_tops(void **state)
+{
+    (void)state;
+    mem_hist h = {0};
+    assert_int_equal(mem_bucket(0), 0);
+    assert_int_equal(mem_bucket(MIB - 1), 0);
+    assert_int_equal(mem_bucket(MIB), 1);
+    assert_int_equal(mem_bucket(128 * MIB - 1), 127);
+    assert_int_equal(mem_bucket(128 * MIB), 128);
+    assert_int_equal(mem_bucket(144 * MIB), 129);
+    assert_int_equal(mem_bucket(1024 * MIB - 1), 183);
+    assert_int_equal(mem_bucket(1024 * MIB), 184);
+    assert_int_equal(mem_bucket(8192 * MIB - 1), 211);
+    assert_int_equal(mem_bucket(8192 * MIB), 212);
+    assert_int_equal(mem_top_mib(&h, 0), 1);
+    assert_int_equal(mem_top_mib(&h, 127), 128);
+    assert_int_equal(mem_top_mib(&h, 128), 144);
+    assert_int_equal(mem_top_mib(&h, 183), 1024);
+    assert_int_equal(mem_top_mib(&h, 184), 1280);
+    assert_int_equal(mem_top_mib(&h, 211), 8192);
+    mem_add(&h, 9000 * MIB + 1);
+    assert_int_equal(mem_top_mib(&h, 212), 9001); /* rounded up */
+    assert_int_equal(h.max_bytes, 9000 * MIB + 1);
+}
+
+/* 14.2: above 4096 readings every bucket halves, as the CPU histogram does */
+static void test_14_2_the_histogram_halves(void **state)
+{
+    (void)state;
+    mem_hist h = {0};
+    for (int i = 0; i < MEM_LIMIT; i++)
+        mem_add(&h, (uint64_t)(i % 2 ? 30 : 31) * MIB);
+    assert_int_equal(h.total, 4096);
+    assert_int_equal(h.count[30], 2048);
+    mem_add(&h, 500 * MIB);
+    assert_int_equal(h.count[30], 1024);
+    assert_int_equal(h.count[31], 1024);
+    assert_int_equal(h.count[mem_bucket(500 * MIB)], 0); /* 1 / 2 */
+    assert_int_equal(h.total, 2048);
+    assert_int_equal(h.max_bytes, 500 * MIB); /* the largest reading is never halved */
+}
+
+/* 14.2: W is known from 20 readings on */
+static void test_14_2_w_at_19_and_at_20_readings(void **state)
+{
+    (void)state;
+    mem_hist h = {0};
+    for (int i = 0; i < 19; i++)
+        mem_add(&h, 40 * MIB);
+    assert_int_equal(mem_w_mib(&h), -1);
+    mem_add(&h, 40 * MIB);
+    assert_int_equal(mem_w_mib(&h), 41);
+}
+
+/* 14.2: W is the top of the bucket of the 95th percentile, rounded up */
+static void test_14_2_w_is_the_95th_percentile_rounded_up(void **state)
+{
+    (void)state;
+    mem_hist h = {0};
+    for (int i = 0; i < 95; i++)
+        mem_add(&h, 30 * MIB + 5);  /* bucket 30, top 31 */
+    for (int i = 0; i < 5; i++)
+        mem_add(&h, 200 * MIB);     /* bucket 132, top 208 */
+    assert_int_equal(mem_w_mib(&h), 31); /* rank ceil(95 x 100 / 100) = 95 */
+    mem_add(&h, 200 * MIB);             /* rank ceil(95 x 101 / 100) = 96 */
+    assert_int_equal(mem_w_mib(&h), 208);
+}
+
+/* 14.3: other = MemTotal - MemAvailable - php, floored at 0 */
+static void test_14_3_other_from_meminfo(void **state)
+{
+    (void)state;
+    const char *mi = "MemTotal:        8388608 kB\nMemFree:         1000000 kB\n"
+                     "MemAvailable:    6291456 kB\nShmem:             12288 kB\n";
+    uint64_t other, total;
+    assert_int_equal(mem_other((const unsigned char *)mi, strlen(mi), NULL, 0, 0, 0, 512 * MIB,
+                               &other, &total), 0);
+    assert_int_equal(total, 8 * GIB);
+    assert_int_equal(other, 2 * GIB - 512 * MIB);
+    assert_int_equal(mem_other((const unsigned char *)mi, strlen(mi), NULL, 0, 0, 0, 3 * GIB,
+                               &other, &total), 0);
+    assert_int_equal(other, 0);
+    const char *no_avail = "MemTotal:        8388608 kB\n";
+    assert_int_equal(mem_other((const unsigned char *)no_avail, strlen(no_avail), NULL, 0, 0, 0,
+                               0, &other, &total), -1);
+}
+
+/* 14.3: under a cgroup limit below MemTotal, other is the cgroup's anon +
+ * shmem less php, and the limit stands in for MemTotal: cgroup v2 */
+static void test_14_3_a_cgroup_limit_below_memtotal_v2(void **state)
+{
+    (void)state;
+    const char *mi = "MemTotal:        8388608 kB\nMemAvailable:    1000 kB\n";
+    const char *st = "anon 1073741824\nfile 999999999\nkernel 5\nshmem 67108864\n";
+    uint64_t other, total;
+    assert_int_equal(mem_other((const unsigned char *)mi, strlen(mi), (const unsigned char *)st,
+                               strlen(st), 2 * GIB, 0, 512 * MIB, &other, &total), 0);
+    assert_int_equal(total, 2 * GIB);
+    assert_int_equal(other, 1 * GIB + 64 * MIB - 512 * MIB);
+    assert_int_equal(mem_other((const unsigned char *)mi, strlen(mi), NULL, 0, 2 * GIB, 0,
+                               512 * MIB, &other, &total), -1); /* no memory.stat */
+}
+
+/* ... cgroup v1: total_rss + total_shmem (its rss and shmem are the cgroup's
+ * own alone) */
+static void test_14_3_a_cgroup_limit_below_memtotal_v1(void **state)
+{
+    (void)state;
+    const char *mi = "MemTotal:        8388608 kB\nMemAvailable:    1000 kB\n";
+    const char *st = "cache 5\nrss 7\nshmem 1\ntotal_cache 9\ntotal_rss 805306368\n"
+                     "total_shmem 33554432\n";
+    uint64_t other, total;
+    assert_int_equal(mem_other((const unsigned char *)mi, strlen(mi), (const unsigned char *)st,
+                               strlen(st), 1280 * MIB, 1, 256 * MIB, &other, &total), 0);
+    assert_int_equal(total, 1280 * MIB);
+    assert_int_equal(other, 768 * MIB + 32 * MIB - 256 * MIB);
+}
+
+/* 14.3: B = M - max other - M / 10, floored at 0 */
+static void test_14_3_the_budget_keeps_a_tenth(void **state)
+{
+    (void)state;
+    assert_int_equal(mem_budget(8 * GIB, 1 * GIB), 8 * GIB - 1 * GIB - 858993459);
+    assert_int_equal(mem_budget(1 * GIB, 1 * GIB), 0);
+}
+
+/* A pool of n readings at share hundredths, each 1 s long, and m memory
+ * readings of bytes each. */
+static pl_pool pool_of(const char *name, int64_t max_children, int64_t share, int m,
+                       uint64_t bytes)
+{
+    pl_pool p;
+    memset(&p, 0, sizeof p);
+    p.name = (char *)name;
+    p.name_len = strlen(name);
+    p.max_children = max_children;
+    p.most_workers = max_children;
+    for (int i = 0; i < 20; i++)
+        hist_add(&p.h, share, 1000000);
+    for (int i = 0; i < m; i++)
+        mem_add(&p.mem, bytes);
+    return p;
+}
+
+/* shop: 100% (1000m, ceiling 8 of 4 cores), 100 MiB (W 101); api: 10%
+ * (ceiling 80), 50 MiB (W 51); 8 GiB of which the rest holds 1 GiB */
+typedef struct {
+    pl_pool  shop, api;
+    pl_pool *pools[2];
+    pl_host  h;
+} two_pools;
+
+static void two_pools_init(two_pools *t)
+{
+    t->api = pool_of("api", 10, 1000, 20, 50 * MIB);
+    t->shop = pool_of("shop", 20, 10000, 20, 100 * MIB);
+    t->pools[0] = &t->api;
+    t->pools[1] = &t->shop;
+    memset(&t->h, 0, sizeof t->h);
+    t->h.host_millicores = 4000;
+    t->h.pools = t->pools;
+    t->h.npools = 2;
+    t->h.has_mem = 1;
+    t->h.mem_total = 8 * GIB;
+    t->h.mem_other_max = 1 * GIB;
+}
+
+/* 14.4: floor((B - the others' now x W) / W) */
+static void test_14_4_the_memory_ceiling_beside_the_other_pools(void **state)
+{
+    (void)state;
+    two_pools t;
+    two_pools_init(&t);
+    wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
+    wi_view *v = whatif_views(&t.h, &sc);
+    assert_int_equal(v[1].w_mib, 101);
+    assert_int_equal(v[0].w_mib, 51);
+    /* B = 8 GiB - 1 GiB - 858993459 = 6657199309; shop: (B - 10 x 51 MiB) / 101 MiB */
+    assert_int_equal(v[1].mem_ceiling, 57);
+    assert_int_equal(v[0].mem_ceiling, 84); /* (B - 20 x 101 MiB) / 51 MiB */
+    free(v);
+    t.api.max_children = 0; /* unknown: the most workers it had in a round */
+    t.api.most_workers = 30;
+    v = whatif_views(&t.h, &sc);
+    assert_int_equal(v[1].mem_ceiling, 47); /* (B - 30 x 51 MiB) / 101 MiB */
+    free(v);
+}
+
+/* 14.4: unknown while another pool with workers has no W; a pool without
+ * workers does not count */
+static void test_14_4_unknown_while_another_pools_w_is(void **state)
+{
+    (void)state;
+    two_pools t;
+    two_pools_init(&t);
+    memset(&t.api.mem, 0, sizeof t.api.mem);
+    for (int i = 0; i < 19; i++)
+        mem_add(&t.api.mem, 50 * MIB);
+    wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
+    wi_view *v = whatif_views(&t.h, &sc);
+    assert_int_equal(v[1].mem_ceiling, -1);
+    assert_int_equal(v[1].advice, -1);
+    free(v);
+    t.api.most_workers = 0;
+    v = whatif_views(&t.h, &sc);
+    assert_int_equal(v[1].mem_ceiling, 62); /* B / 101 MiB */
+    free(v);
+    t.h.has_mem = 0; /* no MEMINFO in the window */
+    v = whatif_views(&t.h, &sc);
+    assert_int_equal(v[1].mem_ceiling, -1);
+    free(v);
+}
+
+/* 14.4: --mem-limit replaces M */
+static void test_14_4_mem_limit_replaces_m(void **state)
+{
+    (void)state;
+    two_pools t;
+    two_pools_init(&t);
+    wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM, .has_mem_limit = 1,
+                      .mem_limit = 2 * GIB};
+    wi_view *v = whatif_views(&t.h, &sc);
+    /* B = 2 GiB - 1 GiB - 214748364 = 858993460 */
+    assert_int_equal(v[1].mem_ceiling, 3); /* (B - 510 MiB) / 101 MiB */
+    assert_int_equal(v[0].mem_ceiling, 0); /* the shop's 20 x 101 MiB is past B */
+    wi_memory m;
+    whatif_host_memory(&t.h, &sc, v, &m);
+    assert_int_equal(m.total, 2 * GIB);
+    assert_int_equal(m.budget, 858993460);
+    free(v);
+}
+
+/* 14.5: the smaller of the two ceilings; memory on a tie; limit */
+static void test_14_5_the_advice_and_what_binds_it(void **state)
+{
+    (void)state;
+    two_pools t;
+    two_pools_init(&t);
+    wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
+    wi_view *v = whatif_views(&t.h, &sc);
+    assert_int_equal(v[1].ceiling, 8);
+    assert_int_equal(v[1].advice, 8);
+    assert_string_equal(v[1].binds, "cpu");
+    assert_int_equal(v[1].limit, WI_LIMIT_CPU);      /* 20 > 8 */
+    assert_int_equal(v[0].advice, 80);
+    assert_string_equal(v[0].binds, "cpu");
+    assert_int_equal(v[0].limit, WI_LIMIT_WORKERS);  /* 10 <= 80 */
+    free(v);
+    sc.has_mem_limit = 1;
+    sc.mem_limit = 2800000000; /* B - 510 MiB = 911484416: 8 of 101 MiB, a tie */
+    v = whatif_views(&t.h, &sc);
+    assert_int_equal(v[1].mem_ceiling, 8);
+    assert_int_equal(v[1].advice, 8);
+    assert_string_equal(v[1].binds, "memory");
+    assert_int_equal(v[1].limit, WI_LIMIT_MEMORY);
+    free(v);
+    sc.mem_limit = 2 * GIB;
+    v = whatif_views(&t.h, &sc);
+    assert_int_equal(v[1].advice, 3);
+    assert_string_equal(v[1].binds, "memory");
+    free(v);
+}
+
+/* 14.5: one ceiling alone gives no advice, and limit keeps section 7's
+ * CPU-only meaning */
+static void test_14_5_no_advice_with_one_ceiling(void **state)
+{
+    (void)state;
+    two_pools t;
+    two_pools_init(&t);
+    memset(&t.shop.mem, 0, sizeof t.shop.mem);
+    t.shop.most_workers = 0;
+    t.api.most_workers = 0;
+    wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
+    wi_view *v = whatif_views(&t.h, &sc);
+    assert_int_equal(v[1].has_fill, 1);
+    assert_int_equal(v[1].mem_ceiling, -1);
+    assert_int_equal(v[1].advice, -1);
+    assert_null(v[1].binds);
+    assert_int_equal(v[1].limit, WI_LIMIT_CPU);
+    free(v);
+    two_pools_init(&t);
+    t.h.host_millicores = 0; /* no CPU ceiling: the memory ceiling alone */
+    v = whatif_views(&t.h, &sc);
+    assert_true(v[1].mem_ceiling >= 0);
+    assert_int_equal(v[1].advice, -1);
+    assert_int_equal(v[1].limit, WI_LIMIT_UNKNOWN);
+    free(v);
+}
+
+/* 14.5: the host line's sums: now x W and advice x W */
+static void test_14_5_the_host_line_in_memory(void **state)
+{
+    (void)state;
+    two_pools t;
+    two_pools_init(&t);
+    wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
+    wi_view *v = whatif_views(&t.h, &sc);
+    wi_memory m;
+    whatif_host_memory(&t.h, &sc, v, &m);
+    assert_int_equal(m.needed_now, (int64_t)(10 * 51 + 20 * 101) * (int64_t)MIB);
+    assert_int_equal(m.needed_at_advice, (int64_t)(80 * 51 + 8 * 101) * (int64_t)MIB);
+    assert_int_equal(m.budget, 6657199309);
+    free(v);
+}
+
+/* 14.1 and 14.3 through the pipeline: a reading is the worker's private
+ * memory plus its request's peak; php counts the masters' rss */
+static void test_14_1_a_reading_is_private_memory_plus_the_peak(void **state)
+{
+    (void)state;
+    pipeline *pl = pipeline_new(&(pl_options){0});
+    th_host_with(pl, "h", 4, "b", 0, "page_size=4096\n");
+    th_pool(pl, "shop", 4, "/status");
+    for (int r = 0; r < 3; r++) {
+        th_round *x = th_round_at(30.0 * r, 1000 * (unsigned long long)r);
+        tworker w[] = {{101, "Idle", 5 + r, 120000, "/buy", "80.00"},
+                       {102, "Idle", 5 + r, 120000, "/status", "1.00"},
+                       {103, "Running", 5 + r, 120000, "/buy", "0.00"},
+                       {104, "Idle", 5 + r, 120000, "/buy", "80.00"}};
+        th_status(x, "shop", 0, w, 4);
+        th_pids(x, "shop", 4, 101LL, 10ULL, 102LL, 10ULL, 103LL, 10ULL, 104LL, 10ULL);
+        th_pool_round *p = th_p(x, "shop");
+        p->has_statm = 1; /* 104 has no STATM line: no reading */
+        buf_printf(&p->statm, "101 60000 10752 3072 300 0 9000 0\n"
+                              "102 60000 10752 3072 300 0 9000 0\n"
+                              "103 60000 10752 3072 300 0 9000 0\n");
+        x->has_meminfo = 1;
+        buf_printf(&x->meminfo, "MemTotal:        8388608 kB\nMemAvailable:    6291456 kB\n");
+        x->has_master = 1;
+        proc_stat_line(&x->master, 100, 1, 0, 0, 5); /* field 24: 1675 pages */
+        assert_int_equal(th_run(pl, x), 0);
+    }
+    pl_pool *p = th_find(pl, "h", "shop");
+    /* rounds 2 and 3: 101's new request (102's is monitoring's, 103 runs,
+     * 104 has no STATM): 30 MiB private + 2 MiB peak */
+    assert_int_equal(p->mem.total, 2);
+    assert_int_equal(p->mem.count[32], 2);
+    assert_int_equal(p->mem.max_bytes, 32 * MIB);
+    pl_host *h = th_find_host(pl, "h");
+    assert_true(h->has_mem);
+    /* php: 3 x 30 MiB + 1675 pages; other: 2 GiB - php */
+    assert_int_equal(h->mem_php_max, 90 * MIB + 1675 * 4096);
+    assert_int_equal(h->mem_other_max, 2 * GIB - 90 * MIB - 1675 * 4096);
+    pipeline_free(pl);
+}
+
+/* 15.1: throughput <= min(N / R, C / D), each >= max(R, N x D / C), the
+ * knee C x R / D */
+static void test_15_1_the_bounds(void **state)
+{
+    (void)state;
+    pl_pool p = pool_of("shop", 20, 10000, 0, 0); /* 100% for 1 s: R = 1 s, D = 1 s */
+    wi_view v = whatif_pool_view_cost(&p, 4000, 200, 20, WI_COST_BUSY, WI_FIT_DOMINANT, NULL,
+                                      NULL);
+    adv_model m;
+    assert_int_equal(advise_model(&p, &v, 4000, &m), 0);
+    assert_true(m.r == 1.0 && m.d == 1.0 && m.c == 4.0);
+    assert_true(advise_knee(&m) == 4.0);
+    assert_true(advise_max_rps(&m, 1) == 1.0);
+    assert_true(advise_min_ms(&m, 1) == 1000.0);
+    assert_true(advise_max_rps(&m, 8) == 4.0);   /* the CPU's bound */
+    assert_true(advise_min_ms(&m, 8) == 2000.0); /* 8 x 1 / 4 s */
+    pl_pool q = pool_of("half", 20, 5000, 0, 0); /* 50%: D = 0.5 s */
+    v = whatif_pool_view_cost(&q, 2000, 200, 0, WI_COST_BUSY, WI_FIT_DOMINANT, NULL, NULL);
+    assert_int_equal(advise_model(&q, &v, 2000, &m), 0);
+    assert_true(advise_knee(&m) == 4.0);         /* 2 x 1 / 0.5 */
+    pl_pool few = pool_of("few", 0, 0, 0, 0);
+    v = whatif_pool_view_cost(&few, 2000, 200, 0, WI_COST_BUSY, WI_FIT_DOMINANT, NULL, NULL);
+    assert_int_equal(advise_model(&few, &v, 2000, &m), -1); /* no shape */
+}
+
+/* 15.2: only the number changes: spelling, spacing, quotes, a trailing
+ * comment and a CR kept */
+static void test_15_2_the_line_keeps_its_spelling(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {
+        {"pm.max_children = 40", "pm.max_children = 9"},
+        {"pm.max_children=8", "pm.max_children=9"},
+        {"\tpm.max_children\t=\t8", "\tpm.max_children\t=\t9"},
+        {"  pm.max_children = 8 ; was 5", "  pm.max_children = 9 ; was 5"},
+        {"pm.max_children = 8\r", "pm.max_children = 9\r"},
+        {"pm.max_children = \"120\" ; quoted", "pm.max_children = \"9\" ; quoted"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *out = advise_line(cases[i][0], 9);
+        assert_non_null(out);
+        assert_string_equal(out, cases[i][1]);
+        free(out);
+    }
+    assert_null(advise_line("pm.max_children = ${MAX}", 9));
+    assert_null(advise_line("pm.max_children", 9));
+    assert_null(advise_line("pm = static", 9));
+    assert_null(advise_line("pm.max_children = \"8", 9));
+}
+
+/* 15.2: the diff: headers without the leading /, a hunk without context,
+ * only for a pool whose advice differs from now */
+static void test_15_2_the_diff_patch_applies(void **state)
+{
+    (void)state;
+    pipeline *pl = pipeline_new(&(pl_options){0});
+    th_replay_quiet(pl, "fixtures/logs/memory.fpmlog");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
+    assert_int_equal(advise_print(f, pl, &sc, 0), 0);
+    fclose(f);
+    assert_non_null(strstr(text, "\n--- a/etc/php/8.2/fpm/pool.d/shop.conf\n"
+                                 "+++ b/etc/php/8.2/fpm/pool.d/shop.conf\n@@ -9 +9 @@\n"
+                                 "-pm.max_children = 40\n+pm.max_children = 9\n"));
+    assert_non_null(strstr(text, "--- a/etc/php/8.2/fpm/pool.d/api.conf\n"
+                                 "+++ b/etc/php/8.2/fpm/pool.d/api.conf\n@@ -12 +12 @@\n"
+                                 "-\tpm.max_children=12 ; was 5\n+\tpm.max_children=52 ; was 5\n"));
+    free(text);
+    text = NULL;
+    f = open_memstream(&text, &len);
+    wi_override same[] = {{"shop", 9}, {"api", 52}};
+    sc.max_children = same;
+    sc.nmax_children = 2;
+    assert_int_equal(advise_print(f, pl, &sc, 0), 0);
+    fclose(f);
+    assert_null(strstr(text, "--- a/")); /* the advice is now: nothing to change */
+    free(text);
+    pipeline_free(pl);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_14_1_private_is_resident_less_shared),
+        cmocka_unit_test(test_14_1_statm_lines_that_do_not_parse),
+        cmocka_unit_test(test_14_1_a_reading_is_private_memory_plus_the_peak),
+        cmocka_unit_test(test_14_2_buckets_and_their_tops),
+        cmocka_unit_test(test_14_2_the_histogram_halves),
+        cmocka_unit_test(test_14_2_w_at_19_and_at_20_readings),
+        cmocka_unit_test(test_14_2_w_is_the_95th_percentile_rounded_up),
+        cmocka_unit_test(test_14_3_other_from_meminfo),
+        cmocka_unit_test(test_14_3_a_cgroup_limit_below_memtotal_v2),
+        cmocka_unit_test(test_14_3_a_cgroup_limit_below_memtotal_v1),
+        cmocka_unit_test(test_14_3_the_budget_keeps_a_tenth),
+        cmocka_unit_test(test_14_4_the_memory_ceiling_beside_the_other_pools),
+        cmocka_unit_test(test_14_4_unknown_while_another_pools_w_is),
+        cmocka_unit_test(test_14_4_mem_limit_replaces_m),
+        cmocka_unit_test(test_14_5_the_advice_and_what_binds_it),
+        cmocka_unit_test(test_14_5_no_advice_with_one_ceiling),
+        cmocka_unit_test(test_14_5_the_host_line_in_memory),
+        cmocka_unit_test(test_15_1_the_bounds),
+        cmocka_unit_test(test_15_2_the_line_keeps_its_spelling),
+        cmocka_unit_test(test_15_2_the_diff_patch_applies),
+    };
+    return cmocka_run_group_tests_name("memory", tests, NULL, NULL);
+}

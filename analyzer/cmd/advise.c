@@ -131,6 +131,21 @@ static void workers_text(char *b, size_t n, double w)
         snprintf(b, n, "%.2f workers", w);
 }
 
+/* Why a pool has no advice (14.5): the first thing it lacks. */
+static const char *no_advice(const pl_pool *p, const wi_view *v, const wi_memory *m)
+{
+    if (!v->has_fill)
+        return "no CPU ceiling (too few readings, no cost measured, or shares that are floors)";
+    if (p->mem.total == 0)
+        return "no memory readings (a log without STATM, or a status page without "
+               "`last request memory`)";
+    if (v->w_mib < 0)
+        return "too few memory readings yet (20 are needed)";
+    if (!m->has_total)
+        return "no MEMINFO in the window: what the host can give is unknown";
+    return "another pool with workers has too few memory readings yet";
+}
+
 static void cell_num(table *t, int has, long long v)
 {
     if (has)
@@ -190,8 +205,16 @@ static int text_host(FILE *out, const pl_host *h, const wi_scenario *sc, const w
         }
     }
     for (size_t i = 0; rc == 0 && i < h->npools; i++) {
-        if (v[i].advice < 0 || v[i].advice == v[i].now)
+        const char *name = tbl_get(&t, i + 1, 0);
+        if (v[i].advice < 0) {
+            fprintf(out, "%s: no advice: %s\n", name, no_advice(h->pools[i], &v[i], &mem));
             continue;
+        }
+        if (v[i].advice == v[i].now) {
+            fprintf(out, "%s: pm.max_children %lld is the advice: nothing to change\n", name,
+                    (long long)v[i].now);
+            continue;
+        }
         patches[i] = pool_patch(h->pools[i], &v[i]);
         if (v[i].advice == 0)
             fprintf(out, "pool %s: no worker fits beside the other pools at their "

@@ -1,7 +1,8 @@
 -- fpm-cpu fleet tables and the questions an operator asks first.
 -- Loaded by fpm-fleet (psql -f fleet.sql), which then COPYs each host's
 -- `fpm-analyze --format csv` rows into fpm_pool.  Columns: fpm-analyze(1),
--- CSV COLUMNS; schema 4 (schema 3 had no cpus and cpu_source; schema 2 had
+-- CSV COLUMNS; schema 5 (schema 4 had no memory_* columns; schema 3 had no
+-- cpus and cpu_source; schema 2 had
 -- no knee and cpu_ms_per_request, and sized by TYPICAL with ceiling = fill x
 -- headroom; schema 1 had no joint_*, activity_*, contended and primed
 -- columns, its overhead was the dominant pool's fit and its readings counted
@@ -57,6 +58,12 @@ CREATE TABLE IF NOT EXISTS fpm_pool (
     joint_common_believed        boolean,
     needed_now_millicores        bigint,
     needed_at_ceiling_millicores bigint,
+    memory_total_bytes           bigint,
+    memory_budget_bytes          bigint,
+    memory_other_max_bytes       bigint,
+    memory_php_max_bytes         bigint,
+    memory_needed_now_bytes      bigint,
+    memory_needed_at_advice_bytes bigint,
     pool                         text NOT NULL,
     readings                     bigint,
     typical_pct                  integer,
@@ -83,6 +90,12 @@ CREATE TABLE IF NOT EXISTS fpm_pool (
     ceiling                      bigint,
     max_children                 bigint,
     "limit"                      text,
+    memory_readings              bigint,
+    memory_per_worker_bytes      bigint,
+    memory_max_bytes             bigint,
+    memory_mem_ceiling           bigint,
+    memory_advice                bigint,
+    memory_binds                 text,
     activity_cores_mean          double precision,
     activity_cores_max           double precision,
     activity_active_max          bigint,
@@ -109,10 +122,22 @@ CREATE TABLE IF NOT EXISTS fpm_pool (
 
 -- an older table: the columns added since, and its schema check widened
 ALTER TABLE fpm_pool DROP CONSTRAINT IF EXISTS fpm_pool_schema_check;
-ALTER TABLE fpm_pool ADD CONSTRAINT fpm_pool_schema_check CHECK (schema IN (1, 2, 3, 4));
+ALTER TABLE fpm_pool ADD CONSTRAINT fpm_pool_schema_check CHECK (schema IN (1, 2, 3, 4, 5));
 ALTER TABLE fpm_pool ADD COLUMN IF NOT EXISTS joint_n double precision,
     ADD COLUMN IF NOT EXISTS cpus bigint,
     ADD COLUMN IF NOT EXISTS cpu_source text,
+    ADD COLUMN IF NOT EXISTS memory_total_bytes bigint,
+    ADD COLUMN IF NOT EXISTS memory_budget_bytes bigint,
+    ADD COLUMN IF NOT EXISTS memory_other_max_bytes bigint,
+    ADD COLUMN IF NOT EXISTS memory_php_max_bytes bigint,
+    ADD COLUMN IF NOT EXISTS memory_needed_now_bytes bigint,
+    ADD COLUMN IF NOT EXISTS memory_needed_at_advice_bytes bigint,
+    ADD COLUMN IF NOT EXISTS memory_readings bigint,
+    ADD COLUMN IF NOT EXISTS memory_per_worker_bytes bigint,
+    ADD COLUMN IF NOT EXISTS memory_max_bytes bigint,
+    ADD COLUMN IF NOT EXISTS memory_mem_ceiling bigint,
+    ADD COLUMN IF NOT EXISTS memory_advice bigint,
+    ADD COLUMN IF NOT EXISTS memory_binds text,
     ADD COLUMN IF NOT EXISTS joint_base double precision,
     ADD COLUMN IF NOT EXISTS joint_resid_sd double precision,
     ADD COLUMN IF NOT EXISTS joint_points bigint,
@@ -166,3 +191,10 @@ CREATE OR REPLACE VIEW fleet_most_starved AS
       FROM fpm_pool GROUP BY hostname
     HAVING sum(starved_rounds) > 0
      ORDER BY sum(starved_rounds) DESC, hostname;
+
+-- pools whose pm.max_children is past the advice, and which ceiling binds it
+CREATE OR REPLACE VIEW fleet_advice AS
+    SELECT hostname, pool, max_children, memory_advice AS advice, memory_binds AS binds,
+           ceiling AS cpu_ceiling, memory_mem_ceiling AS mem_ceiling
+      FROM fpm_pool WHERE memory_advice IS NOT NULL AND max_children > memory_advice
+     ORDER BY max_children - memory_advice DESC, hostname, pool;

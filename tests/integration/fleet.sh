@@ -18,33 +18,39 @@ check "a schema 1 table to begin with" $?
 
 # three hosts, one with a rotated log beside the current one, and a folder
 # that holds no log
-mkdir -p "$dir/logs/web1" "$dir/logs/web2" "$dir/logs/vps1" "$dir/logs/broken"
+mkdir -p "$dir/logs/web1" "$dir/logs/web2" "$dir/logs/vps1" "$dir/logs/mem1" "$dir/logs/broken"
 cp fixtures/logs/realistic.fpmlog.zst "$dir/logs/web1/web1.fpmlog.zst"
 cp fixtures/logs/web2.fpmlog "$dir/logs/web2/web2.fpmlog.zst.1"
 cp fixtures/logs/vps.fpmlog "$dir/logs/vps1/vps1.fpmlog.zst"
+cp fixtures/logs/memory.fpmlog "$dir/logs/mem1/mem1.fpmlog.zst"
 echo "not a log" > "$dir/logs/broken/notes.txt"
 FPM_ANALYZE=$top/bin/fpm-analyze contrib/fleet/fpm-fleet -j 2 -o "$dir/csv" -d "$db" "$dir/logs" \
     >"$dir/out" 2>"$dir/err"
 rc=$?
 [ $rc -eq 1 ]; check "a host whose logs cannot be read makes the exit status 1 ($rc)" $?
 grep -q '^fpm-fleet: broken: fpm-analyze: .*notes.txt' "$dir/err"; check "and is said, by its folder" $?
-grep -q '^fpm-fleet: 4 host(s) analyzed in [0-9]* s, 2 at a time$' "$dir/err"; check "the hosts analyzed are counted" $?
-grep -q '^fpm-fleet: 7 row(s) of 3 host(s) loaded into fpm_pool$' "$dir/err"; check "the others' 7 pools are loaded" $?
+grep -q '^fpm-fleet: 5 host(s) analyzed in [0-9]* s, 2 at a time$' "$dir/err"; check "the hosts analyzed are counted" $?
+grep -q '^fpm-fleet: 9 row(s) of 4 host(s) loaded into fpm_pool$' "$dir/err"; check "the others' 9 pools are loaded" $?
 grep -q "loaded into" "$dir/err" || cat "$dir/err" >&2
 
 q() { psql -X -A -t -F '|' "$db" -c "$1" 2>&1; }
 got=$(q "SELECT * FROM fleet_past_ceiling" | tr '\n' ' ')
-[ "$got" = "web1|shop|cpu-bound|40|7|4 vps1|shop|cpu-bound|6|4|3 " ]; check "pools past their ceiling: web1 shop, vps1 shop ($got)" $?
+[ "$got" = "web1|shop|cpu-bound|40|7|4 mem1|shop|cpu-bound|40|9|5 vps1|shop|cpu-bound|6|4|3 " ]
+check "pools past their ceiling: web1 shop, mem1 shop, vps1 shop ($got)" $?
 got=$(q "SELECT * FROM fleet_short_of_cpu" | tr '\n' ' ')
-[ "$got" = "web1|4000|42844|10.71 vps1|2000|5972|2.99 " ]
+[ "$got" = "web1|4000|42844|10.71 mem1|4000|35892|8.97 vps1|2000|5972|2.99 " ]
 check "hosts whose pools need more CPU than they have ($got)" $?
 got=$(q "SELECT hostname, pool FROM fleet_overhead_unmeasured" | tr '\n' ' ')
-[ "$got" = "vps1|api vps1|shop " ]
+[ "$got" = "mem1|api mem1|shop vps1|api vps1|shop " ]
 check "pools whose overhead is not measured ($got)" $?
 got=$(q "SELECT * FROM fleet_most_starved" | tr '\n' ' ')
 [ "$got" = "web1|3|240 vps1|2|40 " ]; check "hosts with the most starved rounds ($got)" $?
 got=$(q "SELECT count(*), count(DISTINCT hostname), min(schema), max(schema) FROM fpm_pool")
-[ "$got" = "7|3|4|4" ]; check "7 rows, 3 hosts, schema 4 ($got)" $?
+[ "$got" = "9|4|5|5" ]; check "9 rows, 4 hosts, schema 5 ($got)" $?
+got=$(q "SELECT * FROM fleet_advice" | tr '\n' ' ')
+[ "$got" = "mem1|shop|40|9|cpu|9|81 " ]; check "pools past the advice, and what binds it ($got)" $?
+got=$(q "SELECT memory_per_worker_bytes, memory_budget_bytes > 0 FROM fpm_pool WHERE hostname = 'mem1' AND pool = 'api'")
+[ "$got" = "41943040|t" ]; check "and each pool's memory ($got)" $?
 got=$(q "SELECT overhead IS NULL, fit_n IS NULL FROM fpm_pool WHERE hostname = 'web2' AND pool = 'api'")
 [ "$got" = "t|t" ]; check "an empty field loads as NULL ($got)" $?
 got=$(q "SELECT overhead_source, round(joint_slope::numeric, 2), joint_believed FROM fpm_pool WHERE hostname = 'web1' AND pool = 'shop'")
@@ -59,5 +65,5 @@ rm -rf "$dir/logs/broken"
 FPM_ANALYZE=$top/bin/fpm-analyze contrib/fleet/fpm-fleet -d "$db" "$dir/logs" 2>"$dir/err2"
 check "a second load exits 0" $?
 got=$(q "SELECT count(*) FROM fpm_pool")
-[ "$got" = 7 ]; check "a second load replaces, not adds ($got rows)" $?
+[ "$got" = 9 ]; check "a second load replaces, not adds ($got rows)" $?
 summary "fleet"

@@ -108,8 +108,9 @@ static void memory_line(FILE *out, const char *hn, const char *label, const wi_m
                  "GiB it can give", hn, label, (double)m->needed_now / gib, (double)m->budget / gib);
     if (m->budget > 0)
         fprintf(out, " (%.2fx)", (double)m->needed_now / (double)m->budget);
-    fprintf(out, "; at the advice %.2f GiB.\n",
-            m->needed_at_advice < 0 ? 0.0 : (double)m->needed_at_advice / gib);
+    if (m->needed_at_advice >= 0)
+        fprintf(out, "; at the advice %.2f GiB", (double)m->needed_at_advice / gib);
+    fputs(".\n", out);
 }
 
 #define ARROW "\xe2\x86\x92" /* → */

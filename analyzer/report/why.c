@@ -203,7 +203,8 @@ static void why_memory(FILE *out, const pl_pool *p, const wi_view *v, const why_
         return;
     }
     if (v->mem_ceiling < 0) {
-        fputs(" Another pool's memory is not known yet: no memory ceiling.", out);
+        fputs(" A pool beside it, with workers, has too few memory readings yet: no memory "
+              "ceiling.", out);
         return;
     }
     fprintf(out, " %lld fit beside the other pools in the %.2f GiB the host can give php-fpm.",

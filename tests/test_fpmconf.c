@@ -37,6 +37,20 @@ static void test_pools_from_a_config_with_includes(void **state)
     assert_string_equal(shop->where, "fixtures/fpmconf/pool.d/a-shop.conf:1");
     assert_string_equal(api->where, "fixtures/fpmconf/pool.d/b-api.conf:2");
     assert_string_equal(legacy->where, "fixtures/fpmconf/pool.d/b-api.conf:8");
+    /* where each pm.max_children is set (fpmlog(5) POOL conf_*): the file's
+     * absolute path, the line, its text as written; the last one read wins,
+     * a CR of a CRLF line kept */
+    char *abs = realpath("fixtures/fpmconf/pool.d/a-shop.conf", NULL);
+    assert_non_null(abs);
+    assert_string_equal(shop->conf_file, abs);
+    assert_int_equal(shop->conf_line, 6);
+    assert_string_equal(shop->conf_text, "pm.max_children = 40 ; forty");
+    assert_int_equal(api->conf_line, 5);
+    assert_string_equal(api->conf_text, "pm.max_children=12");
+    assert_int_equal(legacy->conf_line, 12);
+    assert_string_equal(legacy->conf_text, "\tpm.max_children = 6\r");
+    assert_int_equal(legacy->max_children, 6);
+    free(abs);
     fpmconf_free(&c);
 }
 

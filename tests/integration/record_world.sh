@@ -38,6 +38,20 @@ awk '/^#fpmlog1 (PIDS|SCHED) [0-9]+ [0-9]+ www / { print $2 }' "$dir/plain" | tr
 [ "$(cat "$dir/sched-order")" = "PIDS SCHED PIDS SCHED " ]; check "SCHED right after its PIDS ($(cat "$dir/sched-order"))" $?
 grep -q '^101 7000000000 1500000000 4242$' "$dir/plain"; check "SCHED holds each worker's pid, then its schedstat" $?
 grep -q '^102 1000000000 250000000 99$' "$dir/plain"; check "a schedstat without its newline gets one" $?
+awk '/^#fpmlog1 (PIDS|STATM|SCHED) [0-9]+ [0-9]+ www / { print $2 }' "$dir/plain" | tr '\n' ' ' > "$dir/statm-order"
+[ "$(cat "$dir/statm-order")" = "PIDS STATM SCHED PIDS STATM SCHED " ]
+check "STATM right after its PIDS, SCHED after it ($(cat "$dir/statm-order"))" $?
+grep -q '^101 24576 15000 2600 300 0 9000 0$' "$dir/plain"; check "STATM holds each worker's pid, then its statm" $?
+grep -q '^102 24576 9000 2600 300 0 9000 0$' "$dir/plain"; check "a statm without its newline gets one" $?
+[ "$(grep -c '^#fpmlog1 MEMINFO ' "$dir/plain")" = 2 ]; check "MEMINFO each round" $?
+sed -n '/^#fpmlog1 MEMINFO /,/^$/p' "$dir/plain" | sed -n 2,7p | cut -d: -f1 | tr '\n' ' ' > "$dir/mi"
+[ "$(cat "$dir/mi")" = "MemTotal MemFree MemAvailable Shmem SwapTotal SwapFree " ]
+check "MEMINFO keeps its six lines, in the file's order ($(cat "$dir/mi"))" $?
+grep -q '^page_size=4096$' "$dir/plain"; check "HOST page_size" $?
+grep -q '^mem_limit_bytes=2147483648$' "$dir/plain"; check "HOST mem_limit_bytes: memory.max, below MemTotal" $?
+for f in memory.max memory.stat memory.events; do
+    [ "$(grep -c "^#fpmlog1 CGROUP [0-9]* [0-9]* $f " "$dir/plain")" = 2 ]; check "CGROUP $f each round" $?
+done
 [ "$(grep -c '^#fpmlog1 CGROUP [0-9]* [0-9]* cpu.stat ' "$dir/plain")" = 2 ]; check "CGROUP cpu.stat each round" $?
 grep -q '^#fpmlog1 CGROUP [0-9]* [0-9]* cpu.pressure ' "$dir/plain"; check "CGROUP cpu.pressure" $?
 grep -q '^intr' "$dir/plain"; [ $? -ne 0 ]; check "STAT keeps only the cpu lines" $?
@@ -91,8 +105,13 @@ grep -q '^cpus=0-1$' "$dir/v1.plain"; check "v1: HOST cpus" $?
 check "v1: CGROUP cpuacct.usage each round, from the cpuacct mount" $?
 grep -q '^81234567890$' "$dir/v1.plain"; check "v1: cpuacct.usage verbatim" $?
 grep -q '^throttled_time 912345678$' "$dir/v1.plain"; check "v1: cpu.stat verbatim" $?
-grep -Eq '^#fpmlog1 CGROUP [0-9]* [0-9]* cpu\.(max|pressure) ' "$dir/v1.plain"; [ $? -ne 0 ]
+grep -Eq '^#fpmlog1 CGROUP [0-9]* [0-9]* (cpu\.(max|pressure)|memory\.(max|events)) ' "$dir/v1.plain"; [ $? -ne 0 ]
 check "v1: no v2 files" $?
+grep -q '^mem_limit_bytes=1073741824$' "$dir/v1.plain"; check "v1: HOST mem_limit_bytes from memory.limit_in_bytes" $?
+for f in memory.limit_in_bytes memory.stat; do
+    [ "$(grep -c "^#fpmlog1 CGROUP [0-9]* [0-9]* $f " "$dir/v1.plain")" = 2 ]; check "v1: CGROUP $f each round" $?
+done
+grep -q '^total_shmem 8388608$' "$dir/v1.plain"; check "v1: memory.stat verbatim" $?
 bin/fpm-analyze --format json "$dir/v1.log" 2>/dev/null |
     grep -q '"host_millicores": 1500, "cpus": 2, "cpu_source": "quota-v1", "rounds": 2'
 check "v1: analyzer: the v1 quota is the host" $?

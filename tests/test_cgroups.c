@@ -34,7 +34,7 @@ static void test_v1_each_controller_on_its_own_mount(void **state)
     assert_int_equal(cg.version, 1);
     assert_string_equal(cg.dir[CG_CPU], V1 "/sys/fs/cgroup/cpu/php-fpm");
     assert_string_equal(cg.dir[CG_CPUACCT], V1 "/sys/fs/cgroup/cpuacct/php-fpm");
-    assert_string_equal(cg.dir[CG_MEMORY], ""); /* in the memory controller's root */
+    assert_string_equal(cg.dir[CG_MEMORY], V1 "/sys/fs/cgroup/memory/php-fpm");
     assert_string_equal(cg.rel, "/php-fpm");
 }
 

@@ -4,7 +4,11 @@ beside the requests'.  As a module: request(address, script, query), an
 address being a unix socket's path or HOST:PORT.  As a program:
     fcgi_load.py ADDRESS SCRIPT QUERY CLIENTS STOPFILE [PAUSE_MS]
 runs CLIENTS connections in a loop, one request each at a time (PAUSE_MS
-apart: the worker is idle in between), until STOPFILE exists."""
+apart: the worker is idle in between), until STOPFILE exists.
+    fcgi_load.py --rate ADDRESS SCRIPT QUERY CLIENTS SECONDS
+is a bounded load generator: CLIENTS closed loops without think time for
+SECONDS after a second of warm-up; prints the requests completed per second
+and their median time in ms."""
 import os
 import socket
 import struct
@@ -56,5 +60,34 @@ def main(address, script, query, clients, stop, pause_ms="0"):
         time.sleep(0.2)
 
 
+def rate(address, script, query, clients, seconds):
+    clients, seconds = int(clients), float(seconds)
+    start = time.monotonic() + 1.0
+    end = start + seconds
+    times, lock = [], threading.Lock()
+
+    def loop():
+        while True:
+            t0 = time.monotonic()
+            if t0 >= end:
+                return
+            request(address, script, query)
+            t1 = time.monotonic()
+            if start <= t1 <= end:  # completions in the window
+                with lock:
+                    times.append(t1 - t0)
+    ts = [threading.Thread(target=loop) for _ in range(clients)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    times.sort()
+    med = times[len(times) // 2] * 1000 if times else 0
+    print("%.3f %.1f" % (len(times) / seconds, med))
+
+
 if __name__ == "__main__":
-    main(*sys.argv[1:7])
+    if sys.argv[1] == "--rate":
+        rate(*sys.argv[2:7])
+    else:
+        main(*sys.argv[1:7])

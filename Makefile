@@ -189,15 +189,16 @@ seek-check: bin/fpm-analyze
 # other load, and make test runs them one at a time), and the rest (make
 # test runs them beside make mutate)
 INTEGRATION_MEASURE := record_fpm record_fit record_load record_steal record_wait record_cgroup
-INTEGRATION_REST := status_pages record_world plots progress record_crash record_lock record_enospc record_hostile package fleet
-INTEGRATION := $(INTEGRATION_REST) $(INTEGRATION_MEASURE)
+INTEGRATION_REST := status_pages record_world plots progress record_crash record_lock record_enospc record_hostile fleet record_memory record_oom
+INTEGRATION_PACKAGE := package
+INTEGRATION := $(INTEGRATION_REST) $(INTEGRATION_PACKAGE) $(INTEGRATION_MEASURE)
 INTEGRATION_BINS := bin/fpm-analyze bin/fpm-record bin/tests/status_dump bin/tests/logdrop
 integration: $(INTEGRATION_BINS)
 	@scripts/run-integration.sh $(INTEGRATION)
 integration-measure: $(INTEGRATION_BINS)
 	@scripts/run-integration.sh $(INTEGRATION_MEASURE)
 integration-rest: $(INTEGRATION_BINS)
-	@scripts/run-integration.sh $(INTEGRATION_REST)
+	@scripts/run-integration.sh $(INTEGRATION_REST) $(INTEGRATION_PACKAGE)
 
 # breaks each rule in a copy of the tree and checks that a test fails
 # (about 3 minutes; the last step of make test)
@@ -225,11 +226,16 @@ test: deps-test
 	    echo "make test: $$stage $$(( $$(date +%s) - s )) s"; done
 	@# make mutate beside the integration scripts that measure nothing: their
 	@# waits and its compiles overlap; their report follows mutate's
+	@# (the package's build and the other scripts in two lines of their own)
 	@s=$$(date +%s); mkdir -p build; \
-	    { $(MAKE) -s integration-rest > build/integration-rest.log 2>&1; echo $$? > build/integration-rest.rc; } & \
-	    MUTATE_TESTED=1 scripts/mutate.sh; m=$$?; wait; cat build/integration-rest.log; \
-	    [ "$$(cat build/integration-rest.rc)" = 0 ] && [ $$m = 0 ] && \
-	    echo "make test: mutate and integration-rest $$(( $$(date +%s) - s )) s"
+	    { scripts/run-integration.sh $(INTEGRATION_REST) > build/integration-rest.log 2>&1; \
+	      echo $$? > build/integration-rest.rc; } & \
+	    { scripts/run-integration.sh $(INTEGRATION_PACKAGE) > build/integration-package.log 2>&1; \
+	      echo $$? > build/integration-package.rc; } & \
+	    MUTATE_TESTED=1 scripts/mutate.sh; m=$$?; wait; \
+	    cat build/integration-rest.log build/integration-package.log; \
+	    [ "$$(cat build/integration-rest.rc)" = 0 ] && [ "$$(cat build/integration-package.rc)" = 0 ] && \
+	    [ $$m = 0 ] && echo "make test: mutate and integration-rest $$(( $$(date +%s) - s )) s"
 	@echo "make test: all passed"
 
 bin/genlog: build/rel/tests/bench/genlog.o $(REL_LIB)

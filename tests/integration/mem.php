@@ -1,6 +1,7 @@
 <?php
 // The memory tests' request: ?mb= MiB held to the end of the request,
-// ?busy= ms of CPU time (by getrusage); ?opcache=1 prints the bytes
+// ?busy= ms of CPU time (by getrusage), then ?sleep= ms asleep, the memory
+// still held; ?opcache=1 prints the bytes
 // opcache's shared segment holds instead.
 if (isset($_GET['opcache'])) {
     $s = function_exists('opcache_get_status') ? opcache_get_status(false) : false;
@@ -15,4 +16,5 @@ function cpu_ms() {
 $t = cpu_ms();
 $held = str_repeat('x', (int)($_GET['mb'] ?? 0) << 20);
 while (cpu_ms() - $t < (int)($_GET['busy'] ?? 0)) {}
+usleep((int)($_GET['sleep'] ?? 0) * 1000);
 echo strlen($held);

@@ -1,0 +1,93 @@
+#!/bin/sh
+# Section 14's memory ceiling against the kernel's OOM killer, on a real
+# php-fpm 8.2 in a real cgroup v1 memory group with a limit (made here and
+# removed after; root only, said and skipped otherwise).  Each request
+# holds 64 MiB for most of a second.  Recorded at pm.max_children = 4, the
+# analyzer gives the pool's memory ceiling under the cgroup's limit; then
+# pm.max_children goes up one at a time, every worker kept busy, until the
+# kernel reports an OOM kill in the group (memory.oom_control's oom_kill).
+# The ceiling must be at most that count, and no more than 2 below it.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/integration/fpm.sh"
+. "$top/tests/integration/check.sh"
+mcg=/sys/fs/cgroup/memory
+if [ "$(id -u)" -ne 0 ] || [ ! -w $mcg ] || ! grep -q '^oom_kill ' $mcg/memory.oom_control 2>/dev/null; then
+    echo "record_oom: skipped: needs root and a cgroup v1 memory controller that counts OOM kills"
+    exit 0
+fi
+LIMIT_MIB=${LIMIT_MIB:-325}
+dir=$(mktemp -d /tmp/fpmcpu-oom.XXXXXX)
+cg=$mcg/fpmcpu-oom-$$
+load=$top/tests/integration/fcgi_load.py
+script=$top/tests/integration/mem.php
+chmod 755 "$dir"
+cleanup() {
+    touch "$dir/stop"
+    fpm_stop "$dir"
+    wait
+    if [ -d "$cg" ]; then
+        for p in $(cat "$cg/cgroup.procs" 2>/dev/null); do echo "$p" > "$mcg/cgroup.procs"; done
+        rmdir "$cg"
+    fi
+    [ -n "${KEEP:-}" ] || rm -rf "$dir"
+}
+trap cleanup EXIT INT TERM
+mkdir "$cg" && echo $((LIMIT_MIB * 1048576)) > "$cg/memory.limit_in_bytes"
+check "a memory group of $LIMIT_MIB MiB is made" $?
+echo 0 > "$cg/memory.swappiness" 2>/dev/null
+printf '#!/bin/sh\necho $$ > %s/cgroup.procs || exit 1\nexec "$@"\n' "$cg" > "$dir/incg"
+chmod 755 "$dir/incg"
+kills() { sed -n 's/^oom_kill //p' "$cg/memory.oom_control"; }
+# (325 MiB: 4 workers of ~65 MiB fit, 5 do not, and 90% of it over a W of
+# ~71 MiB is 4.1: the ceiling's floor and the OOM count are both away from
+# an edge)
+
+# start N: php-fpm with pm.max_children N in the group, its workers up
+start() {
+    printf '[mem]\nlisten = %s/mem.sock\npm = static\npm.max_children = %s\npm.status_path = /status\npm.status_listen = %s/status.sock\n' \
+        "$dir" "$1" "$dir" > "$dir/mem.conf"
+    FPM_WRAP=$dir/incg fpm_start "$dir" "$dir/mem.conf" && sleep 0.5
+}
+start 4; check "php-fpm starts in the group, pm.max_children 4" $?
+python3 "$load" "$dir/mem.sock" "$script" "mb=64&busy=20&sleep=100" 4 "$dir/stop" 500 &
+sleep 1
+"$top/bin/fpm-record" -q --fpm-config "$dir/fpm.conf" --interval 1s --rounds "${ROUNDS:-16}" \
+    -o "$dir/log" 2>/dev/null
+check "fpm-record exits 0" $?
+touch "$dir/stop"
+wait
+rm -f "$dir/stop"
+[ "$(kills)" = 0 ]; check "no OOM kill while it was recorded" $?
+zstdcat "$dir/log" | grep -q "^mem_limit_bytes=$((LIMIT_MIB * 1048576))$"
+check "HOST mem_limit_bytes is the group's limit" $?
+"$top/bin/fpm-analyze" --format json "$dir/log" > "$dir/json" 2>/dev/null
+check "fpm-analyze reads the log" $?
+set -- $(python3 -c '
+import json, sys
+h = json.load(open(sys.argv[1]))["hosts"][0]
+m = h["pools"][0]["memory"]
+print(m["mem_ceiling"], m["per_worker_bytes"], h["memory"]["budget_bytes"], h["memory"]["other_max_bytes"], m["readings"])' "$dir/json")
+ceiling=$1 w=$2 budget=$3 other=$4
+[ "$ceiling" != None ]; check "a memory ceiling (W $w bytes of $5 readings, budget $budget, other $other)" $?
+fpm_stop "$dir"
+
+# up one worker at a time, every worker busy, until the kernel kills one
+before=$(kills) count=""
+for n in $(seq 5 16); do
+    start "$n" || { check "php-fpm starts with pm.max_children $n" 1; break; }
+    python3 "$load" "$dir/mem.sock" "$script" "mb=64&busy=20&sleep=800" "$n" "$dir/stop" &
+    sleep 4
+    touch "$dir/stop"
+    wait
+    rm -f "$dir/stop"
+    fpm_stop "$dir"
+    if [ "$(kills)" != "$before" ]; then count=$n; break; fi
+done
+[ -n "$count" ]; check "the kernel killed a worker at some pm.max_children (${count:-none})" $?
+if [ -n "$count" ] && [ "$ceiling" != None ]; then
+    echo "record oom: memory ceiling $ceiling (W $((w / 1048576)) MiB, budget $((budget / 1048576)) MiB of $LIMIT_MIB), the OOM kill at $count workers"
+    [ "$ceiling" -le "$count" ] && [ "$ceiling" -ge $((count - 2)) ]
+    check "the memory ceiling $ceiling is at most the OOM count $count and no more than 2 below it" $?
+fi
+summary record_oom

@@ -16,7 +16,9 @@
 #   record   fpm-record's CPU per 100 workers per round against a real
 #            php-fpm 8.2 with 255 workers (static pools of 200, 50 and 5),
 #            with and without 2,000 idle processes beside it, and with
-#            2,000 unrelated listening unix sockets (the LISTEN lookup)
+#            2,000 unrelated listening unix sockets (the LISTEN lookup);
+#            beside it the recorder of BASE_REV (default 2368d2b, before
+#            STATM and MEMINFO), built from git, on the same php-fpm
 #   size     the log's bytes against gzip -6 of the same records
 #   fleet    contrib/fleet/fpm-fleet on HOSTS host-weeks (3 pools x 10 workers
 #            at 5 s on 4 cores each) into a real PostgreSQL: host-weeks per
@@ -127,7 +129,7 @@ if [ "${RECORD:-1}" = 1 ] && command -v php-fpm8.2 >/dev/null 2>&1; then
         b=""
         for i in $(seq "$BEST"); do
             rm -f "$f/$1.fpmlog"
-            "$top/bin/fpm-record" -q --fpm-config "$f/fpm.conf" --interval 1s --rounds 21 \
+            "${rec_bin:-$top/bin/fpm-record}" -q --fpm-config "$f/fpm.conf" --interval 1s --rounds 21 \
                 -o "$f/$1.fpmlog" 2>/dev/null
             c=$(zstdcat "$f/$1.fpmlog" | awk '/^self_cpu_us=/ { sub(/self_cpu_us=/, ""); v[++n] = $0 }
                 END { printf "%.0f", (v[n] - v[2]) / (n - 2) }')
@@ -138,6 +140,16 @@ if [ "${RECORD:-1}" = 1 ] && command -v php-fpm8.2 >/dev/null 2>&1; then
         echo "$b"
     }
     c0=$(record plain)
+    base_rev=${BASE_REV:-2368d2b}
+    if git -C "$top" cat-file -e "$base_rev^{commit}" 2>/dev/null; then
+        mkdir -p "$f/base" && git -C "$top" archive "$base_rev" | tar -x -C "$f/base" &&
+            make -s -C "$f/base" bin/fpm-record >/dev/null 2>&1
+        rec_bin=$f/base/bin/fpm-record
+        cb=$(record base)
+        rec_bin=$top/bin/fpm-record
+        printf 'recorder of %s on the same php-fpm: %d us of CPU per round, %.2f ms per 100 workers (now %.2f ms)\n' \
+            "$base_rev" "$cb" "$(awk "BEGIN { print $cb / 2.55 / 1000 }")" "$(awk "BEGIN { print $c0 / 2.55 / 1000 }")"
+    fi
     for i in $(seq 2000); do sleep 600 & sleepers="$sleepers $!"; done
     c1=$(record busy)
     kill $sleepers 2>/dev/null; sleepers=""

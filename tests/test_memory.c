@@ -1,7 +1,7 @@
 /* Sections 14 and 15 of docs/rules.md: memory readings, the memory
  * histogram and W, the host's php budget, the memory ceiling, the advice
  * (analyzer/pipeline/memory.h, whatif.h) and advise's bounds and line
- * (analyzer/cmd/advise.h); a rule a test. */
+ * (analyzer/pipeline/bounds.h, analyzer/cmd/advise.h); a rule a test. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "advise.h"
+#include "bounds.h"
 #include "memory.h"
 #include "pipeline_harness.h"
 #include "procfs.h"
@@ -431,21 +432,21 @@ static void test_15_1_the_bounds(void **state)
     pl_pool p = pool_of("shop", 20, 10000, 0, 0); /* 100% for 1 s: R = 1 s, D = 1 s */
     wi_view v = whatif_pool_view_cost(&p, 4000, 200, 20, WI_COST_BUSY, WI_FIT_DOMINANT, NULL,
                                       NULL);
-    adv_model m;
-    assert_int_equal(advise_model(&p, &v, 4000, &m), 0);
+    bd_model m;
+    assert_int_equal(bounds_model(&p, &v, 4000, &m), 0);
     assert_true(m.r == 1.0 && m.d == 1.0 && m.c == 4.0);
-    assert_true(advise_knee(&m) == 4.0);
-    assert_true(advise_max_rps(&m, 1) == 1.0);
-    assert_true(advise_min_ms(&m, 1) == 1000.0);
-    assert_true(advise_max_rps(&m, 8) == 4.0);   /* the CPU's bound */
-    assert_true(advise_min_ms(&m, 8) == 2000.0); /* 8 x 1 / 4 s */
+    assert_true(bounds_knee(&m) == 4.0);
+    assert_true(bounds_max_rps(&m, 1) == 1.0);
+    assert_true(bounds_min_ms(&m, 1) == 1000.0);
+    assert_true(bounds_max_rps(&m, 8) == 4.0);   /* the CPU's bound */
+    assert_true(bounds_min_ms(&m, 8) == 2000.0); /* 8 x 1 / 4 s */
     pl_pool q = pool_of("half", 20, 5000, 0, 0); /* 50%: D = 0.5 s */
     v = whatif_pool_view_cost(&q, 2000, 200, 0, WI_COST_BUSY, WI_FIT_DOMINANT, NULL, NULL);
-    assert_int_equal(advise_model(&q, &v, 2000, &m), 0);
-    assert_true(advise_knee(&m) == 4.0);         /* 2 x 1 / 0.5 */
+    assert_int_equal(bounds_model(&q, &v, 2000, &m), 0);
+    assert_true(bounds_knee(&m) == 4.0);         /* 2 x 1 / 0.5 */
     pl_pool few = pool_of("few", 0, 0, 0, 0);
     v = whatif_pool_view_cost(&few, 2000, 200, 0, WI_COST_BUSY, WI_FIT_DOMINANT, NULL, NULL);
-    assert_int_equal(advise_model(&few, &v, 2000, &m), -1); /* no shape */
+    assert_int_equal(bounds_model(&few, &v, 2000, &m), -1); /* no shape */
 }
 
 /* 15.2: only the number changes: spelling, spacing, quotes, a trailing

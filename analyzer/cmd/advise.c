@@ -7,38 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bounds.h"
 #include "escape.h"
 #include "table.h"
-
-int advise_model(const pl_pool *p, const wi_view *v, uint64_t hm, adv_model *m)
-{
-    const hist *h = pl_hist(p);
-    if (!v->shape || v->host_millicores_per_worker <= 0 || hm == 0 || h->total == 0 ||
-        h->busy_w == 0 || h->busy_c == 0)
-        return -1;
-    double n = h->total;
-    m->r = (double)h->busy_w / n / 1000;                        /* seconds */
-    m->d = (double)h->busy_c / 1e7 / n * (v->source != WI_SRC_NONE ? v->overhead : 1);
-    m->c = (double)hm / 1000;
-    return 0;
-}
-
-double advise_max_rps(const adv_model *m, double n)
-{
-    double a = n / m->r, b = m->c / m->d;
-    return a < b ? a : b;
-}
-
-double advise_min_ms(const adv_model *m, double n)
-{
-    double a = m->r, b = n * m->d / m->c;
-    return 1000 * (a > b ? a : b);
-}
-
-double advise_knee(const adv_model *m)
-{
-    return m->c * m->r / m->d;
-}
 
 char *advise_line(const char *text, long long n)
 {
@@ -101,9 +72,9 @@ static char *pool_patch(const pl_pool *p, const wi_view *v)
 }
 
 /* N in {1, the knee, now, the advice}, each once, ascending; how many. */
-static size_t bound_points(const adv_model *m, const wi_view *v, double out[4])
+static size_t bound_points(const bd_model *m, const wi_view *v, double out[4])
 {
-    double c[4] = {1, advise_knee(m), (double)v->now, (double)v->advice};
+    double c[4] = {1, bounds_knee(m), (double)v->now, (double)v->advice};
     size_t n = 0;
     for (int i = 0; i < 4; i++) {
         if (c[i] < 1 || (i == 2 && v->now <= 0) || (i == 3 && v->advice < 0))
@@ -186,11 +157,11 @@ static int text_host(FILE *out, const pl_host *h, const wi_scenario *sc, const w
     }
     int rc = tbl_print(out, &t);
     for (size_t i = 0; rc == 0 && i < h->npools; i++) {
-        adv_model m;
+        bd_model m;
         const char *name = tbl_get(&t, i + 1, 0);
         if (i == 0)
             fputc('\n', out);
-        if (advise_model(h->pools[i], &v[i], hm, &m) != 0) {
+        if (bounds_model(h->pools[i], &v[i], hm, &m) != 0) {
             fprintf(out, "%s: no bounds: no shape or no cost measured yet.\n", name);
             continue;
         }
@@ -200,8 +171,8 @@ static int text_host(FILE *out, const pl_host *h, const wi_scenario *sc, const w
             char wb[48];
             workers_text(wb, sizeof wb, pts[k]);
             fprintf(out, "%s: at %s: <= %.1f req/s, each >= %.0f ms%s\n", name, wb,
-                    advise_max_rps(&m, pts[k]), advise_min_ms(&m, pts[k]),
-                    fabs(pts[k] - advise_knee(&m)) < 0.005 ? " (the knee)" : "");
+                    bounds_max_rps(&m, pts[k]), bounds_min_ms(&m, pts[k]),
+                    fabs(pts[k] - bounds_knee(&m)) < 0.005 ? " (the knee)" : "");
         }
     }
     for (size_t i = 0; rc == 0 && i < h->npools; i++) {
@@ -250,11 +221,11 @@ static void json_pool(FILE *out, const pl_host *h, const pl_pool *p, const wi_vi
     fputs(", \"advice\": ", out);
     v->advice >= 0 ? fprintf(out, "%lld", (long long)v->advice) : fputs("null", out);
     fprintf(out, v->binds ? ", \"binds\": \"%s\"" : ", \"binds\": null", v->binds);
-    adv_model m;
-    int has = advise_model(p, v, hm, &m) == 0;
+    bd_model m;
+    int has = bounds_model(p, v, hm, &m) == 0;
     fputs(", \"knee\": ", out);
     if (has)
-        json_num2(out, advise_knee(&m));
+        json_num2(out, bounds_knee(&m));
     else
         fputs("null", out);
     fputs(", \"bounds\": [", out);
@@ -264,9 +235,9 @@ static void json_pool(FILE *out, const pl_host *h, const pl_pool *p, const wi_vi
         fputs(k ? ", {\"workers\": " : "{\"workers\": ", out);
         json_num2(out, pts[k]);
         fputs(", \"max_rps\": ", out);
-        json_num2(out, advise_max_rps(&m, pts[k]));
+        json_num2(out, bounds_max_rps(&m, pts[k]));
         fputs(", \"min_ms\": ", out);
-        json_num2(out, advise_min_ms(&m, pts[k]));
+        json_num2(out, bounds_min_ms(&m, pts[k]));
         fputc('}', out);
     }
     fputs("], \"patch\": ", out);

@@ -430,7 +430,7 @@ static void round_hooks(pipeline *pl, const pl_host *h, const pl_round *r, const
             .active = w->active, .maxed = w->maxed, .point = w->point, .starved = w->starved,
             .starved_by_steal = w->starved_by_steal, .throttled = w->throttled,
             .unanswered_full = w->unanswered_full, .private_bytes = w->private_bytes,
-            .host_other = pl->host_other};
+            .host_other = pl->host_other, .host_php = pl->host_php};
         for (int k = 0; k < SIG_N; k++) {
             pair.signal[k] = hp->value[k];
             pair.has_signal[k] = hp->usable && hp->has_value[k];

@@ -60,7 +60,7 @@ struct pipeline {
     uint64_t      *need;        /* seeking: jumps whose unknowns the window needed */
     size_t         nneed, need_cap;
     int            need_nomem;
-    int64_t        host_other;  /* 14.3: the round's other memory; -1 unknown */
+    int64_t        host_other, host_php; /* 14.3: the round's other and php memory; -1 unknown */
 };
 
 /* readings_round.c, section 17.1: each pool's SCHED of the round becomes

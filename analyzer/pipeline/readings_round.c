@@ -210,7 +210,7 @@ static void add_rss(void *arg, const procfs_proc *m)
 int pl_round_memory(pipeline *pl, pl_host *h, const pl_round *r, int in, size_t n)
 {
     uint64_t php = 0;
-    pl->host_other = -1;
+    pl->host_other = pl->host_php = -1;
     for (size_t i = 0; i < n; i++) {
         round_pool *w = &pl->work[i];
         pl_pool *p = w->pool;
@@ -242,6 +242,7 @@ int pl_round_memory(pipeline *pl, pl_host *h, const pl_round *r, int in, size_t 
                   php, &other, &total) != 0)
         return 0;
     pl->host_other = other > INT64_MAX ? INT64_MAX : (int64_t)other;
+    pl->host_php = php > INT64_MAX ? INT64_MAX : (int64_t)php;
     if (!h->has_mem || other > h->mem_other_max)
         h->mem_other_max = other;
     if (!h->has_mem || php > h->mem_php_max)

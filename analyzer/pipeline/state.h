@@ -176,7 +176,8 @@ typedef struct {
     int     starved;
     int     starved_by_steal, throttled, unanswered_full; /* section 9's rounds */
     int64_t private_bytes;   /* 14.1: its workers' private memory; -1 no STATM */
-    int64_t host_other;      /* 14.3: the host's other memory; -1 unknown */
+    int64_t host_other;      /* 14.3: the host's other memory; -1 unknown ... */
+    int64_t host_php;        /* ... and php-fpm's (its workers' and masters') */
 } pl_pool_pair;
 
 /* 12.3: the readings a pool's figures come from: the calm set when it holds

@@ -15,7 +15,9 @@
 #include <unistd.h>
 
 #include "fit.h"
+#include "bounds.h"
 #include "hist.h"
+#include "memory.h"
 #include "outfile.h"
 #include "whatif.h"
 
@@ -122,9 +124,11 @@ static plot_pool *pool_of(plotter *pt, const pl_host *h, const pl_pool *p)
     q->t0 = -1;
     q->series = open_in(pt, q->base, ".series.dat", "w");
     q->points = open_in(pt, q->base, ".points.dat", "w");
+    q->memory = open_in(pt, q->base, ".memory.dat", "w");
     pt->n++;
-    if (!q->series || !q->points)
+    if (!q->series || !q->points || !q->memory)
         return NULL;
+    fputs("# time host_php_gib host_other_gib pool_private_gib (section 14)\n", q->memory);
     fputs("# time host_busy_cores pool_cores listen_queue starved inconsistent active",
           q->series);
     for (int k = 0; k < SIG_N; k++) /* the lower panel's signals, a column each */
@@ -179,9 +183,22 @@ static void on_round(void *arg, const pl_host *h, const pl_pool *p, const pl_rou
     if (pair->first)
         flush_round(pt);
     plot_pool *q = pool_of(pt, h, p);
-    if (!q || !q->series || !q->points) {
+    if (!q || !q->series || !q->points || !q->memory) {
         pt->failed = 1;
         return;
+    }
+    if (pair->host_other >= 0 || pair->private_bytes >= 0) {
+        double gib = 1073741824.0;
+        fprintf(q->memory, "%.3f", (double)r->real / 1e9);
+        if (pair->host_other >= 0)
+            fprintf(q->memory, " %.4f %.4f", pair->host_php / gib, pair->host_other / gib);
+        else
+            fputs(" NaN NaN", q->memory);
+        if (pair->private_bytes >= 0)
+            fprintf(q->memory, " %.4f\n", pair->private_bytes / gib);
+        else
+            fputs(" NaN\n", q->memory);
+        q->nmem += pair->host_other >= 0;
     }
     fprintf(q->series, "%.3f ", (double)r->real / 1e9);
     if (pair->usable)
@@ -292,8 +309,34 @@ static int datablock(FILE *gp, plotter *pt, const char *base, const char *suffix
     return 0;
 }
 
+/* The memory readings' buckets (14.2), from the first that holds one to
+ * the last, W's marked: "top_mib readings readings_of_W's_bucket label". */
+static int write_memhist(plotter *pt, const plot_pool *q)
+{
+    FILE *m = open_in(pt, q->base, ".memhist.dat", "w");
+    if (!m)
+        return FPM_EFAIL;
+    const mem_hist *h = &q->p->mem;
+    int first = -1, last = -1;
+    for (int b = 0; b < MEM_BUCKETS; b++)
+        if (h->count[b]) {
+            first = first < 0 ? b : first;
+            last = b;
+        }
+    fputs("# bucket_top_mib readings readings_of_w label\n", m);
+    for (int b = first < 2 ? 0 : first - 2; first >= 0 && b <= last + 1 && b < MEM_BUCKETS; b++) {
+        int64_t top = mem_top_mib(h, b);
+        int is_w = q->w_mib >= 0 && top == q->w_mib;
+        fprintf(m, "%lld %u %u %lld\n", (long long)top, is_w ? 0 : h->count[b],
+                is_w ? h->count[b] : 0, (long long)top);
+    }
+    return fclose(m) != 0 ? FPM_EFAIL : 0;
+}
+
 static int write_script(plotter *pt, plot_pool *q)
 {
+    if (write_memhist(pt, q) != 0)
+        return FPM_EFAIL;
     FILE *h = open_in(pt, q->base, ".hist.dat", "w");
     if (!h)
         return FPM_EFAIL;
@@ -326,7 +369,9 @@ static int write_script(plotter *pt, plot_pool *q)
     free(qh);
     int rc = datablock(gp, pt, q->base, ".hist.dat", "hist") |
              datablock(gp, pt, q->base, ".points.dat", "points") |
-             datablock(gp, pt, q->base, ".series.dat", "series");
+             datablock(gp, pt, q->base, ".series.dat", "series") |
+             datablock(gp, pt, q->base, ".memhist.dat", "memhist") |
+             datablock(gp, pt, q->base, ".memory.dat", "memory");
     plot_draw(gp, "pngcairo", "png", q);
     plot_draw(gp, "svg", "svg", q);
     if (fclose(gp) != 0)
@@ -390,8 +435,9 @@ static int run_gnuplot(const char *dir, const char *script)
  * -1 with why in note. */
 static int images_replaceable(const plotter *pt, const plot_pool *q, char *note, size_t notelen)
 {
-    static const char *const kinds[] = {"hist", "fit", "series"}, *const exts[] = {"png", "svg"};
-    for (int k = 0; k < 3; k++)
+    static const char *const kinds[] = {"hist", "fit", "series", "memory", "bounds"},
+                             *const exts[] = {"png", "svg"};
+    for (int k = 0; k < 5; k++)
         for (int e = 0; e < 2; e++) {
             char path[4200], why[200];
             snprintf(path, sizeof path, "%s/%s-%s.%s", pt->dir, q->base, kinds[k], exts[e]);
@@ -434,6 +480,43 @@ static int joint_slopes(plotter *pt, pl_host *const *hosts, size_t nh)
     return rc;
 }
 
+/* Sections 14 and 15 as measured, for the memory and bounds plots: each
+ * pool's W, ceilings, advice and bounds, and its host's budget. */
+static int pools_at_the_end(plotter *pt, pl_host *const *hosts, size_t nh)
+{
+    for (size_t k = 0; k < nh; k++) {
+        const pl_host *h = hosts[k];
+        wi_view *v = whatif_measured_views(h);
+        if (!v)
+            return FPM_ENOMEM;
+        wi_memory m;
+        wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
+        whatif_host_memory(h, &sc, v, &m);
+        for (size_t i = 0; i < pt->n; i++)
+            for (size_t x = 0; pt->pools[i].h == h && x < h->npools; x++) {
+                if (h->pools[x] != pt->pools[i].p)
+                    continue;
+                plot_pool *q = &pt->pools[i];
+                bd_model b;
+                q->has_model = bounds_model(q->p, &v[x], h->host_millicores, &b) == 0;
+                if (q->has_model) {
+                    q->r = b.r, q->d = b.d, q->c = b.c;
+                    q->knee = bounds_knee(&b);
+                }
+                q->now = v[x].now;
+                q->advice = v[x].advice;
+                q->ceiling = v[x].has_fill ? v[x].ceiling : -1;
+                q->mem_ceiling = v[x].mem_ceiling;
+                q->w_mib = v[x].w_mib;
+                q->has_budget = m.has_total;
+                q->budget = (double)m.budget;
+                q->total = (double)m.total;
+            }
+        free(v);
+    }
+    return 0;
+}
+
 /* The joint file is scratch: gone once read, or on the way out. */
 static void drop_joint(plotter *pt)
 {
@@ -456,6 +539,10 @@ int plot_finish(plotter *pt, const pipeline *pl, char *note, size_t notelen)
         for (size_t i = 0; i < hosts[k]->npools; i++)
             if (!pool_of(pt, hosts[k], hosts[k]->pools[i]))
                 pt->failed = 1;
+    if (pools_at_the_end(pt, hosts, nh) != 0) {
+        snprintf(note, notelen, "%s", strerror(ENOMEM));
+        return FPM_EFAIL;
+    }
     int jrc = joint_slopes(pt, hosts, nh);
     drop_joint(pt);
     if (jrc != 0) {
@@ -467,7 +554,8 @@ int plot_finish(plotter *pt, const pipeline *pl, char *note, size_t notelen)
         plot_pool *q = &pt->pools[i];
         int bad = !q->series || fclose(q->series) != 0;
         bad |= !q->points || fclose(q->points) != 0;
-        q->series = q->points = NULL;
+        bad |= !q->memory || fclose(q->memory) != 0;
+        q->series = q->points = q->memory = NULL;
         if (!bad)
             bad = images_replaceable(pt, q, note, notelen);
         if (bad && !note[0] && pt->why[0])
@@ -516,6 +604,8 @@ void plot_free(plotter *pt)
             fclose(pt->pools[i].series);
         if (pt->pools[i].points)
             fclose(pt->pools[i].points);
+        if (pt->pools[i].memory)
+            fclose(pt->pools[i].memory);
     }
     drop_joint(pt);
     free(pt->round);

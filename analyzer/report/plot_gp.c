@@ -1,5 +1,5 @@
 /* The gnuplot script's plots of one pool: the histogram, the fit, the time
- * series with its lower panel (plot_int.h). */
+ * series with its lower panel, the memory and the bounds (plot_int.h). */
 #include "plot_int.h"
 
 #include <stdio.h>
@@ -71,6 +71,106 @@ static void fit_plot(FILE *gp, const plot_pool *q)
             c, j->slope + 2 * j->se, m, c, j->slope - 2 * j->se, m);
 }
 
+/* The memory plot (section 14): above, the pool's memory readings by
+ * bucket, W's bucket in its own colour; below, the host's memory over
+ * time, php-fpm's and the rest's stacked, against M and what php-fpm can
+ * be given (B). */
+static void memory_plot(FILE *gp, const plot_pool *q)
+{
+    fputs("set multiplot layout 2,1\n"
+          "set title 'Memory a worker holds (its private pages and its request''s peak): '.name "
+          "noenhanced\nset xlabel 'MiB, at most (each bucket''s top)'\nset ylabel 'readings'\n"
+          "set style fill solid 0.7\nset boxwidth 0.8\nset grid ytics\nset key top right\n"
+          "set xtics rotate by -90 font ',9'\n", gp);
+    if (q->p->mem.total == 0)
+        empty(gp, "no memory readings (a log without STATM)");
+    else if (q->w_mib >= 0)
+        fprintf(gp, "plot $memhist using 0:2:xtic(4) with boxes lc rgb '#0072b2' notitle, "
+                    "$memhist using 0:3 with boxes lc rgb '#d55e00' "
+                    "title 'W = %lld MiB: the 95th percentile, rounded up'\n",
+                (long long)q->w_mib);
+    else
+        fprintf(gp, "plot $memhist using 0:2:xtic(4) with boxes lc rgb '#0072b2' "
+                    "title '%u readings: W needs 20'\n", q->p->mem.total);
+    fputs("reset\nset title 'The host''s memory: php-fpm''s and the rest''s, against what "
+          "php-fpm can have'\nset xdata time\nset timefmt '%s'\nset xlabel 'UTC'\n"
+          "set ylabel 'GiB'\nset grid\nset key top left horizontal maxrows 2 font ',9' opaque\n",
+          gp);
+    if (q->has_budget)
+        fprintf(gp, "set yrange [0:%.4f]\n", 1.35 * q->total / 1073741824.0);
+    else
+        fputs("set yrange [0:*]\n", gp);
+    double span = q->t1 - q->t0;
+    fprintf(gp, "set format x '%s'\n", span < 1200 ? "%H:%M:%S" : span < 172800 ? "%H:%M"
+                                                                               : "%m-%d %H:%M");
+    if (q->nmem == 0) {
+        empty(gp, "no MEMINFO in the log");
+        fputs("unset multiplot\n", gp);
+        return;
+    }
+    double gib = 1073741824.0;
+    fputs("plot $memory using 1:($2 + $3) with filledcurves x1 lc rgb '#56b4e9' "
+          "title 'the rest of the host', "
+          "$memory using 1:2 with filledcurves x1 lc rgb '#e69f00' title 'php-fpm', "
+          "$memory using 1:4 with lines lw 2 lc rgb '#cc79a7' title 'this pool''s workers'", gp);
+    if (q->has_budget)
+        fprintf(gp, ", %.4f with lines lw 2 dt 2 lc rgb 'black' title 'what php-fpm can have "
+                    "(%.2f GiB: the rest at its largest and a tenth kept)', "
+                    "%.4f with lines lc rgb 'gray40' title 'the memory (%.2f GiB)'",
+                q->budget / gib, q->budget / gib, q->total / gib, q->total / gib);
+    fputs("\nunset multiplot\n", gp);
+}
+
+/* The bounds plot (15.1): for N busy workers, the most requests a second
+ * and the least time each takes, the knee marked, and where now and the
+ * advice put the pool. */
+static void bounds_plot(FILE *gp, const plot_pool *q)
+{
+    fputs("set title 'What N busy workers can give: '.name.' (bounds, not a forecast)' "
+          "noenhanced\nset xlabel 'busy workers'\nset ylabel 'requests a second, at most'\n"
+          "set y2label 'ms a request, at least'\nset ytics nomirror\nset y2tics\n"
+          "set grid\nset key below horizontal\nset y2range [0:*]\n", gp);
+    if (!q->has_model) {
+        empty(gp, "no bounds: no shape or no cost measured yet");
+        return;
+    }
+    double top = 2 * q->knee + 1;
+    if (q->now > top)
+        top = (double)q->now;
+    if (q->advice > top)
+        top = (double)q->advice;
+    if (top < 4)
+        top = 4;
+    fprintf(gp, "R = %.6f\nD = %.6f\nC = %.6f\nknee = %.4f\n"
+                "rps(n) = n / R < C / D ? n / R : C / D\n"
+                "ms(n) = 1000 * (R > n * D / C ? R : n * D / C)\n"
+                "set xrange [0:%.0f]\nset samples 400\nset yrange [0:1.2 * C / D]\n"
+                "set arrow 1 from knee, graph 0 to knee, graph 1 nohead dt 2 lc rgb 'gray40'\n"
+                "set label 1 sprintf(' the knee, %%.2f: past it more workers only wait', knee) "
+                "at knee, graph 0.95 left\n",
+            q->r, q->d, q->c, q->knee, top + 1);
+    /* what now and the advice give, beside their markers */
+    int64_t at[2] = {q->now, q->advice};
+    for (int k = 0; k < 2; k++)
+        if (at[k] > 0)
+            fprintf(gp, "set label %d sprintf(' %s %lld: %%.1f req/s, %%.0f ms ', rps(%lld), "
+                        "ms(%lld)) at %lld, rps(%lld) %s offset 0,%s font ',9'\n",
+                    k + 2, k ? "advice" : "now", (long long)at[k], (long long)at[k],
+                    (long long)at[k], (long long)at[k], (long long)at[k],
+                    (double)at[k] > top / 2 ? "right" : "left", k ? "-1" : "1");
+    fputs("plot rps(x) with lines lw 2 lc rgb '#0072b2' title 'requests a second, at most', "
+          "ms(x) axes x1y2 with lines lw 2 lc rgb '#e69f00' title 'ms a request, at least'", gp);
+    if (q->now > 0)
+        fprintf(gp, ", '+' using (%lld):(rps(%lld)) every ::0::0 with points pt 7 ps 1.5 "
+                    "lc rgb 'black' title 'pm.max_children now (%lld)'",
+                (long long)q->now, (long long)q->now, (long long)q->now);
+    if (q->advice > 0)
+        fprintf(gp, ", '+' using (%lld):(rps(%lld)) every ::0::0 with points pt 5 ps 1.5 "
+                    "lc rgb '#009e73' title 'the advice (%lld)'",
+                (long long)q->advice, (long long)q->advice, (long long)q->advice);
+    fputc('\n', gp);
+}
+
 void plot_draw(FILE *gp, const char *term, const char *ext, const plot_pool *q)
 {
     const char *base = q->base;
@@ -123,5 +223,9 @@ void plot_draw(FILE *gp, const char *term, const char *ext, const plot_pool *q)
         fputc('\n', gp);
     if (truth)
         lower_panel(gp, q);
+    fprintf(gp, "reset\nset output '%s-memory.%s'\n", base, ext);
+    memory_plot(gp, q);
+    fprintf(gp, "reset\nset output '%s-bounds.%s'\n", base, ext);
+    bounds_plot(gp, q);
     fputs("set output\n", gp);
 }

@@ -25,6 +25,14 @@ typedef struct {
     int64_t        queue_max, active_max; /* the series' largest, -1 none */
     joint_pool     jp;          /* its host's joint fit, at the end */
     joint_sol      sol;
+    FILE          *memory;      /* the host's php and other memory, the pool's private */
+    size_t         nmem;        /* rounds that gave them */
+    /* at the end, as measured (sections 14 and 15) */
+    int            has_model;   /* its bounds: R, D, C and the knee */
+    double         r, d, c, knee;
+    int64_t        now, advice, ceiling, mem_ceiling, w_mib;
+    int            has_budget;
+    double         budget, total; /* B and M, bytes */
 } plot_pool;
 
 /* The plots of pool q for the terminal term (pngcairo, svg), images named

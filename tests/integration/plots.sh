@@ -1,5 +1,6 @@
 #!/bin/sh
-# --plot: per pool 3 plots as PNG and SVG with their .dat and .gp files; a
+# --plot: per pool 5 plots (the histogram, the fit, the series, memory and
+# the bounds) as PNG and SVG with their .dat and .gp files; a
 # pool named  a"; system("touch /tmp/fpmcpu-pwned"); "  is printed, not
 # executed; without gnuplot the data and scripts are written and the exit
 # status is 0.
@@ -16,8 +17,8 @@ bin/fpm-analyze --plot "$dir/p" fixtures/logs/realistic.fpmlog.zst fixtures/logs
 check "exit 0" $?
 grep -q '6 pool(s) plotted' "$dir/err"; check "says what it plotted" $?
 [ ! -e /tmp/fpmcpu-pwned ]; check "the pool name was not executed by gnuplot" $?
-[ "$(ls "$dir/p"/*.png | wc -l)" = 18 ] && [ "$(ls "$dir/p"/*.svg | wc -l)" = 18 ]
-check "3 PNG and 3 SVG per pool" $?
+[ "$(ls "$dir/p"/*.png | wc -l)" = 30 ] && [ "$(ls "$dir/p"/*.svg | wc -l)" = 30 ]
+check "5 PNG and 5 SVG per pool" $?
 python3 - "$dir/p" <<'PY'
 import glob, sys, xml.etree.ElementTree as ET
 bad = 0
@@ -44,6 +45,12 @@ check "a single quote in a name is doubled inside the gnuplot string" $?
 (cd "$dir/p" && gnuplot "$(basename "$gq")" 2>/dev/null); check "and gnuplot renders that script" $?
 grep -q '^\$series << EOD$' "$gp" && grep -q '^\$hist << EOD$' "$gp"; check "data in datablocks" $?
 grep -q 'noenhanced' "$gp"; check "titles are noenhanced" $?
+gs=$(ls "$dir/p"/03-web1-shop.gp)
+grep -q '^\$memhist << EOD$' "$gs" && grep -q '^\$memory << EOD$' "$gs"; check "the memory plot's data in datablocks" $?
+grep -q "title 'W = 80 MiB: the 95th percentile, rounded up'" "$gs"; check "the memory plot marks W (80 MiB)" $?
+grep -q "^knee = 3.95[0-9]*$" "$gs" && grep -q "the knee, %.2f: past it more workers only wait" "$gs"
+check "the bounds plot marks the knee" $?
+grep -q "pm.max_children now (40)" "$gs"; check "and where pm.max_children puts the pool" $?
 (cd "$dir/p" && gnuplot 03-web1-shop.gp 2>/dev/null); check "a .gp re-renders by itself" $?
 
 # without gnuplot on PATH
@@ -52,7 +59,7 @@ PATH="$dir/empty" "$top/bin/fpm-analyze" --plot "$dir/q" fixtures/logs/small.fpm
 check "without gnuplot: exit 0" $?
 grep -q 'gnuplot is not installed (Debian: gnuplot-nox); the data and scripts are in' "$dir/err2"
 check "without gnuplot: says how to render" $?
-[ "$(ls "$dir/q"/*.gp | wc -l)" = 2 ] && [ "$(ls "$dir/q"/*.dat | wc -l)" = 6 ] && ! ls "$dir/q"/*.png >/dev/null 2>&1
+[ "$(ls "$dir/q"/*.gp | wc -l)" = 2 ] && [ "$(ls "$dir/q"/*.dat | wc -l)" = 10 ] && ! ls "$dir/q"/*.png >/dev/null 2>&1
 check "without gnuplot: .gp and .dat written, no image" $?
 
 # outputs only into files that are the analyzer's own (it often runs as root)

@@ -1,0 +1,29 @@
+/*
+ * bounds: what N busy workers of a pool can give (docs/rules.md 15.1),
+ * the asymptotic bounds of a closed system without think time:
+ * throughput <= min(N / R, C / D) requests a second, each request >=
+ * max(R, N x D / C) seconds, and the knee C x R / D where the two meet.
+ * R is the mean duration of the readings the pool's figures come from, D
+ * the host CPU seconds one request costs (the busy share x R x the
+ * overhead), C the host's cores.
+ */
+#ifndef BOUNDS_H
+#define BOUNDS_H
+
+#include <stdint.h>
+
+#include "state.h"
+#include "whatif.h"
+
+typedef struct {
+    double r, d, c;
+} bd_model;
+
+/* The model of a pool with a shape and a host cost per worker, on a host
+ * of host_millicores; 0, or -1 when it has none. */
+int bounds_model(const pl_pool *p, const wi_view *v, uint64_t host_millicores, bd_model *m);
+double bounds_max_rps(const bd_model *m, double n);
+double bounds_min_ms(const bd_model *m, double n);
+double bounds_knee(const bd_model *m);
+
+#endif

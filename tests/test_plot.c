@@ -121,6 +121,15 @@ static void test_the_lower_panel_of_steal_and_pressure(void **state)
     plots_are("fixtures/logs/vps.fpmlog", "vps");
 }
 
+/* Sections 14 and 15: the memory readings by bucket with W marked, the
+ * host's memory against what php-fpm can have, and the bounds with the
+ * knee, now and the advice. */
+static void test_the_memory_and_bounds_plots(void **state)
+{
+    (void)state;
+    plots_are("fixtures/logs/memory.fpmlog", "memory");
+}
+
 /* The fit plot's points are what the joint fit saw: each pool's own cores
  * against the host's less the other pools' part, so that a point less its
  * own pool's part is the same for every pool of the pair (host cores less
@@ -167,6 +176,7 @@ int main(void)
         cmocka_unit_test(test_the_data_and_scripts_of_a_log),
         cmocka_unit_test(test_odd_names_in_the_scripts),
         cmocka_unit_test(test_the_lower_panel_of_steal_and_pressure),
+        cmocka_unit_test(test_the_memory_and_bounds_plots),
         cmocka_unit_test(test_the_fit_points_take_the_other_pools_part_out),
     };
     return cmocka_run_group_tests_name("plot", tests, NULL, NULL);

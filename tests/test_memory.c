@@ -338,6 +338,12 @@ static void test_14_5_the_advice_and_what_binds_it(void **state)
     assert_int_equal(v[1].advice, 3);
     assert_string_equal(v[1].binds, "memory");
     free(v);
+    sc.has_mem_limit = 0;
+    t.shop.max_children = 8; /* the advice itself: within it */
+    v = whatif_views(&t.h, &sc);
+    assert_int_equal(v[1].advice, 8);
+    assert_int_equal(v[1].limit, WI_LIMIT_WORKERS);
+    free(v);
 }
 
 /* 14.5: one ceiling alone gives no advice, and limit keeps section 7's
@@ -396,14 +402,17 @@ static void test_14_1_a_reading_is_private_memory_plus_the_peak(void **state)
         tworker w[] = {{101, "Idle", 5 + r, 120000, "/buy", "80.00"},
                        {102, "Idle", 5 + r, 120000, "/status", "1.00"},
                        {103, "Running", 5 + r, 120000, "/buy", "0.00"},
-                       {104, "Idle", 5 + r, 120000, "/buy", "80.00"}};
-        th_status(x, "shop", 0, w, 4);
-        th_pids(x, "shop", 4, 101LL, 10ULL, 102LL, 10ULL, 103LL, 10ULL, 104LL, 10ULL);
+                       {104, "Idle", 5 + r, 120000, "/buy", "80.00"},
+                       {105, "Idle", 5 + r, 20000, "/buy", "80.00"}};
+        th_status(x, "shop", 0, w, 5);
+        th_pids(x, "shop", 5, 101LL, 10ULL, 102LL, 10ULL, 103LL, 10ULL, 104LL, 10ULL,
+                105LL, 10ULL);
         th_pool_round *p = th_p(x, "shop");
         p->has_statm = 1; /* 104 has no STATM line: no reading */
         buf_printf(&p->statm, "101 60000 10752 3072 300 0 9000 0\n"
                               "102 60000 10752 3072 300 0 9000 0\n"
-                              "103 60000 10752 3072 300 0 9000 0\n");
+                              "103 60000 10752 3072 300 0 9000 0\n"
+                              "105 60000 6656 3072 300 0 9000 0\n");
         x->has_meminfo = 1;
         buf_printf(&x->meminfo, "MemTotal:        8388608 kB\nMemAvailable:    6291456 kB\n");
         x->has_master = 1;
@@ -412,15 +421,18 @@ static void test_14_1_a_reading_is_private_memory_plus_the_peak(void **state)
     }
     pl_pool *p = th_find(pl, "h", "shop");
     /* rounds 2 and 3: 101's new request (102's is monitoring's, 103 runs,
-     * 104 has no STATM): 30 MiB private + 2 MiB peak */
-    assert_int_equal(p->mem.total, 2);
+     * 104 has no STATM): 30 MiB private + 2 MiB peak; 105's, under 50 ms
+     * (no CPU reading, a memory reading all the same): 14 + 2 MiB */
+    assert_int_equal(p->mem.total, 4);
     assert_int_equal(p->mem.count[32], 2);
+    assert_int_equal(p->mem.count[16], 2);
     assert_int_equal(p->mem.max_bytes, 32 * MIB);
+    assert_int_equal(p->filtered[RD_SHORT], 2);
     pl_host *h = th_find_host(pl, "h");
     assert_true(h->has_mem);
-    /* php: 3 x 30 MiB + 1675 pages; other: 2 GiB - php */
-    assert_int_equal(h->mem_php_max, 90 * MIB + 1675 * 4096);
-    assert_int_equal(h->mem_other_max, 2 * GIB - 90 * MIB - 1675 * 4096);
+    /* php: 3 x 30 MiB + 14 MiB + 1675 pages; other: 2 GiB - php */
+    assert_int_equal(h->mem_php_max, 104 * MIB + 1675 * 4096);
+    assert_int_equal(h->mem_other_max, 2 * GIB - 104 * MIB - 1675 * 4096);
     pipeline_free(pl);
 }
 
@@ -502,6 +514,13 @@ static void test_15_2_the_diff_patch_applies(void **state)
     assert_int_equal(advise_print(f, pl, &sc, 0), 0);
     fclose(f);
     assert_null(strstr(text, "--- a/")); /* the advice is now: nothing to change */
+    free(text);
+    text = NULL;
+    f = open_memstream(&text, &len);
+    assert_int_equal(advise_print(f, pl, &sc, 1), 0);
+    fclose(f);
+    assert_null(strstr(text, "--- a/"));
+    assert_non_null(strstr(text, "\"advice\": 9, \"binds\": \"cpu\""));
     free(text);
     pipeline_free(pl);
 }

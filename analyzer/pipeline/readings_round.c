@@ -55,7 +55,7 @@ static int own_reading(reading_ctx *c, const status_worker *w, int64_t share)
  * plus that peak. */
 static void memory_reading(pl_pool *p, const status_worker *w, rd_verdict v)
 {
-    int64_t private_bytes;
+    int64_t private_bytes = 0;
     if ((v != RD_ACCEPTED && v != RD_SHORT && v != RD_INVALID) || !w->has_memory ||
         w->memory < 0 || !pidmap_get(&p->mem_now, w->pid, &private_bytes))
         return;

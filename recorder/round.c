@@ -282,32 +282,23 @@ static void write_status(recorder *r, rec_pool *pool, uint64_t mono, uint64_t re
                   "until it answers)", pool->c.name, err);
 }
 
+/* STATM or SCHED (fpmlog(5)): the same workers' /proc/<pid>/statm (the
+ * pages each holds, and how many of them it shares) or schedstat (the CPU
+ * each ran and the time each waited for one), each line its pid first,
+ * from the files fds keeps open.  None when none could be read (a kernel
+ * without CONFIG_SCHED_INFO has no schedstat). */
+static void write_per_worker(recorder *r, const rec_pool *pool, rec_type type, ps_stat_fds *fds,
+                             char **buf, size_t *cap, const pid_t *pids, size_t n)
+{
+    size_t len = 0;
+    uint64_t mono = MONO(r), real = REAL(r);
+    if (ps_pid_stats(fds, r->cfg->proc_root, pids, n, buf, &len, cap) > 0)
+        rec_add(r, rec_name(type), mono, real, pool->c.name, *buf, len);
+}
+
 /* PIDS, read right after the status: the pool's workers (by its page,
  * else the process table) and their /proc/<pid>/stat lines; a problem
  * finding them said once until it changes. */
-/* SCHED: the same workers' /proc/<pid>/schedstat, each line its pid first
- * (fpmlog(5)): the CPU each ran and the time each waited for one.  None
- * when none could be read (a kernel without CONFIG_SCHED_INFO). */
-static void write_sched(recorder *r, const rec_pool *pool, const pid_t *pids, size_t n)
-{
-    size_t len = 0;
-    uint64_t mono = MONO(r), real = REAL(r);
-    if (ps_pid_stats(&r->sched_fds, r->cfg->proc_root, pids, n, &r->schedbuf, &len,
-                     &r->schedcap) > 0)
-        rec_add(r, rec_name(REC_SCHED), mono, real, pool->c.name, r->schedbuf, len);
-}
-
-/* STATM: the same workers' /proc/<pid>/statm, each line its pid first
- * (fpmlog(5)): the pages each holds, and how many of them it shares. */
-static void write_statm(recorder *r, const rec_pool *pool, const pid_t *pids, size_t n)
-{
-    size_t len = 0;
-    uint64_t mono = MONO(r), real = REAL(r);
-    if (ps_pid_stats(&r->statm_fds, r->cfg->proc_root, pids, n, &r->statmbuf, &len,
-                     &r->statmcap) > 0)
-        rec_add(r, rec_name(REC_STATM), mono, real, pool->c.name, r->statmbuf, len);
-}
-
 static void write_pids(recorder *r, rec_pool *pool, const unsigned char *page, size_t plen)
 {
     rec_config *cfg = r->cfg;
@@ -329,8 +320,10 @@ static void write_pids(recorder *r, rec_pool *pool, const unsigned char *page, s
         why[0] = '\0';
     }
     if (got > 0) {
-        write_statm(r, pool, pids, (size_t)n);
-        write_sched(r, pool, pids, (size_t)n);
+        write_per_worker(r, pool, REC_STATM, &r->statm_fds, &r->statmbuf, &r->statmcap, pids,
+                         (size_t)n);
+        write_per_worker(r, pool, REC_SCHED, &r->sched_fds, &r->schedbuf, &r->schedcap, pids,
+                         (size_t)n);
     }
     if (msg_changed(&pool->said_pids, why) == MSG_NEW) {
         msg_warnx("pool %s: %s", pool->c.name, why);

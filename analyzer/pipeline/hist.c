@@ -37,12 +37,7 @@ void hist_add(hist *h, int64_t s, int64_t duration_us)
     h->busy_w += d;
     h->busy_c += cs * d;
     if (h->total > HIST_LIMIT) {
-        uint32_t sum = 0;
-        for (int i = 0; i < HIST_BUCKETS; i++) {
-            h->count[i] /= 2;
-            sum += h->count[i];
-        }
-        h->total = sum;
+        h->total = counts_halve(h->count, HIST_BUCKETS);
         h->busy_w /= 2;
         h->busy_c /= 2;
     }

@@ -19,6 +19,18 @@ typedef struct {
     uint64_t busy_w, busy_c;       /* sums of d and of s x d (section 10), halved with it */
 } hist;
 
+/* Every count halved (integer division); their new sum.  The CPU and the
+ * memory histograms halve so past 4096 readings (sections 3 and 14.2). */
+static inline uint32_t counts_halve(uint32_t *count, int n)
+{
+    uint32_t sum = 0;
+    for (int i = 0; i < n; i++) {
+        count[i] /= 2;
+        sum += count[i];
+    }
+    return sum;
+}
+
 /* The bucket of a share of s hundredths of a percent (s >= 0). */
 int hist_bucket(int64_t s);
 

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "hist.h"
 #include "procfs.h"
 
 int mem_bucket(uint64_t bytes)
@@ -37,14 +38,8 @@ void mem_add(mem_hist *h, uint64_t bytes)
     h->total++;
     if (bytes > h->max_bytes)
         h->max_bytes = bytes;
-    if (h->total > MEM_LIMIT) {
-        uint32_t sum = 0;
-        for (int i = 0; i < MEM_BUCKETS; i++) {
-            h->count[i] /= 2;
-            sum += h->count[i];
-        }
-        h->total = sum;
-    }
+    if (h->total > MEM_LIMIT)
+        h->total = counts_halve(h->count, MEM_BUCKETS);
 }
 
 int64_t mem_w_mib(const mem_hist *h)

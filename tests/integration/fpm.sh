@@ -4,6 +4,9 @@
 #   fpm_stop DIR                stops it by its pid file
 #   fcgi SOCKET SCRIPT QUERY    one request with cgi-fcgi; the body, headers stripped
 #   fcgi_load SOCKET SCRIPT FILE QUERY   the same, output dropped (for load)
+#   cg_wrap FILE CGROUP...      writes FILE, a command that runs its arguments
+#                               inside the cgroup v1 groups named (for FPM_WRAP)
+#   cg_remove CGROUP...         moves their tasks to the parents, removes them
 # Sourced, not run.
 
 PHP_FPM=${PHP_FPM:-$(command -v php-fpm8.2 || echo /usr/sbin/php-fpm8.2)}
@@ -59,4 +62,26 @@ import sys
 d = sys.stdin.buffer.read()
 i = d.find(b"\r\n\r\n")
 sys.stdout.buffer.write(d[i + 4:] if i >= 0 else d)'
+}
+
+# cg_wrap FILE CGROUP...: FILE runs its arguments inside each CGROUP (a v1
+# group's folder), as php-fpm's master must start to fork its workers there
+cg_wrap() {
+    f=$1; shift
+    {
+        echo '#!/bin/sh'
+        for g in "$@"; do printf 'echo $$ > %s/cgroup.procs || exit 1\n' "$g"; done
+        echo 'exec "$@"'
+    } > "$f"
+    chmod 755 "$f"
+}
+
+# cg_remove CGROUP...: the tasks left go back to each group's parent, then
+# the group is removed
+cg_remove() {
+    for g in "$@"; do
+        [ -d "$g" ] || continue
+        for p in $(cat "$g/cgroup.procs" 2>/dev/null); do echo "$p" > "${g%/*}/cgroup.procs"; done
+        rmdir "$g"
+    done
 }

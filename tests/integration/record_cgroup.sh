@@ -32,11 +32,7 @@ cleanup() {
     touch "$dir/stop" "$dir/stop-b"
     fpm_stop "$dir/a"; fpm_stop "$dir/b"
     wait
-    for d in $made; do # the tasks left go back to the root first
-        [ -d "$d" ] || continue
-        for p in $(cat "$d/cgroup.procs" 2>/dev/null); do echo "$p" > "${d%/*}/cgroup.procs"; done
-        rmdir "$d"
-    done
+    cg_remove $made
     [ -n "${KEEP:-}" ] || rm -rf "$dir"
 }
 trap cleanup EXIT INT TERM
@@ -56,24 +52,17 @@ mk cpu "$name-b" && echo 100000 > $cg/cpu/$name-b/cpu.cfs_period_us &&
 check "the cgroups are made (cpuset 0, cpuset 1 with a 0.5-core quota)" $?
 if [ "$acct" != $cg/cpu ]; then mk cpuacct "$name-b"; check "and B's cpuacct group" $?; fi
 
-# incg DIR... -- CMD: runs CMD inside the cgroups DIR... (php-fpm's master
-# forks its workers there)
-cat > "$dir/incg" <<'SH'
-#!/bin/sh
-while [ "$1" != -- ]; do echo $$ > "$1/cgroup.procs" || exit 1; shift; done
-shift
-exec "$@"
-SH
-chmod 755 "$dir/incg"
+# php-fpm's masters start inside their cgroups and fork their workers there
+cg_wrap "$dir/incg-a" $cg/cpuset/$name-a
+cg_wrap "$dir/incg-b" $cg/cpuset/$name-b $cg/cpu/$name-b $([ "$acct" != $cg/cpu ] && echo "$acct/$name-b")
 mkdir -m 755 "$dir/a" "$dir/b"
 for s in a b; do
     printf '[cpu]\nlisten = %s/cpu.sock\npm = static\npm.max_children = 8\npm.status_path = /status\n' \
         "$dir/$s" > "$dir/$s/cpu.conf"
 done
-FPM_WRAP="$dir/incg $cg/cpuset/$name-a --" fpm_start "$dir/a" "$dir/a/cpu.conf"
+FPM_WRAP="$dir/incg-a" fpm_start "$dir/a" "$dir/a/cpu.conf"
 check "php-fpm A starts in its cpuset" $?
-FPM_WRAP="$dir/incg $cg/cpuset/$name-b $cg/cpu/$name-b $([ "$acct" != $cg/cpu ] && echo "$acct/$name-b") --" \
-    fpm_start "$dir/b" "$dir/b/cpu.conf"
+FPM_WRAP="$dir/incg-b" fpm_start "$dir/b" "$dir/b/cpu.conf"
 check "php-fpm B starts in its cpuset and quota" $?
 grep -q "^Cpus_allowed_list:.0$" /proc/"$(cat "$dir/a/fpm.pid")"/status; check "A's master may run on CPU 0 only" $?
 

@@ -30,10 +30,7 @@ cleanup() {
     touch "$dir/stop"
     fpm_stop "$dir"
     wait
-    if [ -d "$cg" ]; then
-        for p in $(cat "$cg/cgroup.procs" 2>/dev/null); do echo "$p" > "${cg%/*}/cgroup.procs"; done
-        rmdir "$cg"
-    fi
+    cg_remove "$cg"
     [ -n "${KEEP:-}" ] || rm -rf "$dir"
 }
 trap cleanup EXIT INT TERM
@@ -41,8 +38,7 @@ shares=0
 if [ "$(id -u)" -eq 0 ] && [ -w /sys/fs/cgroup/cpu ] && mkdir "$cg" 2>/dev/null &&
    echo 262144 > "$cg/cpu.shares"; then
     shares=1
-    printf '#!/bin/sh\necho $$ > %s/cgroup.procs || exit 1\nexec "$@"\n' "$cg" > "$dir/incg"
-    chmod 755 "$dir/incg"
+    cg_wrap "$dir/incg" "$cg"
     FPM_WRAP=$dir/incg
 fi
 printf '[mem]\nlisten = %s/mem.sock\npm = static\npm.max_children = 6\npm.status_path = /status\npm.status_listen = %s/mem-status.sock\nphp_admin_value[opcache.enable] = 1\n' \
@@ -57,7 +53,7 @@ check "php-fpm starts (in a cpu group of the highest shares: $shares)" $?
 python3 "$load" "$dir/mem.sock" "$script" "mb=32&busy=150" 2 "$dir/stop" 100 &
 python3 "$load" "$dir/small.sock" "$script" "mb=1&busy=60" 1 "$dir/stop" 100 &
 sleep 1
-"$top/bin/fpm-record" -q --fpm-config "$dir/fpm.conf" --interval 1s --rounds "${ROUNDS:-16}" \
+"$top/bin/fpm-record" -q --fpm-config "$dir/fpm.conf" --interval 1s --rounds "${ROUNDS:-14}" \
     -o "$dir/log" 2>/dev/null
 check "fpm-record exits 0" $?
 touch "$dir/stop"
@@ -69,9 +65,9 @@ check "fpm-analyze reads the log" $?
 "$top/bin/fpm-analyze" advise --format json "$dir/log" > "$dir/advise.json" 2>>"$dir/an.err"
 check "fpm-analyze advise reads it" $?
 
-# the sweep, right after: concurrency 1, 2, 4 and 8, 5 s each
+# the sweep, right after: concurrency 1, 2, 4 and 8, 3 s each after a second of warm-up
 for n in 1 2 4 8; do
-    echo "$n $(python3 "$load" --rate "$dir/mem.sock" "$script" "mb=32&busy=150" "$n" 5)"
+    echo "$n $(python3 "$load" --rate "$dir/mem.sock" "$script" "mb=32&busy=150" "$n" 3)"
 done > "$dir/sweep"
 
 python3 - "$dir" "$shares" <<'PY' > "$dir/checks"

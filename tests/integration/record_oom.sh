@@ -26,18 +26,14 @@ cleanup() {
     touch "$dir/stop"
     fpm_stop "$dir"
     wait
-    if [ -d "$cg" ]; then
-        for p in $(cat "$cg/cgroup.procs" 2>/dev/null); do echo "$p" > "$mcg/cgroup.procs"; done
-        rmdir "$cg"
-    fi
+    cg_remove "$cg"
     [ -n "${KEEP:-}" ] || rm -rf "$dir"
 }
 trap cleanup EXIT INT TERM
 mkdir "$cg" && echo $((LIMIT_MIB * 1048576)) > "$cg/memory.limit_in_bytes"
 check "a memory group of $LIMIT_MIB MiB is made" $?
 echo 0 > "$cg/memory.swappiness" 2>/dev/null
-printf '#!/bin/sh\necho $$ > %s/cgroup.procs || exit 1\nexec "$@"\n' "$cg" > "$dir/incg"
-chmod 755 "$dir/incg"
+cg_wrap "$dir/incg" "$cg"
 kills() { sed -n 's/^oom_kill //p' "$cg/memory.oom_control"; }
 # (325 MiB: 4 workers of ~65 MiB fit, 5 do not, and 90% of it over a W of
 # ~71 MiB is 4.1: the ceiling's floor and the OOM count are both away from

@@ -52,6 +52,24 @@ first_test() {
     done
 }
 
+# A mutated header's constant: the source files that name what its changed
+# lines name (a #define's or an enum's names).  Where only .c files do,
+# they are touched and the header keeps its old time, so the hint rebuilds
+# those objects alone, not every object that includes the header; where
+# another header names them too, nothing is narrowed.  Prints the touched
+# files (their times are put back after the mutant).
+narrow_header() {
+    names=$(diff "$work/0/$1" "$t/$1" | sed -n 's/^[<>] //p' |
+        grep -oE '[A-Z][A-Z0-9_]{2,}' | sort -u | tr '\n' '|')
+    names=${names%|}
+    [ -n "$names" ] || return 0
+    users=$(cd "$t" && grep -rlwE "$names" --include='*.c' --include='*.h' \
+        common formats recorder analyzer tests | grep -vx "$1")
+    case $users in *.h*) return 0 ;; esac
+    touch -r "$work/0/$1" "$t/$1"
+    for u in $users; do touch "$t/$u"; echo "$u"; done
+}
+
 # One mutation in tree $t: its line of the report on standard output.
 mutate_one() {
     rule=$1 file=$2 subst=$3
@@ -66,7 +84,8 @@ mutate_one() {
     # the test that killed this rule's mutant last time (scripts/mutate.first),
     # first: most mutants die there in seconds
     hint=$(awk -F'\t' -v r="$rule" '$1 == r { print $2; exit }' "${MUTATE_FIRST:-$top/scripts/mutate.first}" 2>/dev/null)
-    hrc=0
+    hrc=0 narrowed=""
+    case $file in *.h) [ -n "$hint" ] && narrowed=$(narrow_header "$file") ;; esac
     if [ -n "$hint" ]; then
         (cd "$t" && case $hint in
             cli:*) make -s -j2 bin/fpm-analyze bin/fpm-record && timeout 300 tests/cli/run.sh --only "${hint#cli:}" ;;
@@ -74,6 +93,8 @@ mutate_one() {
             esac) >"$t/.log" 2>&1
         hrc=$? # 0: it lived through its hint, and the whole chain follows
     fi
+    # the chain rebuilds everything the header touches
+    [ -n "$narrowed" ] && [ "$hrc" = 0 ] && touch "$t/$file"
     first=$(first_test "$file")
     seekcheck=true
     case $rule in "22 seek"*) seekcheck="make -s -j2 bin/fpm-analyze && SEEK_FAIL_FAST=1 timeout 300 python3 tests/seek/seek_equal.py bin" ;; esac
@@ -110,6 +131,7 @@ mutate_one() {
     fi
     # the tree as tree 0 has it: the source, and what the mutant rebuilt
     cp -a "$work/0/$file" "$t/$file"
+    for u in $narrowed; do touch -r "$work/0/$u" "$t/$u"; done
     find "$t/build" "$t/bin" -newer "$t/.stamp" -type f | while read -r f; do
         if [ -e "$work/0/${f#$t/}" ]; then cp -a "$work/0/${f#$t/}" "$f"; else rm -f "$f"; fi
     done

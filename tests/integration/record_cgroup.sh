@@ -126,9 +126,11 @@ say(b["throttled"]["pairs"] > 0 and b["throttled"]["max_pct"] > 0,
     "B: throttled in its loaded pairs (%d pairs, max %s%%)" % (b["throttled"]["pairs"],
                                                               b["throttled"]["max_pct"]))
 a1, a2 = host("a.1.json")["pools"][0], host("a.2.json")["pools"][0]
+# (15 points: each half has 6 rounds, and a share corrected by a heavy wait
+# swings by several points, to 107% beside two burners (docs/rules.md 17.3))
 say(a1["busy_pct"] is not None and a2["busy_pct"] is not None and
-    abs(a1["busy_pct"] - a2["busy_pct"]) <= 10,
-    "A: B's load on the other CPU leaves A's busy share within 10 points (%s%% alone, %s%% beside B)"
+    abs(a1["busy_pct"] - a2["busy_pct"]) <= 15,
+    "A: B's load on the other CPU leaves A's busy share within 15 points (%s%% alone, %s%% beside B)"
     % (a1["busy_pct"], a2["busy_pct"]))
 print("note A: busy %s%% (TYPICAL %s%%), knee %s, fill %s, ceiling %s, host busy ratio min %.3f over "
       "%d pairs; busy %s%% alone, %s%% beside B; B: %sm (%s), throttled p50 %s%% over %d pairs"

@@ -205,23 +205,25 @@ static void memory_views(const pl_host *h, const wi_scenario *sc, wi_view *v)
         v[i].w_mib = mem_w_mib(&p->mem);
         v[i].mem_now = v[i].now > 0 ? v[i].now : p->most_workers;
     }
-    uint64_t total = mem_total(h, sc);
+    /* what every pool with workers holds at its maximum, and how many of
+     * them have no W: each pool's others are that less its own */
+    int64_t all = 0;
+    size_t unknown = 0;
+    for (size_t q = 0; q < h->npools; q++) {
+        if (h->pools[q]->most_workers == 0)
+            continue; /* a pool without workers */
+        if (v[q].w_mib < 0)
+            unknown++;
+        else
+            all = mul_add_sat(v[q].mem_now, v[q].w_mib * (int64_t)MEM_MIB, all);
+    }
+    uint64_t budget = mem_budget(mem_total(h, sc), h->mem_other_max);
     for (size_t i = 0; h->has_mem && i < h->npools; i++) {
-        if (v[i].w_mib < 0)
-            continue;
-        uint64_t budget = mem_budget(total, h->mem_other_max);
-        int64_t others = 0;
-        int known = 1;
-        for (size_t q = 0; q < h->npools && known; q++) {
-            if (q == i || h->pools[q]->most_workers == 0)
-                continue; /* itself, or a pool without workers */
-            if (v[q].w_mib < 0)
-                known = 0;
-            else
-                others = mul_add_sat(v[q].mem_now, v[q].w_mib * (int64_t)MEM_MIB, others);
-        }
-        if (!known)
-            continue;
+        if (v[i].w_mib < 0 || unknown > 0)
+            continue; /* its own W, or another pool's, not known */
+        int64_t own = h->pools[i]->most_workers == 0
+                          ? 0 : mul_add_sat(v[i].mem_now, v[i].w_mib * (int64_t)MEM_MIB, 0);
+        int64_t others = all == INT64_MAX ? INT64_MAX : all - own;
         uint64_t room = budget > (uint64_t)others ? budget - (uint64_t)others : 0;
         v[i].mem_ceiling = (int64_t)(room / ((uint64_t)v[i].w_mib * MEM_MIB));
     }

@@ -79,19 +79,13 @@ pid_t rec_find_master(const rec_config *cfg, const char *pid_file, ps_table *tab
     return master ? master : table->master;
 }
 
-/* MemTotal of the host, 0 unknown. */
-static uint64_t mem_total(const char *proc_root)
+/* MemTotal of the host, 0 unknown: from the meminfo file a round keeps
+ * open. */
+static uint64_t mem_total(recorder *r)
 {
-    char path[4200], *b;
-    size_t n;
-    uint64_t v = 0;
-    snprintf(path, sizeof path, "%s/meminfo", proc_root);
-    if (ps_read_file(path, &b, &n) == 0) {
-        if (procfs_meminfo(b, n, "MemTotal:", &v) != 0)
-            v = 0;
-        free(b);
-    }
-    return v;
+    uint64_t v;
+    long n = ps_kept_read(&r->meminfo_file);
+    return n >= 0 && procfs_meminfo(r->meminfo_file.buf, (size_t)n, "MemTotal:", &v) == 0 ? v : 0;
 }
 
 /* The memory limit of the place: cgroup v2 memory.max, v1
@@ -137,7 +131,7 @@ static void find_cgroup(recorder *r)
     }
     cg_cpus(r->cfg->proc_root, r->master, r->cpus, sizeof r->cpus);
     r->quota_mc = cg_quota(&r->cg);
-    uint64_t limit = mem_limit(&r->cg), total = mem_total(r->cfg->proc_root);
+    uint64_t limit = mem_limit(&r->cg), total = mem_total(r);
     r->mem_limit = limit && total && limit < total ? limit : 0;
     int mem_files = r->cg.version == 2 ? limit > 0 : r->mem_limit > 0;
     static const struct { int version, ctrl; const char *name; } files[] = {

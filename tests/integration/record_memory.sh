@@ -7,9 +7,15 @@
 #     far below opcache's segment (128 MiB, the default): the segment,
 #     shared, is not charged to each worker;
 #   - the bounds of advise against a real sweep: the pool driven at
-#     concurrency 1, 2, 4 and 8 by a bounded load generator; the bound is
-#     never below the throughput measured by more than 10%, and from the
-#     knee on within 25% of it;
+#     concurrency 1, 2, 4 and 8 by a bounded load generator.  The bounds'
+#     shape, min(N, knee) times the bound at 1, is never below the measured
+#     throughput (as a multiple of the measured throughput at 1) by more
+#     than 10%, and from the knee on within 25% of it; the bound at 1 itself
+#     within 25% of the measured.  The shape, not the absolute rate: the
+#     recording and the sweep run at different moments, and on a shared
+#     machine the same request computes 10-15% slower in one than in the
+#     other (cache, steal) with no wait that schedstat would see (CI: 185 ms
+#     per request recorded, 165 ms in the sweep a few seconds later);
 #   - advise end to end: its diff applied with patch -p1 -d DIR to a copy
 #     of the configuration, php-fpm8.2 -t on it, php-fpm restarted with it,
 #     and the new pm.max_children on the status page.
@@ -96,17 +102,22 @@ knee = adv["knee"]
 one, top = b.get(1.0), b.get(round(knee, 2)) if knee else None
 say(one is not None and top is not None, "mem: bounds at 1 and at the knee %s" % knee)
 notes = []
-for line in open(d + "/sweep"):
-    n, rps, ms = line.split()
+sweep = [line.split() for line in open(d + "/sweep")]
+rps1 = float(sweep[0][1])
+say(sweep[0][0] == "1" and rps1 > 0 and 0.75 * rps1 <= one <= rps1 / 0.75,
+    "sweep at 1: the bound %.2f req/s within 25%% of the measured %.2f" % (one, rps1))
+for n, rps, ms in sweep:
     n, rps = int(n), float(rps)
     bound = min(n * one, top)
-    say(bound >= rps / 1.10,
-        "sweep at %d: the bound %.2f req/s is not below the measured %.2f by more than 10%%"
-        % (n, bound, rps))
+    # as multiples of the rate at 1: the bound's min(N, knee), the measured rps(N) / rps(1)
+    shape, meas = bound / one, rps / rps1
+    say(shape >= meas / 1.10,
+        "sweep at %d: the bounds' %.2fx the rate at 1 is not below the measured %.2fx by "
+        "more than 10%%" % (n, shape, meas))
     if n >= knee and shares:
-        say(rps >= 0.75 * bound,
-            "sweep at %d (knee %.2f): the measured %.2f req/s within 25%% of the bound %.2f"
-            % (n, knee, rps, bound))
+        say(meas >= 0.75 * shape,
+            "sweep at %d (knee %.2f): the measured %.2fx the rate at 1 within 25%% of the "
+            "bounds' %.2fx" % (n, knee, meas, shape))
     notes.append("%d: %.2f req/s (bound %.2f), median %s ms" % (n, rps, bound, ms))
 print("note W %.1f MiB (mem, 32 MiB held), %.1f MiB (small); knee %s; sweep %s"
       % (w / MIB if w else -1, ws / MIB if ws else -1, knee, "; ".join(notes)))

@@ -714,6 +714,16 @@ static int count_rounds(const char *e)
     return n;
 }
 
+/* Every cut in the plain build; under ASan, where each read maps and faults
+ * in the reader's buffers afresh (46-107 s for this one test beside other
+ * load, against 1.5 s plain), every 7th cut and the three around each round's
+ * end: the same paths, one in seven of the offsets. */
+#ifdef __SANITIZE_ADDRESS__
+#define CUT_STRIDE 7
+#else
+#define CUT_STRIDE 1
+#endif
+
 static void test_every_cut_keeps_every_flushed_round(void **state)
 {
     (void)state;
@@ -725,6 +735,10 @@ static void test_every_cut_keeps_every_flushed_round(void **state)
         int flushed = 0;
         while (flushed < ROUNDS && ends[flushed] <= cut)
             flushed++;
+        int near_end = (flushed > 0 && cut - ends[flushed - 1] <= 1) ||
+                       (flushed < ROUNDS && ends[flushed] - cut <= 1);
+        if (cut % CUT_STRIDE != 0 && !near_end)
+            continue;
         char *e = events_sampled(file_of(file.p, cut));
         if (count_rounds(e) != flushed)
             fail_msg("cut at %zu: %d rounds read, %d were flushed:\n%s", cut, count_rounds(e),

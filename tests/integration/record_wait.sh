@@ -1,51 +1,104 @@
 #!/bin/sh
-# Section 17 on a real php-fpm 8.2: a pool whose requests only compute
-# (150 ms of CPU each, by getrusage inside the script), 8 workers kept busy by two
-# clients (the idle ones give the readings) and recorded at 5 s beside a CPU
-# burner the test starts and stops, on the same CPU.
-# php-fpm's shares then read low: each request also waited for a CPU.  The
+# Section 17 on a real php-fpm 8.2: a pool whose requests compute 150 ms of
+# CPU each (by getrusage inside the script) and then sleep 37.5 ms: 80% of
+# their own time is CPU.  8 workers, pinned to one CPU, so the host php-fpm
+# may use is that CPU (1000m) and the knee is 1000 / 800 = 1.25 busy workers.
+#   1. quiet: the pool swept at concurrency 1, 2 and 3 (the knee measured:
+#      the fewest workers past which one more adds under 10% of
+#      throughput), then recorded at 5 s kept busy by one client;
+#   2. beside a CPU burner the test starts and stops on the same CPU,
+#      recorded again, kept busy by two clients.
+# php-fpm's shares then read low: each request also waited for the CPU.  The
 # analyzer's, corrected by each worker's SCHED, must come back within 10
 # points of the truth the script itself measured: its CPU (getrusage) over
 # its wall time less its own wait (/proc/thread-self/schedstat's run delay),
 # whatever else runs on the machine.  Without the SCHED records they do not.
+# FILL beside the burner must equal the knee measured quiet, and neither
+# FILL nor CEILING may be higher beside the burner than quiet.
+# The share is 80%, not 100%, on purpose: FILL = ceil(1000 / cost) is 1 at
+# a cost of exactly 1000m and 2 at 999m, so a pool that computes all its time
+# sits on the edge, and tick-rounded shares (php-fpm's own) fall either side.
+# As root php-fpm, its clients and the burner run in a cgroup v1 cpu group
+# of the highest cpu.shares (made here, removed after): "quiet" is then
+# quiet beside whatever else the machine runs, and the wait beside the
+# burner is the test's own.  Otherwise the quiet comparisons are skipped
+# (said).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/integration/fpm.sh"
-ROUNDS=${ROUNDS:-10}
+ROUNDS=${ROUNDS:-7}
+QUIET_ROUNDS=${QUIET_ROUNDS:-6}
 dir=$(mktemp -d /tmp/fpmcpu-wait.XXXXXX)
+cg=/sys/fs/cgroup/cpu/fpmcpu-wait-$$
+load=$top/tests/integration/fcgi_load.py
 burner=""
-trap 'touch "$dir/stop"; [ -n "$burner" ] && kill $burner 2>/dev/null; fpm_stop "$dir"; [ -n "${KEEP:-}" ] || rm -rf "$dir"' EXIT INT TERM
+cleanup() {
+    touch "$dir/stop"
+    [ -n "$burner" ] && kill $burner 2>/dev/null
+    fpm_stop "$dir"
+    wait
+    cg_remove "$cg"
+    [ -n "${KEEP:-}" ] || rm -rf "$dir"
+}
+trap cleanup EXIT INT TERM
 . "$top/tests/integration/check.sh"
+chmod 755 "$dir"
+wrap="" quiet=0
+if [ "$(id -u)" -eq 0 ] && [ -w /sys/fs/cgroup/cpu ] && mkdir "$cg" 2>/dev/null &&
+   echo 262144 > "$cg/cpu.shares"; then
+    cg_wrap "$dir/incg" "$cg"
+    wrap=$dir/incg quiet=1
+else
+    echo "record_wait: not root: no quiet run (FILL against the knee measured quiet is not checked)"
+fi
 
-mkdir -m 777 "$dir/truth.d"
+mkdir -m 777 "$dir/truth.d" "$dir/truth-quiet.d"
 cat > "$dir/burn.php" <<PHP
 <?php
 function waited() { return (int)explode(' ', file_get_contents('/proc/thread-self/schedstat'))[1]; }
 function cpu_us() { \$r = getrusage(); return \$r['ru_utime.tv_sec'] * 1000000 + \$r['ru_utime.tv_usec'] + \$r['ru_stime.tv_sec'] * 1000000 + \$r['ru_stime.tv_usec']; }
 \$c0 = cpu_us(); \$t0 = hrtime(true); \$d0 = waited();
 do { for (\$i = 0; \$i < 20000; \$i++) {} } while (cpu_us() - \$c0 < 150000);
+usleep(37500);
 \$c = cpu_us() - \$c0; \$t = (hrtime(true) - \$t0) / 1000; \$d = (waited() - \$d0) / 1000;
-file_put_contents('$dir/truth.d/' . getmypid(), sprintf("%d %d %d\n", \$c, \$t, \$d), FILE_APPEND);
+if (isset(\$_GET['truth']) && preg_match('/^[a-z-]+\$/', \$_GET['truth']))
+    file_put_contents('$dir/' . \$_GET['truth'] . '.d/' . getmypid(), sprintf("%d %d %d\n", \$c, \$t, \$d), FILE_APPEND);
 echo "ok";
 PHP
 chmod 644 "$dir/burn.php"
 printf '[cpu]\nlisten = %s/cpu.sock\npm = static\npm.max_children = 8\npm.status_path = /status\n' \
     "$dir" > "$dir/cpu.conf"
-fpm_start "$dir" "$dir/cpu.conf" || { cat "$dir/fpm.log" >&2; exit 1; }
+FPM_WRAP=$wrap fpm_start "$dir" "$dir/cpu.conf" || { cat "$dir/fpm.log" >&2; exit 1; }
 # php-fpm and the burner share one CPU, so that the wait is theirs whatever
 # else runs on the machine (the scheduler moves the rest to the others)
 cpu=$(python3 -c 'import os; print(max(os.sched_getaffinity(0)))')
 for pid in $(cat "$dir/fpm.pid") $(pgrep -P "$(cat "$dir/fpm.pid")"); do
     taskset -a -p -c "$cpu" "$pid" >/dev/null
 done
-for c in 1 2; do
-    ( while [ ! -e "$dir/stop" ]; do fcgi_load "$dir/cpu.sock" /burn.php "$dir/burn.php" ""; done ) &
+
+# 1. quiet: the sweep, then a recording (without SCHED's correction needed)
+for n in 1 2 3; do
+    echo "$n $($wrap python3 "$load" --rate "$dir/cpu.sock" "$dir/burn.php" "" "$n" 3)"
+done > "$dir/sweep"
+# one client: two would make the pool wait on itself, the wait this test
+# puts beside the burner
+for c in 1; do
+    ( while [ ! -e "$dir/stop-quiet" ]; do fcgi_load "$dir/cpu.sock" /burn.php "$dir/burn.php" "truth=truth-quiet"; done ) &
 done
-taskset -c "$cpu" sh -c 'while :; do :; done' &
+"$top/bin/fpm-record" --fpm-config "$dir/fpm.conf" --interval 5s --rounds "$QUIET_ROUNDS" \
+    -o "$dir/log-quiet" 2>"$dir/rec.err"
+check "fpm-record exits 0 (quiet)" $?
+touch "$dir/stop-quiet"; wait
+
+# 2. beside a burner on the same CPU, in the same cgroup
+for c in 1 2; do
+    ( while [ ! -e "$dir/stop" ]; do fcgi_load "$dir/cpu.sock" /burn.php "$dir/burn.php" "truth=truth"; done ) &
+done
+$wrap taskset -c "$cpu" sh -c 'while :; do :; done' &
 burner=$!
 
 "$top/bin/fpm-record" --fpm-config "$dir/fpm.conf" --interval 5s --rounds "$ROUNDS" \
-    -o "$dir/log" 2>"$dir/rec.err"
+    -o "$dir/log" 2>>"$dir/rec.err"
 check "fpm-record exits 0" $?
 kill $burner; burner=""
 touch "$dir/stop"; wait
@@ -60,18 +113,26 @@ check "fpm-analyze reads the log" $?
 "$top/bin/fpm-analyze" --format json "$dir/nosched" > "$dir/json-nosched" 2>>"$dir/an.err"
 check "and the log without its SCHED records" $?
 "$top/bin/fpm-analyze" "$dir/log" > "$dir/text" 2>>"$dir/an.err"
-python3 - "$dir" <<'PY' > "$dir/checks"
+"$top/bin/fpm-analyze" --format json "$dir/log-quiet" > "$dir/json-quiet" 2>>"$dir/an.err"
+check "and the quiet log" $?
+python3 - "$dir" "$quiet" <<'PY' > "$dir/checks"
 import glob, json, sys
-d = sys.argv[1]
+d, quiet = sys.argv[1], sys.argv[2] == "1"
 def say(ok, what):
     print(("ok " if ok else "FAIL ") + what)
-cpu = wall = waited = 0
-for f in glob.glob(d + "/truth.d/*"):
-    for line in open(f):
-        c, t, w = map(int, line.split())
-        cpu, wall, waited = cpu + c, wall + t, waited + w
+def truth(name):
+    cpu = wall = waited = 0
+    for f in glob.glob(d + "/" + name + ".d/*"):
+        for line in open(f):
+            c, t, w = map(int, line.split())
+            cpu, wall, waited = cpu + c, wall + t, waited + w
+    return cpu, wall, waited
+cpu, wall, waited = truth("truth")
 raw, own = 100.0 * cpu / wall, 100.0 * cpu / (wall - waited)
+qc, qw, qd = truth("truth-quiet")
+qown = 100.0 * qc / (qw - qd)
 p = json.load(open(d + "/json"))["hosts"][0]["pools"][0]
+pq = json.load(open(d + "/json-quiet"))["hosts"][0]["pools"][0]
 q = json.load(open(d + "/json-nosched"))["hosts"][0]["pools"][0]
 text = open(d + "/text").read()
 say(waited / (cpu + waited) >= 0.10,
@@ -86,6 +147,27 @@ say(p["contended_readings"] > 0 and p["measured_under_contention"] is False,
 say(q["busy_pct"] is not None and own - q["busy_pct"] > 10,
     "without SCHED the share reads low: %s%% for %.1f%%" % (q["busy_pct"], own))
 say("waited for the CPU" in text, "the WHY says how long the requests waited")
+say(pq["busy_pct"] is not None and abs(pq["busy_pct"] - qown) <= 10,
+    "quiet: the busy share %s%% is within 10 points of the truth %.1f%%" % (pq["busy_pct"], qown))
+# the knee measured quiet: the fewest workers past which one more adds under 10%
+sweep = {int(n): float(r) for n, r, _ in (line.split() for line in open(d + "/sweep"))}
+knee = next((n for n in (1, 2) if sweep[n + 1] < 1.10 * sweep[n]), 3)
+if quiet:
+    say(p["fill_workers"] == knee,
+        "FILL beside the burner (%s, knee %s) equals the knee measured quiet, %d workers "
+        "(%s req/s at 1, 2, 3)" % (p["fill_workers"], p["knee"], knee,
+                                   ", ".join("%.2f" % sweep[n] for n in (1, 2, 3))))
+    say(pq["fill_workers"] == knee,
+        "FILL quiet (%s, knee %s) equals it too" % (pq["fill_workers"], pq["knee"]))
+say(p["fill_workers"] is not None and pq["fill_workers"] is not None and
+    p["fill_workers"] <= pq["fill_workers"] and p["ceiling"] <= pq["ceiling"],
+    "no more workers beside the burner than quiet: FILL %s and CEILING %s, quiet %s and %s"
+    % (p["fill_workers"], p["ceiling"], pq["fill_workers"], pq["ceiling"]))
+print("note quiet: truth %.1f%%, analyzer %s%%, FILL %s, CEILING %s, knee %s; measured knee %d "
+      "(%s req/s at 1, 2, 3); beside the burner FILL %s, CEILING %s, knee %s" % (
+          qown, pq["busy_pct"], pq["fill_workers"], pq["ceiling"], pq["knee"], knee,
+          ", ".join("%.2f" % sweep[n] for n in (1, 2, 3)), p["fill_workers"], p["ceiling"],
+          p["knee"]))
 print("note truth: %d requests' CPU %.0f ms, wall %.0f ms, waited %.0f ms: own share %.1f%%, "
       "php-fpm's %.1f%%; analyzer %s%% (TYPICAL %s%%), without SCHED %s%%" % (
           sum(1 for f in glob.glob(d + "/truth.d/*") for _ in open(f)), cpu / 1000, wall / 1000,

@@ -7,6 +7,8 @@
 #   cg_wrap FILE CGROUP...      writes FILE, a command that runs its arguments
 #                               inside the cgroup v1 groups named (for FPM_WRAP)
 #   cg_remove CGROUP...         moves their tasks to the parents, removes them
+#   cg_first CGROUP             makes a cgroup v1 cpu group of the highest
+#                               cpu.shares (root only; fails otherwise)
 # Sourced, not run.
 
 PHP_FPM=${PHP_FPM:-$(command -v php-fpm8.2 || echo /usr/sbin/php-fpm8.2)}
@@ -74,6 +76,15 @@ cg_wrap() {
         echo 'exec "$@"'
     } > "$f"
     chmod 755 "$f"
+}
+
+# cg_first CGROUP: CGROUP (a folder under the v1 cpu controller) made with
+# the highest cpu.shares, so that what runs in it gets the CPU before the
+# machine's other load (the scripts measure against the truth, not that
+# load); fails, making nothing, when not root or when it cannot be made
+cg_first() {
+    [ "$(id -u)" -eq 0 ] && [ -w "${1%/*}" ] && mkdir "$1" 2>/dev/null &&
+        echo 262144 > "$1/cpu.shares"
 }
 
 # cg_remove CGROUP...: the tasks left go back to each group's parent, then

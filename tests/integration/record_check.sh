@@ -47,8 +47,7 @@ cleanup() {
 trap cleanup EXIT INT TERM
 chmod 755 "$dir"
 wrap=""
-if [ "$(id -u)" -eq 0 ] && [ -w /sys/fs/cgroup/cpu ] && mkdir "$cg" 2>/dev/null &&
-   echo 262144 > "$cg/cpu.shares"; then
+if cg_first "$cg"; then
     cg_wrap "$dir/incg" "$cg"
     wrap=$dir/incg
 else
@@ -84,6 +83,7 @@ for r in $recs; do wait "$r" || bad=1; done
 [ $bad = 0 ]; check "the five recorders exit 0" $?
 kill "$burner"; burner=""
 touch "$dir/stop"; wait
+bad=0
 for n in $names; do
     [ -s "$dir/$n.log" ] && [ ! -s "$dir/$n.rec.err" ] ||
         { bad=1; echo "record_check: $n: fpm-record said: $(cat "$dir/$n.rec.err")" >&2; }

@@ -41,8 +41,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 shares=0
-if [ "$(id -u)" -eq 0 ] && [ -w /sys/fs/cgroup/cpu ] && mkdir "$cg" 2>/dev/null &&
-   echo 262144 > "$cg/cpu.shares"; then
+if cg_first "$cg"; then
     shares=1
     cg_wrap "$dir/incg" "$cg"
     FPM_WRAP=$dir/incg

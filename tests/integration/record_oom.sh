@@ -36,7 +36,7 @@ trap cleanup EXIT INT TERM
 mkdir "$cg" && echo $((LIMIT_MIB * 1048576)) > "$cg/memory.limit_in_bytes"
 check "a memory group of $LIMIT_MIB MiB is made" $?
 echo 0 > "$cg/memory.swappiness" 2>/dev/null
-if mkdir "$ccg" 2>/dev/null && echo 262144 > "$ccg/cpu.shares"; then
+if cg_first "$ccg"; then
     cg_wrap "$dir/incg" "$cg" "$ccg"
 else
     cg_wrap "$dir/incg" "$cg"

@@ -44,8 +44,7 @@ trap cleanup EXIT INT TERM
 . "$top/tests/integration/check.sh"
 chmod 755 "$dir"
 wrap="" quiet=0
-if [ "$(id -u)" -eq 0 ] && [ -w /sys/fs/cgroup/cpu ] && mkdir "$cg" 2>/dev/null &&
-   echo 262144 > "$cg/cpu.shares"; then
+if cg_first "$cg"; then
     cg_wrap "$dir/incg" "$cg"
     wrap=$dir/incg quiet=1
 else

@@ -5,13 +5,10 @@
 #include "plot_int.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "fit.h"
@@ -379,58 +376,6 @@ static int write_script(plotter *pt, plot_pool *q)
     return rc;
 }
 
-/* Runs gnuplot in dir on the script, fed through a pipe.  0 ok, 1 gnuplot
- * is not installed, -1 it failed. */
-static int run_gnuplot(const char *dir, const char *script)
-{
-    int fd[2];
-    char path[4200];
-    snprintf(path, sizeof path, "%s/%s", dir, script);
-    FILE *in = fopen(path, "r");
-    if (!in || pipe(fd) != 0) {
-        if (in)
-            fclose(in);
-        return FPM_EFAIL;
-    }
-    pid_t pid = fork();
-    if (pid < 0) {
-        fclose(in);
-        close(fd[0]);
-        close(fd[1]);
-        return FPM_EFAIL;
-    }
-    if (pid == 0) {
-        dup2(fd[0], 0);
-        close(fd[0]);
-        close(fd[1]);
-        if (chdir(dir) != 0)
-            _exit(126);
-        int log = open("gnuplot.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW |
-                       O_NONBLOCK | O_NOCTTY, 0644);
-        if (log >= 0)
-            dup2(log, 2);
-        char *const argv[] = {"gnuplot", NULL};
-        execvp("gnuplot", argv);
-        _exit(127);
-    }
-    close(fd[0]);
-    void (*old)(int) = signal(SIGPIPE, SIG_IGN);
-    char buf[8192];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
-        if (write(fd[1], buf, n) != (ssize_t)n)
-            break;
-    fclose(in);
-    close(fd[1]);
-    int status;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    signal(SIGPIPE, old);
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-        return 1;
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
-}
-
 /* gnuplot follows links: its images must be new or regular files.  0, or
  * -1 with why in note. */
 static int images_replaceable(const plotter *pt, const plot_pool *q, char *note, size_t notelen)
@@ -578,7 +523,7 @@ int plot_finish(plotter *pt, const pipeline *pl, char *note, size_t notelen)
     for (size_t i = 0; i < pt->n; i++) {
         char script[128];
         snprintf(script, sizeof script, "%s.gp", pt->pools[i].base);
-        int rc = run_gnuplot(pt->dir, script);
+        int rc = plot_run_gnuplot(pt->dir, script);
         if (rc == 1) {
             snprintf(note, notelen, "gnuplot is not installed (Debian: gnuplot-nox); the data "
                      "and scripts are in %s: render them with: cd %s && for f in *.gp; do "

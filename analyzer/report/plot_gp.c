@@ -1,8 +1,16 @@
 /* The gnuplot script's plots of one pool: the histogram, the fit, the time
- * series with its lower panel, the memory and the bounds (plot_int.h). */
+ * series with its lower panel, the memory and the bounds; and gnuplot run
+ * on the script (plot_int.h). */
 #include "plot_int.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rc.h"
 
 #include "fit.h"
 #include "hist.h"
@@ -228,4 +236,56 @@ void plot_draw(FILE *gp, const char *term, const char *ext, const plot_pool *q)
     fprintf(gp, "reset\nset output '%s-bounds.%s'\n", base, ext);
     bounds_plot(gp, q);
     fputs("set output\n", gp);
+}
+
+/* Runs gnuplot in dir on the script, fed through a pipe.  0 ok, 1 gnuplot
+ * is not installed, -1 it failed. */
+int plot_run_gnuplot(const char *dir, const char *script)
+{
+    int fd[2];
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, script);
+    FILE *in = fopen(path, "r");
+    if (!in || pipe(fd) != 0) {
+        if (in)
+            fclose(in);
+        return FPM_EFAIL;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        fclose(in);
+        close(fd[0]);
+        close(fd[1]);
+        return FPM_EFAIL;
+    }
+    if (pid == 0) {
+        dup2(fd[0], 0);
+        close(fd[0]);
+        close(fd[1]);
+        if (chdir(dir) != 0)
+            _exit(126);
+        int log = open("gnuplot.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW |
+                       O_NONBLOCK | O_NOCTTY, 0644);
+        if (log >= 0)
+            dup2(log, 2);
+        char *const argv[] = {"gnuplot", NULL};
+        execvp("gnuplot", argv);
+        _exit(127);
+    }
+    close(fd[0]);
+    void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+    char buf[8192];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        if (write(fd[1], buf, n) != (ssize_t)n)
+            break;
+    fclose(in);
+    close(fd[1]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    signal(SIGPIPE, old);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+        return 1;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }

@@ -1,6 +1,6 @@
 /*
- * out_plot_int: what plot.c (the data, the files, gnuplot) hands to
- * plot_gp.c (the plots of the script): a pool's plot state.
+ * out_plot_int: what plot.c (the data, the files) hands to plot_gp.c (the
+ * plots of the script, and gnuplot run on it): a pool's plot state.
  */
 #ifndef PLOT_INT_H
 #define PLOT_INT_H
@@ -38,5 +38,9 @@ typedef struct {
 /* The plots of pool q for the terminal term (pngcairo, svg), images named
  * after q->base with extension ext, into the script gp. */
 void plot_draw(FILE *gp, const char *term, const char *ext, const plot_pool *q);
+
+/* Runs gnuplot in dir on the script, fed through a pipe.  0 ok, 1 gnuplot
+ * is not installed, -1 it failed. */
+int plot_run_gnuplot(const char *dir, const char *script);
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * escape: names from a log (pools, hosts: any bytes) made safe for where
- * they are printed: a JSON string, a label value, a terminal.  Invalid UTF-8
+ * they are printed: a JSON string, a label value, a terminal; and a JSON
+ * string read back.  Invalid UTF-8
  * becomes U+FFFD everywhere.  Nothing here allocates but esc_display_name.
  */
 #ifndef ESCAPE_H
@@ -14,6 +15,12 @@ size_t esc_utf8_len(const unsigned char *s, size_t n);
 
 /* Writes s[0..n) as a JSON string, quotes included. */
 void esc_json_string(FILE *out, const char *s, size_t n);
+
+/* The other way, for a JSON string read (php-fpm's status page): copies
+ * s[0..n) into d decoding its valid escapes (\uXXXX, surrogate pairs
+ * joined, as UTF-8); an invalid one is kept as written.  Returns the length
+ * written, never more than n. */
+size_t esc_json_unescape(char *d, const char *s, size_t n);
 
 /* Writes s[0..n) as an OpenMetrics / Prometheus label value (no quotes):
  * \\, \" and \n escaped. */

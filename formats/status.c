@@ -1,6 +1,7 @@
 /* php-fpm status page parser; see status.h for what it tolerates. */
 #include "status.h"
 
+#include "escape.h"
 #include "grow.h"
 
 #include <stdlib.h>
@@ -113,87 +114,6 @@ int status_cpu_hundredths(const char *s, size_t n, int64_t *out)
         return 1;
     *out = v >= cap ? INT64_MAX : v * 100 + frac;
     return 0;
-}
-
-static void put_utf8(char *d, size_t *o, uint32_t cp)
-{
-    if (cp < 0x80) {
-        d[(*o)++] = (char)cp;
-    } else if (cp < 0x800) {
-        d[(*o)++] = (char)(0xC0 | cp >> 6);
-        d[(*o)++] = (char)(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        d[(*o)++] = (char)(0xE0 | cp >> 12);
-        d[(*o)++] = (char)(0x80 | (cp >> 6 & 0x3F));
-        d[(*o)++] = (char)(0x80 | (cp & 0x3F));
-    } else {
-        d[(*o)++] = (char)(0xF0 | cp >> 18);
-        d[(*o)++] = (char)(0x80 | (cp >> 12 & 0x3F));
-        d[(*o)++] = (char)(0x80 | (cp >> 6 & 0x3F));
-        d[(*o)++] = (char)(0x80 | (cp & 0x3F));
-    }
-}
-
-static int hex4(const char *s, size_t n, size_t i, uint32_t *out)
-{
-    uint32_t v = 0;
-    if (i + 4 > n)
-        return -1;
-    for (size_t k = i; k < i + 4; k++) {
-        char c = s[k];
-        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-              : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-        if (d < 0)
-            return -1;
-        v = v << 4 | (uint32_t)d;
-    }
-    *out = v;
-    return 0;
-}
-
-/* Copies s[0..n) into d decoding the valid JSON escapes; returns the length.
- * The output is never longer than the input. */
-static size_t unescape(char *d, const char *s, size_t n)
-{
-    size_t o = 0;
-    for (size_t i = 0; i < n; i++) {
-        const char *bs = memchr(s + i, '\\', n - i);
-        size_t run = bs ? (size_t)(bs - s) - i : n - i;
-        memcpy(d + o, s + i, run); /* up to the next backslash, as it is */
-        o += run;
-        i += run;
-        if (i >= n)
-            break;
-        if (i + 1 == n) {
-            d[o++] = s[i];
-            continue;
-        }
-        char e = s[i + 1];
-        const char *simple = strchr("\"\\/bfnrt", e);
-        if (e && simple) {
-            static const char to[] = "\"\\/\b\f\n\r\t";
-            d[o++] = to[simple - "\"\\/bfnrt"];
-            i++;
-            continue;
-        }
-        uint32_t cp, lo;
-        if (e == 'u' && hex4(s, n, i + 2, &cp) == 0) {
-            if (cp >= 0xD800 && cp < 0xDC00) {
-                if (i + 12 <= n && s[i + 6] == '\\' && s[i + 7] == 'u' &&
-                    hex4(s, n, i + 8, &lo) == 0 && lo >= 0xDC00 && lo < 0xE000) {
-                    put_utf8(d, &o, 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00));
-                    i += 11;
-                    continue;
-                }
-            } else if (cp < 0xDC00 || cp >= 0xE000) {
-                put_utf8(d, &o, cp);
-                i += 5;
-                continue;
-            }
-        }
-        d[o++] = s[i]; /* not a valid escape: keep the backslash as written */
-    }
-    return o;
 }
 
 /* The index of key k, trying first the one php-fpm writes after the key
@@ -342,7 +262,7 @@ static int parse_worker(status_page *pg, cursor *c, status_worker *w, size_t *so
                 goto next;
             }
             char *d = pg->strbuf + *so;
-            size_t dl = unescape(d, c->b + c->i, e - c->i);
+            size_t dl = esc_json_unescape(d, c->b + c->i, e - c->i);
             d[dl] = '\0';
             *so += dl + 1;
             if (k == K_STATE) {
@@ -408,7 +328,7 @@ static void keep_string(status_page *pg, size_t *so, const char *s, size_t n, co
                         size_t *out_len)
 {
     char *d = pg->strbuf + *so;
-    size_t dl = unescape(d, s, n);
+    size_t dl = esc_json_unescape(d, s, n);
     d[dl] = '\0';
     *so += dl + 1;
     *out = d;

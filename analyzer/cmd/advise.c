@@ -10,6 +10,7 @@
 #include "bounds.h"
 #include "escape.h"
 #include "table.h"
+#include "why.h"
 
 char *advise_line(const char *text, long long n)
 {
@@ -71,50 +72,36 @@ static char *pool_patch(const pl_pool *p, const wi_view *v)
     return d;
 }
 
-/* N in {1, the knee, now, the advice}, each once, ascending; how many. */
-static size_t bound_points(const bd_model *m, const wi_view *v, double out[4])
+/* 15.2: N in {1, the knee, now, the advice}, none under 1, each once after
+ * rounding to two decimals (in hundredths), ascending; how many. */
+static size_t bound_points(const wi_view *v, int64_t out[4])
 {
-    double c[4] = {1, bounds_knee(m), (double)v->now, (double)v->advice};
+    int64_t c[4] = {100, v->knee_hundredths, v->now * 100, v->advice * 100};
     size_t n = 0;
     for (int i = 0; i < 4; i++) {
-        if (c[i] < 1 || (i == 2 && v->now <= 0) || (i == 3 && v->advice < 0))
+        if (c[i] < 100)
             continue;
         int seen = 0;
         for (size_t k = 0; k < n; k++)
-            seen |= fabs(out[k] - c[i]) < 0.005;
+            seen |= out[k] == c[i];
         if (!seen)
             out[n++] = c[i];
     }
     for (size_t i = 1; i < n; i++) /* ascending */
         for (size_t k = i; k > 0 && out[k - 1] > out[k]; k--) {
-            double t = out[k];
+            int64_t t = out[k];
             out[k] = out[k - 1];
             out[k - 1] = t;
         }
     return n;
 }
 
-static void workers_text(char *b, size_t n, double w)
+static void workers_text(char *b, size_t n, int64_t h)
 {
-    if (w == floor(w))
-        snprintf(b, n, "%.0f worker%s", w, w == 1 ? "" : "s");
+    if (h % 100 == 0)
+        snprintf(b, n, "%lld worker%s", (long long)(h / 100), h == 100 ? "" : "s");
     else
-        snprintf(b, n, "%.2f workers", w);
-}
-
-/* Why a pool has no advice (14.5): the first thing it lacks. */
-static const char *no_advice(const pl_pool *p, const wi_view *v, const wi_memory *m)
-{
-    if (!v->has_fill)
-        return "no CPU ceiling (too few readings, no cost measured, or shares that are floors)";
-    if (p->mem.total == 0)
-        return "no memory readings (a log without STATM, or a status page without "
-               "`last request memory`)";
-    if (v->w_mib < 0)
-        return "too few memory readings yet (20 are needed)";
-    if (!m->has_total)
-        return "no MEMINFO in the window: what the host can give is unknown";
-    return "another pool with workers has too few memory readings yet";
+        snprintf(b, n, "%lld.%02lld workers", (long long)(h / 100), (long long)(h % 100));
 }
 
 static void cell_num(table *t, int has, long long v)
@@ -134,9 +121,11 @@ static int text_host(FILE *out, const pl_host *h, const wi_scenario *sc, const w
     wi_memory mem;
     whatif_host_memory(h, sc, v, &mem);
     fprintf(out, "%s: %.2f cores", hn ? hn : "?", hm / 1000.0);
-    if (mem.has_total)
+    if (mem.has_budget)
         fprintf(out, ", %.2f GiB of which php-fpm can have %.2f GiB", mem.total / 1073741824.0,
                 mem.budget / 1073741824.0);
+    else if (mem.has_total)
+        fprintf(out, ", %.2f GiB (what php-fpm can have unknown)", mem.total / 1073741824.0);
     else
         fputs(", memory unknown (no MEMINFO)", out);
     fputs("\n\n", out);
@@ -153,7 +142,7 @@ static int text_host(FILE *out, const pl_host *h, const wi_scenario *sc, const w
         cell_num(&t, v[i].has_fill, v[i].ceiling);
         cell_num(&t, v[i].mem_ceiling >= 0, v[i].mem_ceiling);
         cell_num(&t, v[i].advice >= 0, v[i].advice);
-        tbl_cell(&t, "%s", v[i].binds ? v[i].binds : "-");
+        tbl_cell(&t, "%s", v[i].binds ? whatif_binds_name(v[i].binds) : "-");
     }
     int rc = tbl_print(out, &t);
     for (size_t i = 0; rc == 0 && i < h->npools; i++) {
@@ -161,24 +150,29 @@ static int text_host(FILE *out, const pl_host *h, const wi_scenario *sc, const w
         const char *name = tbl_get(&t, i + 1, 0);
         if (i == 0)
             fputc('\n', out);
-        if (bounds_model(h->pools[i], &v[i], hm, &m) != 0) {
-            fprintf(out, "%s: no bounds: no shape or no cost measured yet.\n", name);
+        if (!v[i].has_fill || bounds_model(h->pools[i], &v[i], hm, &m) != 0) {
+            fprintf(out, "%s: no bounds: %s.\n", name,
+                    v[i].floor ? "its shares are floors (measured while it waited, the waits "
+                                 "not recorded)"
+                               : "no shape or no cost measured yet");
             continue;
         }
-        double pts[4];
-        size_t np = bound_points(&m, &v[i], pts);
+        int64_t pts[4];
+        size_t np = bound_points(&v[i], pts);
         for (size_t k = 0; k < np; k++) {
             char wb[48];
             workers_text(wb, sizeof wb, pts[k]);
             fprintf(out, "%s: at %s: <= %.1f req/s, each >= %.0f ms%s\n", name, wb,
-                    bounds_max_rps(&m, pts[k]), bounds_min_ms(&m, pts[k]),
-                    fabs(pts[k] - bounds_knee(&m)) < 0.005 ? " (the knee)" : "");
+                    bounds_max_rps(&m, (double)pts[k] / 100), bounds_min_ms(&m, (double)pts[k] / 100),
+                    pts[k] == v[i].knee_hundredths ? " (the knee)" : "");
         }
     }
+    if (rc == 0 && h->npools)
+        why_share(out, hn ? hn : "?", v, h->npools, (const pl_pool *const *)h->pools, &mem);
     for (size_t i = 0; rc == 0 && i < h->npools; i++) {
         const char *name = tbl_get(&t, i + 1, 0);
         if (v[i].advice < 0) {
-            fprintf(out, "%s: no advice: %s\n", name, no_advice(h->pools[i], &v[i], &mem));
+            fprintf(out, "%s: no advice: %s\n", name, whatif_no_advice_text(v[i].no_advice));
             continue;
         }
         if (v[i].advice == v[i].now) {
@@ -187,13 +181,9 @@ static int text_host(FILE *out, const pl_host *h, const wi_scenario *sc, const w
             continue;
         }
         patches[i] = pool_patch(h->pools[i], &v[i]);
-        if (v[i].advice == 0)
-            fprintf(out, "pool %s: no worker fits beside the other pools at their "
-                         "pm.max_children; lower theirs first (no diff: php-fpm needs 1 at "
-                         "least)\n", tbl_get(&t, i + 1, 0));
-        else if (!patches[i])
+        if (!patches[i])
             fprintf(out, "set pm.max_children = %lld in pool %s's configuration\n",
-                    (long long)v[i].advice, tbl_get(&t, i + 1, 0));
+                    (long long)v[i].advice, name);
     }
     tbl_free(&t);
     free(hn);
@@ -220,24 +210,26 @@ static void json_pool(FILE *out, const pl_host *h, const pl_pool *p, const wi_vi
     v->mem_ceiling >= 0 ? fprintf(out, "%lld", (long long)v->mem_ceiling) : fputs("null", out);
     fputs(", \"advice\": ", out);
     v->advice >= 0 ? fprintf(out, "%lld", (long long)v->advice) : fputs("null", out);
-    fprintf(out, v->binds ? ", \"binds\": \"%s\"" : ", \"binds\": null", v->binds);
+    fprintf(out, v->binds ? ", \"binds\": \"%s\"" : ", \"binds\": null%s",
+            v->binds ? whatif_binds_name(v->binds) : "");
     bd_model m;
-    int has = bounds_model(p, v, hm, &m) == 0;
+    int has = v->has_fill && bounds_model(p, v, hm, &m) == 0; /* 15.2: none for floors */
     fputs(", \"knee\": ", out);
     if (has)
-        json_num2(out, bounds_knee(&m));
+        json_num2(out, (double)v->knee_hundredths / 100);
     else
         fputs("null", out);
     fputs(", \"bounds\": [", out);
-    double pts[4];
-    size_t np = has ? bound_points(&m, v, pts) : 0;
+    int64_t pts[4];
+    size_t np = has ? bound_points(v, pts) : 0;
     for (size_t k = 0; k < np; k++) {
+        double n = (double)pts[k] / 100;
         fputs(k ? ", {\"workers\": " : "{\"workers\": ", out);
-        json_num2(out, pts[k]);
+        json_num2(out, n);
         fputs(", \"max_rps\": ", out);
-        json_num2(out, bounds_max_rps(&m, pts[k]));
+        json_num2(out, bounds_max_rps(&m, n));
         fputs(", \"min_ms\": ", out);
-        json_num2(out, bounds_min_ms(&m, pts[k]));
+        json_num2(out, bounds_min_ms(&m, n));
         fputc('}', out);
     }
     fputs("], \"patch\": ", out);

@@ -137,9 +137,21 @@ static int compare_rise(FILE *out, const char *hname, const char *pname, const j
     if ((long double)x.i * 100 <= lim)
         return 0;
     char b[ESC_HUNDREDTHS];
-    fprintf(out, "%s %s: %s %.2f ms -> %s ms (+%.0f%%)\n", hname, pname, e->label, was,
-            esc_hundredths(b, x.i), rise);
+    const char *unit = e->kind == FIG_HUNDREDTHS && e->check == CHK_SHARE ? "%" : " ms";
+    fprintf(out, "%s %s: %s %.2f%s -> %s%s (+%.0f%%)\n", hname, pname, e->label, was, unit,
+            esc_hundredths(b, x.i), unit, rise);
     return 1;
+}
+
+/* 17.7: the share of a pool's readings that waited for the CPU (17.3), in
+ * percent (capped at 100: the readings halve, the count does not); -1 with
+ * no readings. */
+static int64_t waited_pct(int64_t contended, int64_t readings)
+{
+    if (readings <= 0)
+        return -1;
+    int64_t pct = (contended * 100 + readings / 2) / readings;
+    return pct > 100 ? 100 : pct;
 }
 
 /* 14.6: W up by more than 20% and at least one bucket: "memory per worker
@@ -179,13 +191,28 @@ static int compare_pool(FILE *out, const char *hname, const char *pname, const j
         fprintf(out, "%s %s: note: both were measured under contention: their shares are "
                      "floors\n", hname, pname);
     }
+    /* 17.7: a pool that waited (over 10% of its readings contended, then or
+     * now) by its sums: single readings' buckets scatter with the wait */
+    int64_t now_w = waited_pct((int64_t)p->contended_readings, pl_hist(p)->total);
+    int64_t was_w = waited_pct(json_integer_value(json_object_get(bp, "contended_readings")),
+                               json_integer_value(json_object_get(bp, "readings")));
+    int waited = now_w > 10 || was_w > 10;
+    if (shares && waited)
+        fprintf(out, "%s %s: TYPICAL and P90 not compared: %lld%% of its readings waited for "
+                     "the CPU; compared by busy share and CPU per request\n", hname, pname,
+                (long long)(now_w > 10 ? now_w : was_w));
     for (size_t i = 0; i < FIG_NPOOL; i++) {
         const fig_entry *e = &FIG_POOL[i];
         if (!shares && (e->check == CHK_SHARE || e->check == CHK_SHAPE))
             continue;
+        if (waited && e->check == CHK_SHARE && e->kind == FIG_INT)
+            continue; /* TYPICAL and P90 */
         switch (e->check) {
         case CHK_NONE: break;
-        case CHK_SHARE: worse += compare_share(out, hname, pname, bp, e, p, &v, tol); break;
+        case CHK_SHARE:
+            worse += waited ? compare_rise(out, hname, pname, bp, e, p, &v, tol)
+                            : compare_share(out, hname, pname, bp, e, p, &v, tol);
+            break;
         case CHK_SHAPE: worse += compare_shape(out, hname, pname, bp, p, &v); break;
         case CHK_OVERHEAD: worse += compare_overhead(out, hname, pname, bp, &v, rise_pct); break;
         case CHK_MORE: worse += compare_more(out, hname, pname, bp, e, p, &v); break;

@@ -26,9 +26,11 @@ typedef struct {
     size_t   type, source, source_len, payload, len;
     int      has_source, in_round;
     int      state;  /* HOST or POOL: always shared, in its place */
-    int      gone;   /* of a round not shared, or that a reader drops */
+    int      gone;   /* GONE_FORGOT: of a round not shared; GONE_TORN: that a reader drops */
     uint64_t mono, real;
 } held;
+
+enum { GONE_FORGOT = 1, GONE_TORN = 2 };
 
 /* The rounds before the window held to prime it: at most this many. */
 #define PRIME_MAX 32
@@ -130,6 +132,23 @@ static int put(cutter *c, const held *x)
     return 0;
 }
 
+/* 7b: a pool named by a round the cut leaves out is listed over the LOGs
+ * all the same, so OUT names it too: a POOL record, when OUT does not yet.
+ * 0, or FPM_EFAIL. */
+static int name_left_out(cutter *c, const held *x)
+{
+    static const char note[] = "note=named by rounds this cut leaves out\n";
+    const char *type = (const char *)c->blob + x->type, *src = (const char *)c->blob + x->source;
+    int known = 1;
+    if (!x->has_source || !x->in_round || !rec_kind_of(type).per_pool)
+        return 0;
+    if (note_pool(c, src, x->source_len, &known) != 0)
+        return FPM_EFAIL;
+    return known ? 0
+                 : write_rec(c, "POOL", x->mono, x->real, src, x->source_len, 1, note,
+                             sizeof note - 1);
+}
+
 /* Forgets the held records before h[k]. */
 static void drop_front(cutter *c, size_t k)
 {
@@ -165,6 +184,8 @@ static int settle(cutter *c)
             break;
         if (!x->gone && put(c, x))
             return FPM_EFAIL;
+        if (x->gone == GONE_FORGOT && name_left_out(c, x))
+            return FPM_EFAIL;
     }
     drop_front(c, k);
     return 0;
@@ -186,19 +207,23 @@ static int release(cutter *c)
 static void forget(cutter *c, size_t from, size_t to)
 {
     for (size_t i = from; i < to; i++)
-        c->h[i].gone |= !c->h[i].state;
+        if (!c->h[i].gone && !c->h[i].state)
+            c->h[i].gone = GONE_FORGOT;
 }
 
 /* The round being read is dropped, as a reader drops it. */
 static void drop_round(cutter *c)
 {
     for (size_t i = c->cur; i < c->nh; i++)
-        c->h[i].gone |= c->h[i].in_round;
+        if (c->h[i].in_round)
+            c->h[i].gone = GONE_TORN;
 }
 
-/* No round held is shared: a jump, a file's end.  0, or FPM_EFAIL (c->err says why). */
+/* No round held is shared: a jump, a file's end (the round being read then
+ * unfinished, as its readers drop it).  0, or FPM_EFAIL (c->err says why). */
 static int drop_all(cutter *c)
 {
+    drop_round(c);
     forget(c, 0, c->nh);
     c->nprime = 0;
     c->cur = c->nh;

@@ -30,6 +30,12 @@ int64_t mem_top_mib(const mem_hist *h, int b)
     return (int64_t)((h->max_bytes + MEM_MIB - 1) / MEM_MIB);
 }
 
+int64_t mem_estimate_mib(uint64_t bytes)
+{
+    mem_hist one = {.max_bytes = bytes > MEM_MAX_BYTES ? MEM_MAX_BYTES : bytes};
+    return mem_top_mib(&one, mem_bucket(one.max_bytes));
+}
+
 void mem_add(mem_hist *h, uint64_t bytes)
 {
     if (bytes > MEM_MAX_BYTES)
@@ -92,12 +98,12 @@ int mem_other(const unsigned char *meminfo, size_t mlen, const unsigned char *st
     if (limit) { /* under a cgroup limit: the cgroup's own anon and shmem */
         uint64_t anon, shmem;
         const char *s = (const char *)stat;
+        *total = limit;
         if (!stat || procfs_flat_key(s, slen, cgroup_v1 ? "total_rss" : "anon", &anon) != 0 ||
             procfs_flat_key(s, slen, cgroup_v1 ? "total_shmem" : "shmem", &shmem) != 0 ||
             anon > UINT64_MAX - shmem)
-            return -1;
+            return 1;
         *other = minus(anon + shmem, php);
-        *total = limit;
         return 0;
     }
     uint64_t t, avail;

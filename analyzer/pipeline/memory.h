@@ -32,6 +32,10 @@ int mem_bucket(uint64_t bytes);
  * reading, rounded up). */
 int64_t mem_top_mib(const mem_hist *h, int bucket);
 
+/* 14.4: an estimated W in MiB: the top of the bucket that holds bytes
+ * (bucket 212's: bytes rounded up to MiB). */
+int64_t mem_estimate_mib(uint64_t bytes);
+
 /* Adds a reading; above MEM_LIMIT readings every bucket is halved. */
 void mem_add(mem_hist *h, uint64_t bytes);
 
@@ -48,7 +52,8 @@ size_t mem_each_statm(const unsigned char *buf, size_t len, uint64_t page_size,
 /* 14.3: a round's other memory: MemTotal - MemAvailable - php from MEMINFO,
  * or, under a cgroup limit, (anon + shmem) - php from the cgroup's
  * memory.stat (v1: total_rss + total_shmem), floored at 0.  0 and *other,
- * *total (MemTotal, or the limit), or -1 when the records do not give it. */
+ * *total (MemTotal, or the limit); 1 and *total alone where the limit's
+ * memory.stat is missing; -1 when the records give neither. */
 int mem_other(const unsigned char *meminfo, size_t mlen, const unsigned char *stat,
               size_t slen, uint64_t limit, int cgroup_v1, uint64_t php, uint64_t *other,
               uint64_t *total);

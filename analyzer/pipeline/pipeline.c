@@ -290,9 +290,9 @@ int pipeline_host(pipeline *pl, const unsigned char *payload, size_t len)
     size_t vl;
     const char *v = fpmlog_kv(payload, len, HOST_CGROUP_VERSION, 0, &vl);
     h->cgroup_v1 = v && vl == 1 && v[0] == '1';
-    h->page_size = pl_kv_u64(payload, len, HOST_PAGE_SIZE, 4096);
-    if (h->page_size == 0 || h->page_size > PL_MAX_PAGE_SIZE)
-        h->page_size = 4096;
+    h->page_size = pl_kv_u64(payload, len, HOST_PAGE_SIZE, 0); /* never guessed (14.3) */
+    if (h->page_size > PL_MAX_PAGE_SIZE)
+        h->page_size = 0;
     h->mem_limit = pl_kv_u64(payload, len, HOST_MEM_LIMIT, 0);
     if (host_cpus(h, payload, len) != 0)
         return FPM_ENOMEM;

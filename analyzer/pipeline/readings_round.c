@@ -186,6 +186,8 @@ typedef struct {
     pidmap  *m;
     uint64_t sum;
     int      nomem;
+    uint64_t max;   /* the largest private memory of one worker ... */
+    size_t   lines; /* ... of this many that parsed */
 } statm_ctx;
 
 static void on_statm(void *arg, int64_t pid, uint64_t private_bytes)
@@ -195,6 +197,9 @@ static void on_statm(void *arg, int64_t pid, uint64_t private_bytes)
         private_bytes = INT64_MAX;
     c->nomem |= pidmap_put(c->m, pid, (int64_t)private_bytes) != 0;
     c->sum = private_bytes > UINT64_MAX - c->sum ? UINT64_MAX : c->sum + private_bytes;
+    if (private_bytes > c->max)
+        c->max = private_bytes;
+    c->lines++;
 }
 
 static void add_rss(void *arg, const procfs_proc *m)
@@ -217,19 +222,24 @@ int pl_round_memory(pipeline *pl, pl_host *h, const pl_round *r, int in, size_t 
         pidmap_clear(&p->mem_now);
         if (in && w->in->has_pids && (int64_t)p->workers.n > p->most_workers)
             p->most_workers = (int64_t)p->workers.n;
-        if (!w->in->has_statm)
+        if (!w->in->has_statm || h->page_size == 0) /* 14.3: the page size is never guessed */
             continue;
-        statm_ctx c = {&p->mem_now, 0, 0};
+        statm_ctx c = {.m = &p->mem_now};
         mem_each_statm(w->in->statm, w->in->statm_len, h->page_size, on_statm, &c);
         if (c.nomem)
             return FPM_ENOMEM;
         pidmap_seal(&p->mem_now);
+        if (in && c.lines) { /* 14.4: the most one of its workers held */
+            if (!p->has_private || c.max > p->private_max)
+                p->private_max = c.max;
+            p->has_private = 1;
+        }
         w->private_bytes = c.sum > INT64_MAX ? INT64_MAX : (int64_t)c.sum;
         php = c.sum > UINT64_MAX - php ? UINT64_MAX : php + c.sum;
     }
     const pl_host_rec *mi = &r->rec[PL_REC_MEMINFO], *ms = &r->rec[PL_REC_MEM_STAT],
                       *ma = &r->rec[PL_REC_MASTER];
-    if (!in || !mi->has)
+    if (!in || !mi->has || h->page_size == 0)
         return 0;
     uint64_t pages = 0;
     if (ma->has)
@@ -238,8 +248,13 @@ int pl_round_memory(pipeline *pl, pl_host *h, const pl_round *r, int in, size_t 
                                                                       : pages * h->page_size;
     php = rss > UINT64_MAX - php ? UINT64_MAX : php + rss;
     uint64_t other, total;
-    if (mem_other(mi->p, mi->len, ms->has ? ms->p : NULL, ms->len, h->mem_limit, h->cgroup_v1,
-                  php, &other, &total) != 0)
+    int got = mem_other(mi->p, mi->len, ms->has ? ms->p : NULL, ms->len, h->mem_limit,
+                        h->cgroup_v1, php, &other, &total);
+    if (got >= 0) { /* M, even where the cgroup's memory.stat is missing */
+        h->has_mem_total = 1;
+        h->mem_total = total;
+    }
+    if (got != 0)
         return 0;
     pl->host_other = other > INT64_MAX ? INT64_MAX : (int64_t)other;
     pl->host_php = php > INT64_MAX ? INT64_MAX : (int64_t)php;
@@ -248,6 +263,5 @@ int pl_round_memory(pipeline *pl, pl_host *h, const pl_round *r, int in, size_t 
     if (!h->has_mem || php > h->mem_php_max)
         h->mem_php_max = php;
     h->has_mem = 1;
-    h->mem_total = total;
     return 0;
 }

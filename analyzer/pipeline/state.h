@@ -30,7 +30,7 @@
 #define PL_DOMINANT         0.7             /* a pool's share of the pools' CPU */
 #define PL_MAX_NPROC        1000000ull      /* HOST nproc past this is unknown */
 #define PL_MAX_CHILDREN     1000000ull      /* POOL max_children past this is unknown */
-#define PL_MAX_PAGE_SIZE    (1ull << 30)    /* HOST page_size past this is the default 4096 */
+#define PL_MAX_PAGE_SIZE    (1ull << 30)    /* HOST page_size past this is unknown */
 
 /* Where a host's millicores come from (docs/rules.md 16.3). */
 enum { PL_CPU_HOST, PL_CPU_CPUSET, PL_CPU_QUOTA, PL_CPU_QUOTA_V1 };
@@ -83,6 +83,8 @@ typedef struct {
     mem_hist       mem;           /* its memory readings (14.1, 14.2) */
     pidmap         mem_now;       /* pid -> private bytes, of this round's STATM */
     int64_t        most_workers;  /* the most workers it had in one counted round (14.4) */
+    int            has_private;   /* a STATM line of its workers in a counted round ... */
+    uint64_t       private_max;   /* ... and the largest private memory of one (14.4) */
     char          *conf_file, *conf_text; /* latest POOL: where pm.max_children is set */
     int64_t        conf_line;     /* (15.2); 0 unknown */
     size_t         jx;            /* its index in the host's joint sums */
@@ -143,10 +145,11 @@ typedef struct pl_host_s {
     pl_shares  shares[SIG_N];     /* section 9's signals (SIG_FIRST_SHARE on) */
     uint64_t   throttled_usec;    /* throttled_usec's growth over the throttled shares */
     pl_probe   probe;
-    uint64_t   page_size;         /* HOST page_size; 4096 when not given */
+    uint64_t   page_size;         /* HOST page_size; 0 unknown: no memory figures (14.3) */
     uint64_t   mem_limit;         /* HOST mem_limit_bytes: php-fpm's cgroup's limit, 0 none */
-    int        has_mem;           /* a counted round gave other (14.3) ... */
+    int        has_mem_total;     /* a counted round had MEMINFO (14.3) ... */
     uint64_t   mem_total;         /* ... M of the latest such round (MemTotal or the limit) */
+    int        has_mem;           /* a counted round gave other (14.3): B is known */
     uint64_t   mem_other_max, mem_php_max; /* the largest other and php of them */
     pl_pool  **pools;             /* sorted by name */
     size_t     npools;

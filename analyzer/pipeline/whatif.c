@@ -168,74 +168,208 @@ uint64_t whatif_host_millicores(const pl_host *h, const wi_scenario *sc)
 /* 14.3: M in the scenario, 0 unknown. */
 static uint64_t mem_total(const pl_host *h, const wi_scenario *sc)
 {
-    if (!h->has_mem)
+    if (!h->has_mem_total)
         return 0;
     return sc->has_mem_limit ? sc->mem_limit : h->mem_total;
+}
+
+const char *whatif_binds_name(wi_binds b)
+{
+    static const char *const names[] = {NULL, "cpu", "memory"};
+    return names[b];
+}
+
+const char *whatif_wsource_name(wi_wsource s)
+{
+    static const char *const names[] = {NULL, "measured", "estimated"};
+    return names[s];
+}
+
+const char *whatif_no_advice_text(wi_no_advice r)
+{
+    static const char *const text[] = {
+        [WI_NA_NONE] = "",
+        [WI_NA_NO_CEILING] = "no CPU ceiling (too few readings, no cost measured, or the "
+                             "host's size unknown)",
+        [WI_NA_FLOOR] = "no CPU ceiling: its shares are floors (measured while it waited for "
+                        "the CPU, its waits not recorded)",
+        [WI_NA_NO_PAGE] = "the log gives no page size (an older recorder): no memory figures",
+        [WI_NA_NO_MEMORY] = "no memory readings (a log without STATM, or a status page without "
+                            "`last request memory`)",
+        [WI_NA_ESTIMATED] = "too few memory readings yet (20 are needed): its memory is an "
+                            "estimate, which counts it beside the others but never cuts it",
+        [WI_NA_NO_MEMINFO] = "no MEMINFO in the window: what the host can give is unknown",
+        [WI_NA_OTHER_W] = "a pool beside it has workers and no memory figures at all (no "
+                          "STATM): the host's memory cannot be shared out",
+        [WI_NA_NO_ROOM] = "the host's memory cannot hold one of its workers beside the others",
+    };
+    return text[r];
+}
+
+/* x / 10^-2 of a fraction num / den >= 0, half away from zero */
+static int64_t hundredths(__int128 num, __int128 den)
+{
+    return (int64_t)((200 * num + den) / (2 * den));
+}
+
+/* 14.4: each pool's W and where it comes from, whether it had workers, and
+ * the workers it counts at (now, else the most it had in one round). */
+static void memory_w(const pl_host *h, wi_view *v)
+{
+    for (size_t i = 0; i < h->npools; i++) {
+        const pl_pool *p = h->pools[i];
+        wi_view *x = &v[i];
+        x->w_mib = mem_w_mib(&p->mem);
+        x->w_source = x->w_mib >= 0 ? WI_W_MEASURED : WI_W_NONE;
+        if (x->w_mib < 0 && (p->mem.total > 0 || p->has_private)) {
+            uint64_t most = p->has_private && p->private_max > p->mem.max_bytes
+                                ? p->private_max : p->mem.max_bytes;
+            x->w_mib = mem_estimate_mib(most);
+            x->w_source = WI_W_ESTIMATED;
+        }
+        x->with_workers = p->most_workers > 0 || x->w_source != WI_W_NONE;
+        x->now_guessed = x->now <= 0;
+        x->mem_now = x->now > 0 ? x->now : p->most_workers;
+        x->sized = x->has_fill && x->w_source == WI_W_MEASURED;
+        if (x->sized) {
+            int64_t a = p->act.active_max > 1 ? p->act.active_max : 1;
+            x->need = a < x->ceiling ? a : x->ceiling;
+        }
+    }
+}
+
+/* 14.5: how the host's memory is shared, from the views memory_w filled
+ * (and, for its sums, the advices): the sums, B less the held pools, f and
+ * g.  The one place these are decided; memory_views applies them. */
+static void host_share(const pl_host *h, const wi_scenario *sc, const wi_view *v,
+                       wi_memory *m)
+{
+    memset(m, 0, sizeof *m);
+    m->needed_now = m->needed_at_advice = m->needs_hundredths = m->room_hundredths = -1;
+    m->has_total = h->has_mem_total;
+    m->total = mem_total(h, sc);
+    m->has_budget = h->has_mem && m->has_total;
+    if (m->has_budget) {
+        m->other_max = h->mem_other_max;
+        m->php_max = h->mem_php_max;
+        m->budget = mem_budget(m->total, m->other_max);
+    }
+    int any_w = 0, unknown_w = 0;
+    __int128 held = 0, ceil_w = 0, need_w = 0;
+    for (size_t i = 0; i < h->npools; i++) {
+        const wi_view *x = &v[i];
+        if (!x->with_workers)
+            continue;
+        if (x->w_source == WI_W_NONE) {
+            unknown_w = 1;
+            continue;
+        }
+        any_w = 1;
+        int64_t w = x->w_mib * (int64_t)MEM_MIB;
+        if (x->now > 0)
+            m->needed_now = mul_add_sat(x->now, w, m->needed_now < 0 ? 0 : m->needed_now);
+        int64_t at = x->advice >= 0 ? x->advice : x->mem_now;
+        m->needed_at_advice = mul_add_sat(at, w, m->needed_at_advice < 0 ? 0 : m->needed_at_advice);
+        if (x->sized) {
+            m->nsized++;
+            ceil_w += (__int128)x->ceiling * w;
+            need_w += (__int128)x->need * w;
+        } else {
+            m->nheld++;
+            held += (__int128)x->mem_now * w;
+        }
+    }
+    if (!m->has_total || !any_w) /* 14.5: null only with no W at all or no MEMINFO */
+        m->needed_now = m->needed_at_advice = -1;
+    else {
+        m->needed_now = m->needed_now < 0 ? 0 : m->needed_now;
+        m->needed_at_advice = m->needed_at_advice < 0 ? 0 : m->needed_at_advice;
+    }
+    if (!m->has_budget || unknown_w || m->nsized == 0)
+        return;
+    m->shared = 1;
+    __int128 bs = (__int128)m->budget - held;
+    m->ceilings_bytes = ceil_w;
+    m->needs_bytes = need_w;
+    m->sized_budget = bs;
+    if (ceil_w <= bs) {
+        m->binds = WI_BINDS_CPU;
+        m->needs_hundredths = m->room_hundredths = 100;
+    } else if (need_w > bs) {
+        m->binds = WI_BINDS_MEMORY;
+        m->needs_hundredths = hundredths(bs > 0 ? bs : 0, need_w);
+        m->room_hundredths = 0;
+    } else {
+        m->binds = WI_BINDS_MEMORY;
+        m->needs_hundredths = 100;
+        m->room_hundredths = hundredths(bs - need_w, ceil_w - need_w);
+    }
 }
 
 void whatif_host_memory(const pl_host *h, const wi_scenario *sc, const wi_view *v,
                         wi_memory *m)
 {
-    memset(m, 0, sizeof *m);
-    m->needed_now = m->needed_at_advice = -1;
-    if (h->has_mem) {
-        m->has_total = 1;
-        m->total = mem_total(h, sc);
-        m->other_max = h->mem_other_max;
-        m->php_max = h->mem_php_max;
-        m->budget = mem_budget(m->total, m->other_max);
-    }
-    for (size_t i = 0; i < h->npools; i++) {
-        if (v[i].w_mib < 0)
-            continue;
-        int64_t w = v[i].w_mib * (int64_t)MEM_MIB;
-        m->needed_now = mul_add_sat(v[i].mem_now, w, m->needed_now < 0 ? 0 : m->needed_now);
-        if (v[i].advice >= 0)
-            m->needed_at_advice = mul_add_sat(v[i].advice, w,
-                                              m->needed_at_advice < 0 ? 0 : m->needed_at_advice);
-    }
+    host_share(h, sc, v, m);
 }
 
-/* 14.4 and 14.5: each pool's W, memory ceiling beside the others at their
- * maximum, and the advice with what binds it; limit as 14.5 says. */
+/* 14.5: a sized pool's advice from the share, in integers; -1 under one
+ * worker. */
+static int64_t advice_of(const wi_view *x, const wi_memory *m)
+{
+    __int128 bs = m->sized_budget, a;
+    if (m->binds == WI_BINDS_CPU)
+        return x->ceiling;
+    if (m->needs_bytes > bs) /* every sized pool the same fraction of its need */
+        a = (__int128)x->need * (bs > 0 ? bs : 0) / m->needs_bytes;
+    else /* each its need, and the same fraction of the room above it */
+        a = x->need + (__int128)(x->ceiling - x->need) * (bs - m->needs_bytes) /
+                          (m->ceilings_bytes - m->needs_bytes);
+    return a >= 1 ? (int64_t)a : -1;
+}
+
+/* 14.4 and 14.5: each pool's W, the host's advice as one, each pool's
+ * memory ceiling beside the others at their advice (or now), and limit. */
 static void memory_views(const pl_host *h, const wi_scenario *sc, wi_view *v)
 {
+    memory_w(h, v);
+    wi_memory m;
+    host_share(h, sc, v, &m);
+    int unknown_w = 0;
+    for (size_t q = 0; q < h->npools; q++)
+        unknown_w |= v[q].with_workers && v[q].w_source == WI_W_NONE;
     for (size_t i = 0; i < h->npools; i++) {
-        const pl_pool *p = h->pools[i];
-        v[i].w_mib = mem_w_mib(&p->mem);
-        v[i].mem_now = v[i].now > 0 ? v[i].now : p->most_workers;
+        wi_view *x = &v[i];
+        if (x->sized && m.shared) {
+            x->advice = advice_of(x, &m);
+            x->binds = x->advice >= 0 ? m.binds : WI_BINDS_NONE;
+        }
+        x->no_advice = x->advice >= 0          ? WI_NA_NONE
+                       : x->floor              ? WI_NA_FLOOR
+                       : !x->has_fill          ? WI_NA_NO_CEILING
+                       : h->page_size == 0     ? WI_NA_NO_PAGE
+                       : x->w_source == WI_W_NONE ? WI_NA_NO_MEMORY
+                       : x->w_source == WI_W_ESTIMATED ? WI_NA_ESTIMATED
+                       : !m.has_budget         ? WI_NA_NO_MEMINFO
+                       : unknown_w             ? WI_NA_OTHER_W
+                                               : WI_NA_NO_ROOM;
     }
-    /* what every pool with workers holds at its maximum, and how many of
-     * them have no W: each pool's others are that less its own */
-    int64_t all = 0;
-    size_t unknown = 0;
-    for (size_t q = 0; q < h->npools; q++) {
-        if (h->pools[q]->most_workers == 0)
-            continue; /* a pool without workers */
-        if (v[q].w_mib < 0)
-            unknown++;
-        else
-            all = mul_add_sat(v[q].mem_now, v[q].w_mib * (int64_t)MEM_MIB, all);
-    }
-    uint64_t budget = mem_budget(mem_total(h, sc), h->mem_other_max);
-    for (size_t i = 0; h->has_mem && i < h->npools; i++) {
-        if (v[i].w_mib < 0 || unknown > 0)
-            continue; /* its own W, or another pool's, not known */
-        int64_t own = h->pools[i]->most_workers == 0
-                          ? 0 : mul_add_sat(v[i].mem_now, v[i].w_mib * (int64_t)MEM_MIB, 0);
-        int64_t others = all == INT64_MAX ? INT64_MAX : all - own;
-        uint64_t room = budget > (uint64_t)others ? budget - (uint64_t)others : 0;
-        v[i].mem_ceiling = (int64_t)(room / ((uint64_t)v[i].w_mib * MEM_MIB));
+    for (size_t i = 0; m.has_budget && !unknown_w && i < h->npools; i++) {
+        wi_view *x = &v[i];
+        if (x->w_source != WI_W_MEASURED)
+            continue;
+        __int128 others = 0; /* every other pool at its advice, else at now */
+        for (size_t q = 0; q < h->npools; q++)
+            if (q != i && v[q].with_workers)
+                others += (__int128)(v[q].advice >= 0 ? v[q].advice : v[q].mem_now) *
+                          v[q].w_mib * (__int128)MEM_MIB;
+        __int128 room = (__int128)m.budget - others, w = (__int128)x->w_mib * MEM_MIB;
+        x->mem_ceiling = room > 0 ? (int64_t)(room / w) : 0;
     }
     for (size_t i = 0; i < h->npools; i++) {
         wi_view *x = &v[i];
-        if (!x->has_fill || x->mem_ceiling < 0)
-            continue; /* a ceiling alone is not advised (14.5) */
-        int mem = x->mem_ceiling <= x->ceiling;
-        x->advice = mem ? x->mem_ceiling : x->ceiling;
-        x->binds = mem ? "memory" : "cpu";
-        if (x->now > 0)
-            x->limit = x->now <= x->advice ? WI_LIMIT_WORKERS : mem ? WI_LIMIT_MEMORY : WI_LIMIT_CPU;
+        if (x->advice >= 0 && x->now > 0)
+            x->limit = x->now <= x->advice ? WI_LIMIT_WORKERS
+                       : x->binds == WI_BINDS_MEMORY ? WI_LIMIT_MEMORY : WI_LIMIT_CPU;
     }
 }
 

@@ -60,6 +60,34 @@ int64_t whatif_now(const pl_pool *p, const wi_scenario *sc);
 
 typedef enum { WI_LIMIT_UNKNOWN, WI_LIMIT_CPU, WI_LIMIT_WORKERS, WI_LIMIT_MEMORY } wi_limit;
 
+/* Which ceiling an advice is (docs/rules.md 14.5): none without one. */
+typedef enum { WI_BINDS_NONE, WI_BINDS_CPU, WI_BINDS_MEMORY } wi_binds;
+
+/* "cpu", "memory", or NULL for none. */
+const char *whatif_binds_name(wi_binds b);
+
+/* Where a pool's W comes from (14.4). */
+typedef enum { WI_W_NONE, WI_W_MEASURED, WI_W_ESTIMATED } wi_wsource;
+
+/* "measured", "estimated", or NULL for none. */
+const char *whatif_wsource_name(wi_wsource s);
+
+/* Why a pool has no advice (14.5): the first thing it lacks. */
+typedef enum {
+    WI_NA_NONE,        /* it has one */
+    WI_NA_NO_CEILING,  /* no CPU ceiling: too few readings, no cost, or the host's size unknown */
+    WI_NA_FLOOR,       /* no CPU ceiling: its shares are floors (17.4) */
+    WI_NA_NO_PAGE,     /* the log has no page size: no memory figures (14.3) */
+    WI_NA_NO_MEMORY,   /* no memory reading and no STATM of its workers */
+    WI_NA_ESTIMATED,   /* under 20 memory readings: its W is an estimate */
+    WI_NA_NO_MEMINFO,  /* what the host can give is unknown */
+    WI_NA_OTHER_W,     /* a pool of its host with workers has no W at all */
+    WI_NA_NO_ROOM,     /* its share of the memory is under one worker */
+} wi_no_advice;
+
+/* The sentence of each, "no CPU ceiling (...)". */
+const char *whatif_no_advice_text(wi_no_advice r);
+
 typedef struct {
     int         has_typical;        /* any readings */
     int         typical_pct, p90_pct;
@@ -81,23 +109,38 @@ typedef struct {
     int64_t     host_millicores_per_worker; /* valid with a shape */
     int         has_fill;           /* shape, cost > 0, host size known, no floor (17.4) */
     int         floor;              /* the same but measured under contention: no fill */
-    int64_t     knee_hundredths;    /* with has_fill: host / cost, two decimals (17.5) */
+    int64_t     knee_hundredths;    /* with has_fill: host / cost, two decimals (17.5): the
+                                       one knee the table, advise and the plots print */
     int64_t     fill, ceiling;
     int64_t     now;                /* pm.max_children, 0 unknown */
     wi_limit    limit;
     /* section 14, set by whatif_views (the host's other pools count) */
-    int64_t     w_mib;              /* W, -1 under 20 memory readings */
-    int64_t     mem_now;            /* now, else the most workers it had in a round */
-    int64_t     mem_ceiling;        /* -1 unknown */
+    int64_t     w_mib;              /* W, measured or estimated (w_source); -1 none */
+    wi_wsource  w_source;
+    int         with_workers;       /* it had workers in the window (14.4) */
+    int64_t     mem_now;            /* now, else the most workers it had in a round ... */
+    int         now_guessed;        /* ... (the latter) */
+    int         sized;              /* a CPU ceiling and a measured W: it shares (14.5) */
+    int64_t     need;               /* sized: min(ceiling, max(1, its most busy at once)) */
+    int64_t     mem_ceiling;        /* with a measured W: -1 unknown */
     int64_t     advice;             /* the advised pm.max_children, -1 none */
-    const char *binds;              /* "cpu", "memory", NULL without an advice */
+    wi_binds    binds;
+    wi_no_advice no_advice;
 } wi_view;
 
-/* Section 14.3 and the host line of 14.5, in the scenario. */
+/* Section 14.3, the host's advice as one (14.5) and its sums, in the
+ * scenario: what whatif_views shared the memory by. */
 typedef struct {
-    int      has_total;             /* a counted round gave other */
+    int      has_total, has_budget; /* a counted round had MEMINFO; one gave other */
     uint64_t total, budget, other_max, php_max; /* M, B, ... */
-    int64_t  needed_now, needed_at_advice; /* bytes; -1 where no pool has W */
+    int64_t  needed_now, needed_at_advice; /* bytes; -1 where no pool has W or no MEMINFO */
+    int      shared;                /* sized pools shared B (no W unknown, B known) */
+    size_t   nsized, nheld;
+    __int128 ceilings_bytes;        /* the sums over the sized pools of ceiling x W ... */
+    __int128 needs_bytes;           /* ... and of need x W ... */
+    __int128 sized_budget;          /* ... against B_s, B less the held pools (may be < 0) */
+    wi_binds binds;                 /* cpu: every ceiling fits; memory: they were shared */
+    int64_t  needs_hundredths, room_hundredths; /* f and g of 14.5; -1 null */
 } wi_memory;
 
 void whatif_host_memory(const pl_host *h, const wi_scenario *sc, const wi_view *v,

@@ -20,7 +20,7 @@
 #include "readings.h"
 #include "signals.h"
 
-#define CSV_SCHEMA 5 /* 2: overhead is the one sizing uses (section 11), joint_*; 3: the busy cost sizes, the ceiling from the knee (17.5), knee, cpu_ms_per_request; 4: cpus, cpu_source (16.3); 5: memory_* (14.6) */
+#define CSV_SCHEMA 6 /* 2: overhead is the one sizing uses (section 11), joint_*; 3: the busy cost sizes, the ceiling from the knee (17.5), knee, cpu_ms_per_request; 4: cpus, cpu_source (16.3); 5: memory_* (14.6); 6: memory_per_worker_source, memory_needs_fraction, memory_room_fraction (14.4, 14.5) */
 #define MAX_COLUMNS 128
 
 extern const rp_format rp_json;
@@ -36,7 +36,7 @@ static const char *const HOST_TAIL[] = {
     "joint_common_se", "joint_common_sd_x", "joint_common_believed", "needed_now_millicores",
     "needed_at_ceiling_millicores", "memory_total_bytes", "memory_budget_bytes",
     "memory_other_max_bytes", "memory_php_max_bytes", "memory_needed_now_bytes",
-    "memory_needed_at_advice_bytes"};
+    "memory_needed_at_advice_bytes", "memory_needs_fraction", "memory_room_fraction"};
 static const char *const SIGNAL_COLS[] = {"pairs", "p10_pct", "p50_pct", "p90_pct", "max_pct"};
 
 typedef struct {

@@ -167,13 +167,21 @@ static void json_memory(FILE *out, const pl_pool *p, const wi_view *v)
         fprintf(out, "%s%u", i ? ", " : "", p->mem.count[i]);
     fputs("], \"per_worker_bytes\": ", out);
     json_int(out, v->w_mib >= 0, v->w_mib * (int64_t)MEM_MIB);
+    fputs(", \"per_worker_source\": ", out);
+    if (v->w_source != WI_W_NONE)
+        fprintf(out, "\"%s\"", whatif_wsource_name(v->w_source));
+    else
+        fputs("null", out);
     fputs(", \"max_bytes\": ", out);
     json_int(out, p->mem.total > 0, (int64_t)p->mem.max_bytes);
     fputs(", \"mem_ceiling\": ", out);
     json_int(out, v->mem_ceiling >= 0, v->mem_ceiling);
     fputs(", \"advice\": ", out);
     json_int(out, v->advice >= 0, v->advice);
-    fprintf(out, v->binds ? ", \"binds\": \"%s\"}" : ", \"binds\": null}", v->binds);
+    if (v->binds)
+        fprintf(out, ", \"binds\": \"%s\"}", whatif_binds_name(v->binds));
+    else
+        fputs(", \"binds\": null}", out);
 }
 
 typedef void (*add_fn)(void *arg, const char *col);
@@ -186,7 +194,7 @@ static const char *const COLS_ACTIVITY[] = {"activity_cores_mean", "activity_cor
                                             "activity_active_max", "activity_full_rounds",
                                             "activity_maxed_rounds", "activity_queue_max", NULL};
 
-static const char *const COLS_MEMORY[] = {"memory_readings", "memory_per_worker_bytes",
+static const char *const COLS_MEMORY[] = {"memory_readings", "memory_per_worker_bytes", "memory_per_worker_source",
                                           "memory_max_bytes", "memory_mem_ceiling",
                                           "memory_advice", "memory_binds", NULL};
 
@@ -254,7 +262,7 @@ static size_t om_advice(const pl_pool *p, const wi_view *v, fig_sample s[FIG_MAX
     (void)p;
     if (v->advice < 0)
         return 0;
-    s[0] = (fig_sample){"", v->binds[0] == 'c' ? ",binds=\"cpu\"" : ",binds=\"memory\"",
+    s[0] = (fig_sample){"", v->binds == WI_BINDS_CPU ? ",binds=\"cpu\"" : ",binds=\"memory\"",
                         (double)v->advice};
     return 1;
 }

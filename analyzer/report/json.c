@@ -162,6 +162,15 @@ static int json_joint(FILE *out, const pl_host *h)
     return 0;
 }
 
+/* a figure in hundredths with two decimals (1, 0.41), -1 null */
+static void json_hundredths(FILE *out, int64_t h)
+{
+    if (h < 0)
+        fputs("null", out);
+    else
+        esc_double(out, (double)h / 100);
+}
+
 /* 14.6: the host's memory, nulls where unknown. */
 static void json_memory(FILE *out, const pl_host *h, const wi_scenario *sc, const wi_view *v)
 {
@@ -170,15 +179,19 @@ static void json_memory(FILE *out, const pl_host *h, const wi_scenario *sc, cons
     fputs("\"memory\": {\"total_bytes\": ", out);
     json_i64(out, m.has_total, (int64_t)m.total);
     fputs(", \"budget_bytes\": ", out);
-    json_i64(out, m.has_total, (int64_t)m.budget);
+    json_i64(out, m.has_budget, (int64_t)m.budget);
     fputs(", \"other_max_bytes\": ", out);
-    json_i64(out, m.has_total, (int64_t)m.other_max);
+    json_i64(out, m.has_budget, (int64_t)m.other_max);
     fputs(", \"php_max_bytes\": ", out);
-    json_i64(out, m.has_total, (int64_t)m.php_max);
+    json_i64(out, m.has_budget, (int64_t)m.php_max);
     fputs(", \"needed_now_bytes\": ", out);
     json_i64(out, m.needed_now >= 0, m.needed_now);
     fputs(", \"needed_at_advice_bytes\": ", out);
     json_i64(out, m.needed_at_advice >= 0, m.needed_at_advice);
+    fputs(", \"needs_fraction\": ", out); /* f and g, two decimals */
+    json_hundredths(out, m.needs_hundredths);
+    fputs(", \"room_fraction\": ", out);
+    json_hundredths(out, m.room_hundredths);
     fputs("}, ", out);
 }
 

@@ -443,17 +443,18 @@ static int pools_at_the_end(plotter *pt, pl_host *const *hosts, size_t nh)
                     continue;
                 plot_pool *q = &pt->pools[i];
                 bd_model b;
-                q->has_model = bounds_model(q->p, &v[x], h->host_millicores, &b) == 0;
+                q->has_model = v[x].has_fill &&
+                               bounds_model(q->p, &v[x], h->host_millicores, &b) == 0;
                 if (q->has_model) {
                     q->r = b.r, q->d = b.d, q->c = b.c;
-                    q->knee = bounds_knee(&b);
+                    q->knee = (double)v[x].knee_hundredths / 100; /* the table's knee */
                 }
                 q->now = v[x].now;
                 q->advice = v[x].advice;
                 q->ceiling = v[x].has_fill ? v[x].ceiling : -1;
                 q->mem_ceiling = v[x].mem_ceiling;
                 q->w_mib = v[x].w_mib;
-                q->has_budget = m.has_total;
+                q->has_budget = m.has_budget;
                 q->budget = (double)m.budget;
                 q->total = (double)m.total;
             }

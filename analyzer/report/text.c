@@ -101,7 +101,7 @@ static void host_lines(FILE *out, const char *hn, const char *label, uint64_t hm
  * would hold against what the host can give php-fpm. */
 static void memory_line(FILE *out, const char *hn, const char *label, const wi_memory *m)
 {
-    if (!m->has_total || m->needed_now < 0)
+    if (!m->has_budget || m->needed_now < 0)
         return;
     double gib = 1024.0 * 1024 * 1024;
     fprintf(out, "host %s%s: php-fpm's workers at pm.max_children would hold %.2f GiB of %.2f "
@@ -554,7 +554,7 @@ static int text_host_end(rp_ctx *c, const pl_host *h, const wi_view *v, const wi
         whatif_host_needs(v, h->npools, &now, &atc);
         wi_memory mem;
         whatif_host_memory(h, sc, v, &mem);
-        why_ctx wc = {hm, sc->headroom, h->rounds, now, sc->cost, mem.has_total, mem.budget};
+        why_ctx wc = {hm, sc->headroom, h->rounds, now, sc->cost, mem.has_budget, mem.budget};
         for (size_t i = 0; i < h->npools; i++) {
             fprintf(out, "%s: ", tbl_get(&s->t, i + 1, 0));
             why_text(out, h->pools[i], &v[i], &wc);
@@ -568,6 +568,7 @@ static int text_host_end(rp_ctx *c, const pl_host *h, const wi_view *v, const wi
         host_lines(out, s->hn, whatif_differs(sc) ? " in the what-if" : "", hm, h, v, h->npools,
                    (const pl_pool *const *)h->pools);
         memory_line(out, s->hn, whatif_differs(sc) ? " in the what-if" : "", &mem);
+        why_share(out, s->hn, v, h->npools, (const pl_pool *const *)h->pools, &mem);
         if (whatif_differs(sc))
             rc = print_what_if(out, h, v, m, s->hn);
     }

@@ -5,6 +5,9 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+
+#include "escape.h"
 
 void out_cores_text(char *b, size_t n, uint64_t mc)
 {
@@ -185,44 +188,84 @@ static void why_rounds(FILE *out, const pl_pool *p, const wi_view *v, const why_
         fprintf(out, " Last error: %s.", p->last_error);
 }
 
-/* 14.4, 14.5: what a worker holds, how many fit, and which ceiling binds
- * the advice, by how much.  Nothing for a pool without memory readings (a
- * log without STATM). */
+/* 14.4, 14.5: what a worker holds (measured, or estimated), how many fit,
+ * and which ceiling binds the advice, by how much.  Nothing for a pool
+ * without memory figures (a log without STATM). */
 static void why_memory(FILE *out, const pl_pool *p, const wi_view *v, const why_ctx *c)
 {
-    if (p->mem.total == 0)
+    if (v->w_source == WI_W_NONE)
         return;
-    if (v->w_mib < 0) {
-        fprintf(out, " Too few memory readings yet (%u of %d).", p->mem.total, MEM_MIN_READINGS);
-        return;
-    }
-    fprintf(out, " A worker holds ~%lld MiB (private pages and its request's peak, 95th "
-                 "percentile).", (long long)v->w_mib);
+    if (v->w_source == WI_W_ESTIMATED)
+        fprintf(out, " Too few memory readings yet (%u of %d): a worker counts at ~%lld MiB, "
+                     "the most one held (an estimate: it counts the pool beside the others, "
+                     "never cuts it).", p->mem.total, MEM_MIN_READINGS, (long long)v->w_mib);
+    else
+        fprintf(out, " A worker holds ~%lld MiB (private pages and its request's peak, 95th "
+                     "percentile).", (long long)v->w_mib);
+    if (!v->sized && v->now_guessed && v->mem_now > 0)
+        fprintf(out, " pm.max_children unknown: held at the %lld workers it had at most in one "
+                     "round.", (long long)v->mem_now);
     if (!c->has_budget) {
         fputs(" No MEMINFO in the window: no memory ceiling.", out);
         return;
     }
-    if (v->mem_ceiling < 0) {
-        fputs(" A pool beside it, with workers, has too few memory readings yet: no memory "
-              "ceiling.", out);
-        return;
-    }
-    fprintf(out, " %lld fit beside the other pools in the %.2f GiB the host can give php-fpm.",
-            (long long)v->mem_ceiling, (double)c->budget / (1024.0 * 1024 * 1024));
-    if (v->advice < 0) {
-        fputs(" No advice: the CPU gives no ceiling, and memory alone says nothing about it.",
+    if (v->no_advice == WI_NA_OTHER_W) {
+        fputs(" A pool beside it has workers and no memory figures at all: no memory ceiling.",
               out);
         return;
     }
-    if (v->binds[0] == 'm')
+    if (v->mem_ceiling >= 0)
+        fprintf(out, " %lld fit beside the other pools in the %.2f GiB the host can give "
+                     "php-fpm.", (long long)v->mem_ceiling, (double)c->budget / (1024.0 * 1024 * 1024));
+    if (v->advice < 0) {
+        if (v->no_advice == WI_NA_NO_ROOM)
+            fputs(" No advice: the host's memory cannot hold one of its workers beside the "
+                  "others.", out);
+        else if (v->no_advice == WI_NA_NO_CEILING || v->no_advice == WI_NA_FLOOR)
+            fputs(" No advice: the CPU gives no ceiling, and memory alone says nothing about "
+                  "it.", out);
+        return;
+    }
+    if (v->binds == WI_BINDS_MEMORY)
         fprintf(out, " Advice %lld: memory binds, %lld below the CPU's ceiling of %lld.",
-                (long long)v->advice, (long long)(v->ceiling - v->mem_ceiling),
+                (long long)v->advice, (long long)(v->ceiling - v->advice),
                 (long long)v->ceiling);
     else
-        fprintf(out, " Advice %lld: the CPU binds, %lld below what memory holds.",
-                (long long)v->advice, (long long)(v->mem_ceiling - v->ceiling));
+        fprintf(out, " Advice %lld: the CPU binds; memory holds %lld.", (long long)v->advice,
+                (long long)v->mem_ceiling);
     if (v->limit == WI_LIMIT_MEMORY || v->limit == WI_LIMIT_CPU)
         fprintf(out, " pm.max_children %lld is past it.", (long long)v->now);
+}
+
+int why_share(FILE *out, const char *hn, const wi_view *v, size_t n, const pl_pool *const *pools,
+              const wi_memory *m)
+{
+    if (!m->shared)
+        return 0;
+    double gib = 1024.0 * 1024 * 1024, bs = m->sized_budget > 0 ? (double)m->sized_budget : 0;
+    fprintf(out, "host %s: the pools' CPU ceilings need %.2f GiB of the %.2f GiB php-fpm can "
+                 "have", hn, (double)m->ceilings_bytes / gib, bs / gib);
+    const char *sep = " beside the held pools (";
+    for (size_t i = 0; i < n; i++) {
+        if (!v[i].with_workers || v[i].sized)
+            continue;
+        size_t w = 0;
+        char *name = esc_display_name(pools[i]->name, pools[i]->name_len, &w);
+        fprintf(out, "%s%s", sep, name ? name : "?");
+        free(name);
+        sep = ", ";
+    }
+    if (sep[0] == ',')
+        fputc(')', out);
+    if (m->binds == WI_BINDS_CPU)
+        fputs(": each gets its CPU ceiling.\n", out);
+    else if (m->room_hundredths > 0 || m->needs_hundredths == 100)
+        fprintf(out, ": each keeps what it was seen to use and gets %lld%% of the room above "
+                     "it.\n", (long long)m->room_hundredths);
+    else
+        fprintf(out, ": each gets %lld%% of what it was seen to use.\n",
+                (long long)m->needs_hundredths);
+    return 1;
 }
 
 /* The WHY: the arithmetic of the row in short sentences, one idea each. */

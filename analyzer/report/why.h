@@ -28,4 +28,9 @@ void out_cores_text(char *b, size_t n, uint64_t mc);
 /* The WHY of pool p with its view v. */
 void why_text(FILE *out, const pl_pool *p, const wi_view *v, const why_ctx *c);
 
+/* 14.5: "host NAME: the pools' CPU ceilings need ..." (how the host's memory
+ * was shared among its n pools), a line; 0 where it was not shared. */
+int why_share(FILE *out, const char *hn, const wi_view *v, size_t n, const pl_pool *const *pools,
+              const wi_memory *m);
+
 #endif

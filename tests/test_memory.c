@@ -176,8 +176,10 @@ static void test_14_3_a_cgroup_limit_below_memtotal_v2(void **state)
                                strlen(st), 2 * GIB, 0, 512 * MIB, &other, &total), 0);
     assert_int_equal(total, 2 * GIB);
     assert_int_equal(other, 1 * GIB + 64 * MIB - 512 * MIB);
+    total = 0;
     assert_int_equal(mem_other((const unsigned char *)mi, strlen(mi), NULL, 0, 2 * GIB, 0,
-                               512 * MIB, &other, &total), -1); /* no memory.stat */
+                               512 * MIB, &other, &total), 1); /* no memory.stat: M alone */
+    assert_int_equal(total, 2 * GIB);
 }
 
 /* ... cgroup v1: total_rss + total_shmem (its rss and shmem are the cgroup's
@@ -203,8 +205,9 @@ static void test_14_3_the_budget_keeps_a_tenth(void **state)
     assert_int_equal(mem_budget(1 * GIB, 1 * GIB), 0);
 }
 
-/* A pool of n readings at share hundredths, each 1 s long, and m memory
- * readings of bytes each. */
+/* A pool of 20 readings at share hundredths, each 1 s long, and m memory
+ * readings of bytes each; now workers (pm.max_children), the most of them
+ * busy at once active. */
 static pl_pool pool_of(const char *name, int64_t max_children, int64_t share, int m,
                        uint64_t bytes)
 {
@@ -229,23 +232,30 @@ typedef struct {
     pl_host  h;
 } two_pools;
 
+static void host_of(pl_host *h, pl_pool **pools, size_t n, uint64_t total, uint64_t other)
+{
+    memset(h, 0, sizeof *h);
+    h->host_millicores = 4000;
+    h->page_size = 4096;
+    h->pools = pools;
+    h->npools = n;
+    h->has_mem = h->has_mem_total = 1;
+    h->mem_total = total;
+    h->mem_other_max = other;
+}
+
 static void two_pools_init(two_pools *t)
 {
     t->api = pool_of("api", 10, 1000, 20, 50 * MIB);
     t->shop = pool_of("shop", 20, 10000, 20, 100 * MIB);
     t->pools[0] = &t->api;
     t->pools[1] = &t->shop;
-    memset(&t->h, 0, sizeof t->h);
-    t->h.host_millicores = 4000;
-    t->h.pools = t->pools;
-    t->h.npools = 2;
-    t->h.has_mem = 1;
-    t->h.mem_total = 8 * GIB;
-    t->h.mem_other_max = 1 * GIB;
+    host_of(&t->h, t->pools, 2, 8 * GIB, 1 * GIB);
 }
 
-/* 14.4: floor((B - the others' now x W) / W) */
-static void test_14_4_the_memory_ceiling_beside_the_other_pools(void **state)
+/* 14.5: a memory ceiling is the most that fit beside every other pool at
+ * its advice (or now): floor((B - that sum) / W) */
+static void test_14_5_the_memory_ceiling_beside_the_others_advice(void **state)
 {
     (void)state;
     two_pools t;
@@ -254,20 +264,20 @@ static void test_14_4_the_memory_ceiling_beside_the_other_pools(void **state)
     wi_view *v = whatif_views(&t.h, &sc);
     assert_int_equal(v[1].w_mib, 101);
     assert_int_equal(v[0].w_mib, 51);
-    /* B = 8 GiB - 1 GiB - 858993459 = 6657199309; shop: (B - 10 x 51 MiB) / 101 MiB */
-    assert_int_equal(v[1].mem_ceiling, 57);
-    assert_int_equal(v[0].mem_ceiling, 84); /* (B - 20 x 101 MiB) / 51 MiB */
-    free(v);
-    t.api.max_children = 0; /* unknown: the most workers it had in a round */
-    t.api.most_workers = 30;
-    v = whatif_views(&t.h, &sc);
-    assert_int_equal(v[1].mem_ceiling, 47); /* (B - 30 x 51 MiB) / 101 MiB */
+    assert_int_equal(v[1].w_source, WI_W_MEASURED);
+    /* B = 8 GiB - 1 GiB - 858993459 = 6657199309; the ceilings (8 x 101 +
+     * 80 x 51 MiB) fit: each its CPU ceiling; shop: (B - 80 x 51 MiB) / 101 MiB */
+    assert_int_equal(v[1].advice, 8);
+    assert_int_equal(v[0].advice, 80);
+    assert_int_equal(v[1].mem_ceiling, 22);
+    assert_int_equal(v[0].mem_ceiling, 108); /* (B - 8 x 101 MiB) / 51 MiB */
     free(v);
 }
 
-/* 14.4: unknown while another pool with workers has no W; a pool without
- * workers does not count */
-static void test_14_4_unknown_while_another_pools_w_is(void **state)
+/* 14.4: a pool under 20 memory readings gets an estimated W (the top of the
+ * bucket of the most a reading or a worker held), counts at it beside the
+ * others and no longer blocks them; it is never cut itself */
+static void test_14_4_an_estimated_w_stops_blocking(void **state)
 {
     (void)state;
     two_pools t;
@@ -275,23 +285,53 @@ static void test_14_4_unknown_while_another_pools_w_is(void **state)
     memset(&t.api.mem, 0, sizeof t.api.mem);
     for (int i = 0; i < 19; i++)
         mem_add(&t.api.mem, 50 * MIB);
+    t.api.has_private = 1;
+    t.api.private_max = 70 * MIB + 1; /* a worker held more than any reading */
     wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
     wi_view *v = whatif_views(&t.h, &sc);
+    assert_int_equal(v[0].w_source, WI_W_ESTIMATED);
+    assert_int_equal(v[0].w_mib, 71);
+    assert_int_equal(v[0].advice, -1);
+    assert_int_equal(v[0].mem_ceiling, -1);
+    assert_int_equal(v[0].no_advice, WI_NA_ESTIMATED);
+    assert_int_equal(v[1].advice, 8);              /* shop: its CPU ceiling */
+    assert_int_equal(v[1].mem_ceiling, 55);        /* (B - 10 x 71 MiB) / 101 MiB */
+    free(v);
+    t.api.has_private = 0; /* the largest reading alone */
+    v = whatif_views(&t.h, &sc);
+    assert_int_equal(v[0].w_mib, 51);
+    free(v);
+}
+
+/* 14.4: a pool with workers and no memory figure at all (no STATM) leaves
+ * its host's memory unshared; a pool without workers does not count */
+static void test_14_4_no_statm_at_all_blocks_the_host(void **state)
+{
+    (void)state;
+    two_pools t;
+    two_pools_init(&t);
+    memset(&t.api.mem, 0, sizeof t.api.mem);
+    wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
+    wi_view *v = whatif_views(&t.h, &sc);
+    assert_int_equal(v[0].w_source, WI_W_NONE);
     assert_int_equal(v[1].mem_ceiling, -1);
     assert_int_equal(v[1].advice, -1);
+    assert_int_equal(v[1].no_advice, WI_NA_OTHER_W);
     free(v);
     t.api.most_workers = 0;
     v = whatif_views(&t.h, &sc);
     assert_int_equal(v[1].mem_ceiling, 62); /* B / 101 MiB */
+    assert_int_equal(v[1].advice, 8);
     free(v);
-    t.h.has_mem = 0; /* no MEMINFO in the window */
+    t.h.has_mem = 0; /* no other memory known: B unknown */
     v = whatif_views(&t.h, &sc);
     assert_int_equal(v[1].mem_ceiling, -1);
+    assert_int_equal(v[1].no_advice, WI_NA_NO_MEMINFO);
     free(v);
 }
 
-/* 14.4: --mem-limit replaces M */
-static void test_14_4_mem_limit_replaces_m(void **state)
+/* 14.3: --mem-limit replaces M */
+static void test_14_3_mem_limit_replaces_m(void **state)
 {
     (void)state;
     two_pools t;
@@ -299,50 +339,183 @@ static void test_14_4_mem_limit_replaces_m(void **state)
     wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM, .has_mem_limit = 1,
                       .mem_limit = 2 * GIB};
     wi_view *v = whatif_views(&t.h, &sc);
-    /* B = 2 GiB - 1 GiB - 214748364 = 858993460 */
-    assert_int_equal(v[1].mem_ceiling, 3); /* (B - 510 MiB) / 101 MiB */
-    assert_int_equal(v[0].mem_ceiling, 0); /* the shop's 20 x 101 MiB is past B */
     wi_memory m;
     whatif_host_memory(&t.h, &sc, v, &m);
     assert_int_equal(m.total, 2 * GIB);
-    assert_int_equal(m.budget, 858993460);
+    assert_int_equal(m.budget, 858993460); /* 2 GiB - 1 GiB - 214748364 */
     free(v);
 }
 
-/* 14.5: the smaller of the two ceilings; memory on a tie; limit */
-static void test_14_5_the_advice_and_what_binds_it(void **state)
+/* The sharing host of 14.5: admin held (19 readings of 40 MiB: W 41
+ * estimated, 4 workers); shop 100% (ceiling 8, W 208, 6 busy at most, 20
+ * workers); api 10% (ceiling 80, W 51, 10 busy at most, 12 workers); M
+ * MiB, nothing else on the host: B = M - M / 10. */
+typedef struct {
+    pl_pool  admin, api, shop;
+    pl_pool *pools[3];
+    pl_host  h;
+} three_pools;
+
+static void three_pools_init(three_pools *t, uint64_t m_mib)
+{
+    t->admin = pool_of("admin", 4, 2000, 19, 40 * MIB);
+    t->api = pool_of("api", 12, 1000, 20, 50 * MIB);
+    t->shop = pool_of("shop", 20, 10000, 20, 200 * MIB);
+    t->api.act.active_max = 10;
+    t->shop.act.active_max = 6;
+    t->pools[0] = &t->admin;
+    t->pools[1] = &t->api;
+    t->pools[2] = &t->shop;
+    memset(&t->admin.h, 0, sizeof t->admin.h); /* admin: too few readings for a shape */
+    host_of(&t->h, t->pools, 3, m_mib * MIB, 0);
+}
+
+/* 14.5: the needs fit, and the room above them is shared: each sized pool
+ * gets the same fraction g of (ceiling - need), in integers */
+static void test_14_5_step_2_the_room_above_the_needs(void **state)
 {
     (void)state;
-    two_pools t;
-    two_pools_init(&t);
+    three_pools t;
+    three_pools_init(&t, 3500); /* B 3150 MiB, B_s 3150 - 4 x 41 = 2986 */
     wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
     wi_view *v = whatif_views(&t.h, &sc);
-    assert_int_equal(v[1].ceiling, 8);
-    assert_int_equal(v[1].advice, 8);
-    assert_string_equal(v[1].binds, "cpu");
-    assert_int_equal(v[1].limit, WI_LIMIT_CPU);      /* 20 > 8 */
-    assert_int_equal(v[0].advice, 80);
-    assert_string_equal(v[0].binds, "cpu");
-    assert_int_equal(v[0].limit, WI_LIMIT_WORKERS);  /* 10 <= 80 */
+    wi_memory m;
+    whatif_host_memory(&t.h, &sc, v, &m);
+    assert_int_equal(v[0].sized, 0);
+    assert_int_equal(v[1].need, 10);
+    assert_int_equal(v[2].need, 6);
+    /* needs 10 x 51 + 6 x 208 = 1758 MiB; L = 1228; room 70 x 51 + 2 x 208 = 3986 */
+    assert_int_equal(v[1].advice, 31);  /* 10 + floor(70 x 1228 / 3986) */
+    assert_int_equal(v[2].advice, 6);   /* 6 + floor(2 x 1228 / 3986) */
+    assert_int_equal(v[1].binds, WI_BINDS_MEMORY);
+    assert_int_equal(v[2].binds, WI_BINDS_MEMORY);
+    assert_int_equal(m.binds, WI_BINDS_MEMORY);
+    assert_int_equal(m.needs_hundredths, 100);
+    assert_int_equal(m.room_hundredths, 31); /* 1228 / 3986 = 0.308 */
+    assert_int_equal(m.nheld, 1);
+    /* each memory ceiling beside the others at their advice: shop (3150 -
+     * 31 x 51 - 164) / 208, api (3150 - 6 x 208 - 164) / 51 */
+    assert_int_equal(v[2].mem_ceiling, 6);
+    assert_int_equal(v[1].mem_ceiling, 34);
+    assert_int_equal(v[0].mem_ceiling, -1); /* an estimated W has none */
+    assert_int_equal(v[2].limit, WI_LIMIT_MEMORY); /* 20 > 6 */
     free(v);
-    sc.has_mem_limit = 1;
-    sc.mem_limit = 2800000000; /* B - 510 MiB = 911484416: 8 of 101 MiB, a tie */
-    v = whatif_views(&t.h, &sc);
-    assert_int_equal(v[1].mem_ceiling, 8);
-    assert_int_equal(v[1].advice, 8);
-    assert_string_equal(v[1].binds, "memory");
-    assert_int_equal(v[1].limit, WI_LIMIT_MEMORY);
+}
+
+/* 14.5: a busy pool keeps what it was seen to use beside a neighbour
+ * whose CPU ceiling is large (api's 80: a bound, not a need) */
+static void test_14_5_a_pool_keeps_its_need_beside_a_large_cpu_ceiling(void **state)
+{
+    (void)state;
+    three_pools t;
+    three_pools_init(&t, 2400); /* B 2160, B_s 1996: the needs (1758) fit */
+    t.shop.act.active_max = 7;  /* need 7: 10 x 51 + 7 x 208 = 1966 */
+    wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
+    wi_view *v = whatif_views(&t.h, &sc);
+    assert_int_equal(v[2].advice, 7);   /* 7 + floor(1 x 30 / (70 x 51 + 208)) */
+    assert_int_equal(v[1].advice, 10);  /* 10 + floor(70 x 30 / 3778) */
     free(v);
-    sc.mem_limit = 2 * GIB;
-    v = whatif_views(&t.h, &sc);
-    assert_int_equal(v[1].advice, 3);
-    assert_string_equal(v[1].binds, "memory");
+}
+
+/* 14.5: the needs do not fit: every sized pool gets the same fraction f of
+ * its need, floor(d x B_s / sum d x W) */
+static void test_14_5_step_1_a_fraction_of_the_needs(void **state)
+{
+    (void)state;
+    three_pools t;
+    three_pools_init(&t, 2000); /* B 1800, B_s 1636 of the needs' 1758 */
+    wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
+    wi_view *v = whatif_views(&t.h, &sc);
+    wi_memory m;
+    whatif_host_memory(&t.h, &sc, v, &m);
+    assert_int_equal(v[2].advice, 5); /* floor(6 x 1636 / 1758) */
+    assert_int_equal(v[1].advice, 9); /* floor(10 x 1636 / 1758) */
+    assert_int_equal(m.needs_hundredths, 93);
+    assert_int_equal(m.room_hundredths, 0);
     free(v);
-    sc.has_mem_limit = 0;
-    t.shop.max_children = 8; /* the advice itself: within it */
+}
+
+/* 14.5: an advice under 1 is none (php-fpm refuses pm.max_children = 0),
+ * and advise gives no patch */
+static void test_14_5_an_advice_of_0_is_none(void **state)
+{
+    (void)state;
+    three_pools t;
+    three_pools_init(&t, 400); /* B 360, B_s 196 */
+    wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
+    wi_view *v = whatif_views(&t.h, &sc);
+    assert_int_equal(v[2].advice, -1); /* floor(6 x 196 / 1758) = 0 */
+    assert_int_equal(v[2].binds, WI_BINDS_NONE);
+    assert_int_equal(v[2].no_advice, WI_NA_NO_ROOM);
+    assert_int_equal(v[2].limit, WI_LIMIT_CPU); /* section 7's: 20 > 8 */
+    assert_int_equal(v[1].advice, 1);  /* floor(10 x 196 / 1758) */
+    free(v);
+}
+
+/* 14.5: the CPU binds where every ceiling fits beside the held pools */
+static void test_14_5_the_cpu_binds_where_the_ceilings_fit(void **state)
+{
+    (void)state;
+    three_pools t;
+    three_pools_init(&t, 8000);
+    wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
+    wi_view *v = whatif_views(&t.h, &sc);
+    wi_memory m;
+    whatif_host_memory(&t.h, &sc, v, &m);
+    assert_int_equal(v[2].advice, 8);
+    assert_int_equal(v[1].advice, 80);
+    assert_int_equal(v[2].binds, WI_BINDS_CPU);
+    assert_int_equal(v[1].limit, WI_LIMIT_WORKERS); /* 12 <= 80 */
+    assert_int_equal(m.needs_hundredths, 100);
+    assert_int_equal(m.room_hundredths, 100);
+    free(v);
+}
+
+/* 14.5: a held pool whose pm.max_children is unknown counts at the most
+ * workers it had in one round */
+static void test_14_5_a_held_pool_with_unknown_max_children(void **state)
+{
+    (void)state;
+    three_pools t;
+    three_pools_init(&t, 3500);
+    t.admin.max_children = 0;
+    t.admin.most_workers = 30; /* held at 30 x 41: B_s 3150 - 1230 = 1920 */
+    wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
+    wi_view *v = whatif_views(&t.h, &sc);
+    assert_int_equal(v[0].now_guessed, 1);
+    assert_int_equal(v[0].mem_now, 30);
+    assert_int_equal(v[1].advice, 12); /* 10 + floor(70 x 162 / 3986) */
+    assert_int_equal(v[2].advice, 6);
+    free(v);
+}
+
+/* 14.5: the host sums: now x W over the pools with a W and a known now,
+ * the advice (else now) x W; an empty sum is 0, null only without any W */
+static void test_14_5_the_host_sums_and_the_empty_ones(void **state)
+{
+    (void)state;
+    three_pools t;
+    three_pools_init(&t, 3500);
+    wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
+    wi_view *v = whatif_views(&t.h, &sc);
+    wi_memory m;
+    whatif_host_memory(&t.h, &sc, v, &m);
+    assert_int_equal(m.needed_now, (int64_t)(4 * 41 + 12 * 51 + 20 * 208) * (int64_t)MIB);
+    assert_int_equal(m.needed_at_advice, (int64_t)(4 * 41 + 31 * 51 + 6 * 208) * (int64_t)MIB);
+    free(v);
+    for (int i = 0; i < 3; i++)
+        t.pools[i]->max_children = 0; /* no now known: an empty sum */
     v = whatif_views(&t.h, &sc);
-    assert_int_equal(v[1].advice, 8);
-    assert_int_equal(v[1].limit, WI_LIMIT_WORKERS);
+    whatif_host_memory(&t.h, &sc, v, &m);
+    assert_int_equal(m.needed_now, 0);
+    free(v);
+    for (int i = 0; i < 3; i++)
+        memset(&t.pools[i]->mem, 0, sizeof t.pools[i]->mem); /* no W at all */
+    v = whatif_views(&t.h, &sc);
+    whatif_host_memory(&t.h, &sc, v, &m);
+    assert_int_equal(m.needed_now, -1);
+    assert_int_equal(m.needed_at_advice, -1);
+    assert_int_equal(m.needs_hundredths, -1);
     free(v);
 }
 
@@ -361,7 +534,7 @@ static void test_14_5_no_advice_with_one_ceiling(void **state)
     assert_int_equal(v[1].has_fill, 1);
     assert_int_equal(v[1].mem_ceiling, -1);
     assert_int_equal(v[1].advice, -1);
-    assert_null(v[1].binds);
+    assert_int_equal(v[1].no_advice, WI_NA_NO_MEMORY);
     assert_int_equal(v[1].limit, WI_LIMIT_CPU);
     free(v);
     two_pools_init(&t);
@@ -369,23 +542,8 @@ static void test_14_5_no_advice_with_one_ceiling(void **state)
     v = whatif_views(&t.h, &sc);
     assert_true(v[1].mem_ceiling >= 0);
     assert_int_equal(v[1].advice, -1);
+    assert_int_equal(v[1].no_advice, WI_NA_NO_CEILING);
     assert_int_equal(v[1].limit, WI_LIMIT_UNKNOWN);
-    free(v);
-}
-
-/* 14.5: the host line's sums: now x W and advice x W */
-static void test_14_5_the_host_line_in_memory(void **state)
-{
-    (void)state;
-    two_pools t;
-    two_pools_init(&t);
-    wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
-    wi_view *v = whatif_views(&t.h, &sc);
-    wi_memory m;
-    whatif_host_memory(&t.h, &sc, v, &m);
-    assert_int_equal(m.needed_now, (int64_t)(10 * 51 + 20 * 101) * (int64_t)MIB);
-    assert_int_equal(m.needed_at_advice, (int64_t)(80 * 51 + 8 * 101) * (int64_t)MIB);
-    assert_int_equal(m.budget, 6657199309);
     free(v);
 }
 
@@ -539,12 +697,18 @@ int main(void)
         cmocka_unit_test(test_14_3_a_cgroup_limit_below_memtotal_v2),
         cmocka_unit_test(test_14_3_a_cgroup_limit_below_memtotal_v1),
         cmocka_unit_test(test_14_3_the_budget_keeps_a_tenth),
-        cmocka_unit_test(test_14_4_the_memory_ceiling_beside_the_other_pools),
-        cmocka_unit_test(test_14_4_unknown_while_another_pools_w_is),
-        cmocka_unit_test(test_14_4_mem_limit_replaces_m),
-        cmocka_unit_test(test_14_5_the_advice_and_what_binds_it),
+        cmocka_unit_test(test_14_3_mem_limit_replaces_m),
+        cmocka_unit_test(test_14_4_an_estimated_w_stops_blocking),
+        cmocka_unit_test(test_14_4_no_statm_at_all_blocks_the_host),
+        cmocka_unit_test(test_14_5_the_memory_ceiling_beside_the_others_advice),
+        cmocka_unit_test(test_14_5_step_2_the_room_above_the_needs),
+        cmocka_unit_test(test_14_5_a_pool_keeps_its_need_beside_a_large_cpu_ceiling),
+        cmocka_unit_test(test_14_5_step_1_a_fraction_of_the_needs),
+        cmocka_unit_test(test_14_5_an_advice_of_0_is_none),
+        cmocka_unit_test(test_14_5_the_cpu_binds_where_the_ceilings_fit),
+        cmocka_unit_test(test_14_5_a_held_pool_with_unknown_max_children),
+        cmocka_unit_test(test_14_5_the_host_sums_and_the_empty_ones),
         cmocka_unit_test(test_14_5_no_advice_with_one_ceiling),
-        cmocka_unit_test(test_14_5_the_host_line_in_memory),
         cmocka_unit_test(test_15_1_the_bounds),
         cmocka_unit_test(test_15_2_the_line_keeps_its_spelling),
         cmocka_unit_test(test_15_2_the_diff_patch_applies),

@@ -104,9 +104,9 @@ static void test_ceiling_is_the_knee_times_headroom_at_least_cores_plus_1(void *
 static void test_headroom_is_exact_in_hundredths(void **state)
 {
     (void)state;
-    pl_pool p = pool_of(30, 10000, 0); /* 1000m: fill 50 on 50 cores */
+    pl_pool p = pool_of(30, 10000, 0); /* 1000m: fill 48 on 50 cores (95%) */
     wi_view v = whatif_pool_view(&p, 50000, 110, p.max_children);
-    assert_int_equal(v.fill, 50);
+    assert_int_equal(v.fill, 48);
     assert_int_equal(v.ceiling, 55); /* not 56 */
     v = whatif_pool_view(&p, 50000, 101, p.max_children);
     assert_int_equal(v.ceiling, 51); /* 50.5 rounds down, and ceil(50) + 1 = 51 */
@@ -200,7 +200,7 @@ static char *with_memory(const char *want)
     size_t o = (size_t)snprintf(mem, sizeof mem, "{\"readings\": 0, \"histogram\": [");
     for (int i = 0; i < MEM_BUCKETS; i++)
         o += (size_t)snprintf(mem + o, sizeof mem - o, "%s0", i ? ", " : "");
-    snprintf(mem + o, sizeof mem - o, "], \"per_worker_bytes\": null, \"max_bytes\": null, "
+    snprintf(mem + o, sizeof mem - o, "], \"per_worker_bytes\": null, \"per_worker_source\": null, \"max_bytes\": null, "
              "\"mem_ceiling\": null, \"advice\": null, \"binds\": null}");
     char *out = malloc(strlen(want) + 4 * strlen(mem) + 1);
     assert_non_null(out);
@@ -234,7 +234,8 @@ static void test_json_output_is_section_8(void **state)
         "\"p50_pct\": null, \"p90_pct\": null, \"max_pct\": null}, \"steal_probe\": null, "
         "\"inconsistent_pairs\": 0, \"joint\": null, \"needed_now_millicores\": 28000, \"needed_at_ceiling_millicores\": 0, \"memory\": {\"total_bytes\": null, "
         "\"budget_bytes\": null, \"other_max_bytes\": null, \"php_max_bytes\": null, "
-        "\"needed_now_bytes\": null, \"needed_at_advice_bytes\": null}, \"pools\": [\n"
+        "\"needed_now_bytes\": null, \"needed_at_advice_bytes\": null, \"needs_fraction\": null, "
+        "\"room_fraction\": null}, \"pools\": [\n"
         "    {\"pool\": \"shop\", \"readings\": 20, \"histogram\": [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "
         "0, 0, 0, 0, 20, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "
         "0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], \"typical_pct\": 70, "
@@ -286,7 +287,7 @@ static void test_what_if_host_size_does_not_rewrite_history(void **state)
     pipeline_free(pl);
     pl = history_of(0);
     j = render(pl, "json", &sc);
-    assert_non_null(strstr(j, "\"knee\": 11.43, \"fill_workers\": 12, \"ceiling\": 17"));
+    assert_non_null(strstr(j, "\"knee\": 11.43, \"fill_workers\": 11, \"ceiling\": 17"));
     free(j);
     pipeline_free(pl);
 }
@@ -519,11 +520,11 @@ static void test_cost_busy_drives_fill_ceiling_limit_and_the_host_line(void **st
     wi_view t = whatif_pool_view_cost(&p, 4000, 200, 10, WI_COST_TYPICAL, WI_FIT_DOMINANT, NULL, NULL);
     wi_view b = whatif_pool_view_cost(&p, 4000, 200, 10, WI_COST_BUSY, WI_FIT_DOMINANT, NULL, NULL);
     assert_int_equal(t.php_millicores, 200);
-    assert_int_equal(t.fill, 20);
+    assert_int_equal(t.fill, 19);
     assert_int_equal(t.limit, WI_LIMIT_WORKERS);
     assert_int_equal(b.php_millicores, 200);
     assert_int_equal(b.host_millicores_per_worker, 836);
-    assert_int_equal(b.fill, 5);              /* ceil(4000 / 836) */
+    assert_int_equal(b.fill, 5);              /* ceil(95 x 4000 / (100 x 836)) */
     assert_int_equal(b.ceiling, 9);           /* floor(4.78 x 2) */
     assert_int_equal(b.limit, WI_LIMIT_CPU);  /* 10 > 9 */
     int64_t now, atc;
@@ -566,11 +567,11 @@ static void test_busy_in_json_scenario_and_why(void **state)
     j = render(pl, "json", &sc);
     assert_non_null(strstr(j, "\"scenario\": {\"host_millicores\": null, \"headroom\": 2.00, "
                               "\"max_children\": {}, \"cost\": \"typical\"}"));
-    assert_non_null(strstr(j, "\"fill_workers\": 20, "));
+    assert_non_null(strstr(j, "\"fill_workers\": 19, "));
     free(j);
     t = render(pl, "text", &sc);
     assert_non_null(strstr(t, "; the default, --cost busy, sizes the pool by it."));
-    assert_non_null(strstr(t, "mix      5 \xe2\x86\x92 20   9 \xe2\x86\x92 40"));
+    assert_non_null(strstr(t, "mix      5 \xe2\x86\x92 19   9 \xe2\x86\x92 40"));
     free(t);
     pipeline_free(pl);
 }

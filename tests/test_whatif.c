@@ -48,11 +48,11 @@ static void test_the_ceiling_is_at_least_cores_plus_one(void **state)
     (void)state;
     pl_pool p = pool_of("api", 20, 1000, 0); /* 10%: 100m a worker */
     wi_view v = whatif_pool_view(&p, 2000, 100, 0);
-    assert_int_equal(v.fill, 20);
+    assert_int_equal(v.fill, 19);                         /* 95% of 20 (17.5) */
     assert_int_equal(v.ceiling, 20);
     p = pool_of("shop", 20, 9900, 0); /* 95%: 950m */
     v = whatif_pool_view(&p, 2000, 100, 0);
-    assert_int_equal(v.fill, 3);
+    assert_int_equal(v.fill, 2);                          /* 100 x 2 x 950 = 95 x 2000 */
     assert_int_equal(v.ceiling, 3);                       /* cores + 1 = 3 */
     assert_int_equal(v.limit, WI_LIMIT_UNKNOWN);          /* max_children unknown */
 }
@@ -141,18 +141,39 @@ static void test_17_5_the_knee_and_the_ceiling_on_2_and_64_cores(void **state)
     pl_pool p = pool_of("cpu", 20, 9500, 8); /* 950m */
     wi_view v = whatif_pool_view(&p, 2000, WI_DEFAULT_HEADROOM, 8);
     assert_int_equal(v.knee_hundredths, 211);             /* 2.105 -> 2.11 */
-    assert_int_equal(v.fill, 3);
+    assert_int_equal(v.fill, 2);                          /* exactly 95% of 2000m */
     assert_int_equal(v.ceiling, 4);                       /* floor(4.21); cores + 1 = 3 */
     assert_int_equal(v.limit, WI_LIMIT_CPU);
     v = whatif_pool_view(&p, 64000, WI_DEFAULT_HEADROOM, 8);
     assert_int_equal(v.knee_hundredths, 6737);            /* 67.368 */
-    assert_int_equal(v.fill, 68);
+    assert_int_equal(v.fill, 64);                         /* 95% of 67.37 is 64.0 */
     assert_int_equal(v.ceiling, 134);                     /* floor(134.74) */
     assert_int_equal(v.limit, WI_LIMIT_WORKERS);
     pl_pool q = pool_of("io", 20, 500, 0);                /* 50m */
     v = whatif_pool_view(&q, 2000, 100, 0);
     assert_int_equal(v.knee_hundredths, 4000);
     assert_int_equal(v.ceiling, 40);                      /* exact: floor(40 x 1.00) */
+}
+
+/* 17.5: FILL is the fewest workers that give 95% of what the host allows,
+ * in integers: a knee of 2.04 is 2 workers, one of 2.11 is 3 */
+static void test_17_5_fill_gives_95_percent_of_the_host(void **state)
+{
+    (void)state;
+    pl_pool p = pool_of("cpu", 20, 9800, 8); /* 980m: knee 2.04 */
+    wi_view v = whatif_pool_view_cost(&p, 2000, WI_DEFAULT_HEADROOM, 8, WI_COST_BUSY,
+                                      WI_FIT_DOMINANT, NULL, NULL);
+    assert_int_equal(v.knee_hundredths, 204);
+    assert_int_equal(v.fill, 2);             /* 100 x 2 x 980 >= 95 x 2000 */
+    p = pool_of("cpu", 20, 9480, 8);         /* 948m: knee 2.11 */
+    v = whatif_pool_view_cost(&p, 2000, WI_DEFAULT_HEADROOM, 8, WI_COST_BUSY, WI_FIT_DOMINANT,
+                              NULL, NULL);
+    assert_int_equal(v.knee_hundredths, 211);
+    assert_int_equal(v.fill, 3);             /* 100 x 2 x 948 < 95 x 2000 */
+    p = pool_of("cpu", 20, 50000, 8);        /* 5000m, more than the host: at least 1 */
+    v = whatif_pool_view_cost(&p, 2000, WI_DEFAULT_HEADROOM, 8, WI_COST_BUSY, WI_FIT_DOMINANT,
+                              NULL, NULL);
+    assert_int_equal(v.fill, 1);
 }
 
 /* 17.5: the busy cost is the default: a pool of light and heavy requests is
@@ -213,6 +234,7 @@ int main(void)
         cmocka_unit_test(test_a_scenario_differs_from_what_was_measured),
         cmocka_unit_test(test_17_4_no_ceiling_for_a_floor),
         cmocka_unit_test(test_17_5_the_knee_and_the_ceiling_on_2_and_64_cores),
+        cmocka_unit_test(test_17_5_fill_gives_95_percent_of_the_host),
         cmocka_unit_test(test_17_5_the_busy_cost_is_the_default),
         cmocka_unit_test(test_17_6_the_cpu_per_request_after_halving),
     };

@@ -387,8 +387,10 @@ static int cut_file(cutter *c, seek *sk, size_t i, const char *path)
     }
     fpmlog_reader_free(r);
     /* a file's unfinished round is dropped by its readers; the rounds held
-     * to prime a window that never came are not shared */
-    return rc == 0 && drop_all(c) ? -1 : rc;
+     * to prime a window stay held: the next LOG goes on from them */
+    drop_round(c);
+    c->cur = c->nh;
+    return rc == 0 && settle(c) ? -1 : rc;
 }
 
 /* OUT.tmp, new, mode 0600; -1 (said) when OUT exists or it cannot be made. */
@@ -420,6 +422,8 @@ int cut_logs(const config *cfg, const pl_options *opt)
         unreadable += f == 1;
         rc = f < 0 ? FPM_EFAIL : 0;
     }
+    if (rc == 0 && drop_all(&c) != 0) /* the rounds held to prime a window that never came */
+        rc = FPM_EFAIL;
     if (rc == 0 && fpmlog_writer_end_frame(c.w) != 0) {
         c.err = errno;
         rc = FPM_EFAIL;

@@ -135,13 +135,16 @@ def check(d, name, originals, reencoded, text_too=1):
                     subprocess.run(["diff", full, seek])
         if full_json[0] != 0:
             continue
-        out = os.path.join(d, "%s.w%d" % (name, k))
-        rc, _, err = run(["cut", "-q"] + w + ["-o", out] + reencoded)
-        c = run(["--format", "json"] + w + [out])
-        say(rc == 0 and c[1] == full_json[1],
-            "%s %s: the window over its cut prints what the window over the log prints (%s)"
-            % (name, " ".join(w), err.strip()))
-        os.unlink(out)
+        # the cut of the log as frames jumped over, and as read whole (7b)
+        for how, src in (("", reencoded), (" (read whole)", originals)):
+            out = os.path.join(d, "%s.w%d" % (name, k))
+            rc, _, err = run(["cut", "-q"] + w + ["-o", out] + src)
+            c = run(["--format", "json"] + w + [out])
+            say(rc == 0 and c[1] == full_json[1],
+                "%s %s: the window over its cut%s prints what the window over the log prints (%s)"
+                % (name, " ".join(w), how, err.strip()))
+            if os.path.exists(out):
+                os.unlink(out)
     return skipped_any
 
 
@@ -189,6 +192,13 @@ def hard_cases(d):
         Pool("old", 2, 4, 40.0, 5.0, lambda t, r: 0.3, ["\\/o"], 4300)], seed=50), "old")
     put("gone-pool", old + sim("h1", 30, pools(4100), seed=51, real_start=1795_990_000 + 20 * 31 + 5))
     STARTS["gone-pool"] = (30,)
+    # a pool that only the second run's rounds name, after the window (7b:
+    # the cut keeps what lists it); a window of the first run's rounds alone
+    late = strip_pool_records(sim("h1", 20, pools(4100) + [
+        Pool("late", 2, 4, 40.0, 5.0, lambda t, r: 0.3, ["\\/l"], 4300)], seed=53,
+        real_start=1795_990_000 + 20 * 31 + 5), "late")
+    put("late-pool", sim("h1", 20, pools(4100), seed=54) + late)
+    STARTS["late-pool"] = (2, 5)
     # one recorder run in two files, split inside a round: the first file's
     # part of it is dropped, the second's stands alone
     run = sim("h1", 40, pools(4100), seed=52)

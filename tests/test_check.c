@@ -248,12 +248,43 @@ static void test_17_check_refuses_a_floor_against_a_share(void **state)
     free(s);
 }
 
+/* 17.7: a pool more than 10% of whose readings waited for the CPU (then
+ * or now) is compared by its busy share (a rise past 20%, as the CPU per
+ * request) and its CPU per request, not by TYPICAL's and P90's buckets, and
+ * check says so once */
+static void test_17_7_check_of_a_pool_that_waited(void **state)
+{
+    (void)state;
+    char err[256];
+    int worse;
+#define WAITED(busy, contended) \
+    "{\"pool\": \"shop\", \"typical_pct\": 30, \"p90_pct\": 30, \"shape\": \"cpu-bound\", " \
+    "\"busy_pct\": " busy ", \"overhead\": null, \"starved_rounds\": 2, \"readings\": 20, " \
+    "\"contended_readings\": " contended "}"
+    char *s = check(WAITED("60.00", "15"), 0, &worse, err, sizeof err);
+    assert_int_equal(worse, 0);
+    assert_string_equal(s, "web1 shop: TYPICAL and P90 not compared: 75% of its readings waited "
+                           "for the CPU; compared by busy share and CPU per request\n"
+                           "check: no regression; 1 pool as good as the baseline\n");
+    free(s);
+    s = check(WAITED("50.00", "15"), 0, &worse, err, sizeof err);
+    assert_int_equal(worse, 1);
+    assert_non_null(strstr(s, "web1 shop: busy share 50.00% -> 70.00% (+40%)\n"));
+    free(s);
+    s = check(WAITED("60.00", "2"), 0, &worse, err, sizeof err); /* 10%: by buckets */
+    assert_int_equal(worse, 3);
+    assert_non_null(strstr(s, "web1 shop: TYPICAL 30% -> 70% (up 8 buckets, tolerance 0)\n"));
+    free(s);
+#undef WAITED
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_17_6_check_fails_a_41_percent_heavier_cpu_per_request),
         cmocka_unit_test(test_14_6_check_fails_a_memory_per_worker_that_grew),
         cmocka_unit_test(test_17_check_refuses_a_floor_against_a_share),
+        cmocka_unit_test(test_17_7_check_of_a_pool_that_waited),
         cmocka_unit_test(test_nothing_worse_exits_0),
         cmocka_unit_test(test_each_thing_worse_is_one_line),
         cmocka_unit_test(test_host_steal_throttled_pressure_p90_rise),

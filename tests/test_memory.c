@@ -683,6 +683,73 @@ static void test_15_2_the_diff_patch_applies(void **state)
     pipeline_free(pl);
 }
 
+/* 14.3: a host whose HOST record gives no page size has no memory
+ * figures: its STATM lines count as absent (the page size is never
+ * guessed) */
+static void test_14_3_no_page_size_no_memory_figures(void **state)
+{
+    (void)state;
+    pipeline *pl = pipeline_new(&(pl_options){0});
+    th_host(pl, "h", 4, "b", 0);
+    th_pool(pl, "shop", 4, "/status");
+    for (int r = 0; r < 3; r++) {
+        th_round *x = th_round_at(30.0 * r, 1000 * (unsigned long long)r);
+        tworker w[] = {{101, "Idle", 5 + r, 120000, "/buy", "80.00"}};
+        th_status(x, "shop", 0, w, 1);
+        th_pids(x, "shop", 1, 101LL, 10ULL);
+        th_pool_round *p = th_p(x, "shop");
+        p->has_statm = 1;
+        buf_printf(&p->statm, "101 60000 10752 3072 300 0 9000 0\n");
+        x->has_meminfo = 1;
+        buf_printf(&x->meminfo, "MemTotal:        8388608 kB\nMemAvailable:    6291456 kB\n");
+        assert_int_equal(th_run(pl, x), 0);
+    }
+    pl_pool *p = th_find(pl, "h", "shop");
+    pl_host *h = th_find_host(pl, "h");
+    assert_int_equal(h->page_size, 0);
+    assert_int_equal(p->mem.total, 0);
+    assert_int_equal(p->has_private, 0);
+    assert_false(h->has_mem_total);
+    assert_false(h->has_mem);
+    pipeline_free(pl);
+}
+
+/* 15.2: the N of advise's lines: none under 1, each once after rounding
+ * to two decimals, ascending */
+static void test_15_2_the_points_none_under_1_each_once(void **state)
+{
+    (void)state;
+    wi_view v = {.knee_hundredths = 100, .now = 1, .advice = -1};
+    int64_t pts[4];
+    assert_int_equal(advise_points(&v, pts), 1); /* 1, a knee of 1.00 and now 1 are one */
+    assert_int_equal(pts[0], 100);
+    v = (wi_view){.knee_hundredths = 40, .now = 0, .advice = 3};
+    assert_int_equal(advise_points(&v, pts), 2); /* a knee of 0.40 is under 1 */
+    assert_int_equal(pts[0], 100);
+    assert_int_equal(pts[1], 300);
+    v = (wi_view){.knee_hundredths = 2004, .now = 40, .advice = 12};
+    assert_int_equal(advise_points(&v, pts), 4);
+    assert_int_equal(pts[1], 1200);
+    assert_int_equal(pts[2], 2004);
+    assert_int_equal(pts[3], 4000);
+}
+
+/* 15.2: a pool whose shares are floors (17.4) gets no knee and no bounds
+ * in advise */
+static void test_15_2_no_knee_or_bounds_for_floors(void **state)
+{
+    (void)state;
+    pl_pool p = pool_of("shop", 20, 10000, 0, 0);
+    p.uncorrected_contended = 20; /* all readings while the CPU was full, no calm set */
+    p.calm = p.h;
+    memset(&p.calm, 0, sizeof p.calm);
+    wi_view v = whatif_pool_view_cost(&p, 4000, 200, 20, WI_COST_BUSY, WI_FIT_DOMINANT, NULL,
+                                      NULL);
+    assert_int_equal(v.floor, 1);
+    bd_model m;
+    assert_int_equal(bounds_model(&p, &v, 4000, &m), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -709,7 +776,10 @@ int main(void)
         cmocka_unit_test(test_14_5_a_held_pool_with_unknown_max_children),
         cmocka_unit_test(test_14_5_the_host_sums_and_the_empty_ones),
         cmocka_unit_test(test_14_5_no_advice_with_one_ceiling),
+        cmocka_unit_test(test_14_3_no_page_size_no_memory_figures),
         cmocka_unit_test(test_15_1_the_bounds),
+        cmocka_unit_test(test_15_2_the_points_none_under_1_each_once),
+        cmocka_unit_test(test_15_2_no_knee_or_bounds_for_floors),
         cmocka_unit_test(test_15_2_the_line_keeps_its_spelling),
         cmocka_unit_test(test_15_2_the_diff_patch_applies),
     };

@@ -72,9 +72,7 @@ static char *pool_patch(const pl_pool *p, const wi_view *v)
     return d;
 }
 
-/* 15.2: N in {1, the knee, now, the advice}, none under 1, each once after
- * rounding to two decimals (in hundredths), ascending; how many. */
-static size_t bound_points(const wi_view *v, int64_t out[4])
+size_t advise_points(const wi_view *v, int64_t out[4])
 {
     int64_t c[4] = {100, v->knee_hundredths, v->now * 100, v->advice * 100};
     size_t n = 0;
@@ -158,7 +156,7 @@ static int text_host(FILE *out, const pl_host *h, const wi_scenario *sc, const w
             continue;
         }
         int64_t pts[4];
-        size_t np = bound_points(&v[i], pts);
+        size_t np = advise_points(&v[i], pts);
         for (size_t k = 0; k < np; k++) {
             char wb[48];
             workers_text(wb, sizeof wb, pts[k]);
@@ -221,7 +219,7 @@ static void json_pool(FILE *out, const pl_host *h, const pl_pool *p, const wi_vi
         fputs("null", out);
     fputs(", \"bounds\": [", out);
     int64_t pts[4];
-    size_t np = has ? bound_points(v, pts) : 0;
+    size_t np = has ? advise_points(v, pts) : 0;
     for (size_t k = 0; k < np; k++) {
         double n = (double)pts[k] / 100;
         fputs(k ? ", {\"workers\": " : "{\"workers\": ", out);

@@ -18,6 +18,11 @@
  * not set it as a plain number (or out of memory). */
 char *advise_line(const char *text, long long n);
 
+/* 15.2: the N of a pool's lines, in hundredths: 1, the knee, now and the
+ * advice, none under 1, each once after rounding to two decimals,
+ * ascending; how many. */
+size_t advise_points(const wi_view *v, int64_t out[4]);
+
 /* The report: text, or JSON with json.  0, FPM_ENOMEM. */
 int advise_print(FILE *out, const pipeline *pl, const wi_scenario *sc, int json);
 

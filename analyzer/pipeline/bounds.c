@@ -4,7 +4,7 @@
 int bounds_model(const pl_pool *p, const wi_view *v, uint64_t hm, bd_model *m)
 {
     const hist *h = pl_hist(p);
-    if (!v->shape || v->host_millicores_per_worker <= 0 || hm == 0 || h->total == 0 ||
+    if (!v->shape || v->floor || v->host_millicores_per_worker <= 0 || hm == 0 || h->total == 0 ||
         h->busy_w == 0 || h->busy_c == 0)
         return -1;
     double n = h->total;

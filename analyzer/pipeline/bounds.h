@@ -20,7 +20,7 @@ typedef struct {
 } bd_model;
 
 /* The model of a pool with a shape and a host cost per worker, on a host
- * of host_millicores; 0, or -1 when it has none. */
+ * of host_millicores, its shares not floors (17.4); 0, or -1 when it has none. */
 int bounds_model(const pl_pool *p, const wi_view *v, uint64_t host_millicores, bd_model *m);
 double bounds_max_rps(const bd_model *m, double n);
 double bounds_min_ms(const bd_model *m, double n);

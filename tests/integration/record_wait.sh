@@ -15,9 +15,11 @@
 # whatever else runs on the machine.  Without the SCHED records they do not.
 # FILL beside the burner must equal the knee measured quiet, and neither
 # FILL nor CEILING may be higher beside the burner than quiet.
-# The share is 80%, not 100%, on purpose: FILL = ceil(1000 / cost) is 1 at
-# a cost of exactly 1000m and 2 at 999m, so a pool that computes all its time
-# sits on the edge, and tick-rounded shares (php-fpm's own) fall either side.
+# 3. a pool that computes all its time, on the machine's 2 cores, swept
+#    quiet at concurrency 1, 2 and 3 and recorded quiet: its FILL (the
+#    fewest workers that give 95% of the host, 17.5) must equal the knee
+#    measured, 2, where ceil(knee) gave 3 whenever the shares put the knee
+#    a hair above 2.
 # As root php-fpm, its clients and the burner run in a cgroup v1 cpu group
 # of the highest cpu.shares (made here, removed after): "quiet" is then
 # quiet beside whatever else the machine runs, and the wait beside the
@@ -179,4 +181,54 @@ while read -r verdict rest; do
     *) [ "$verdict" = ok ]; check "$rest" $? ;;
     esac
 done < "$dir/checks"
+fpm_stop "$dir"
+
+# 3. a pool that computes all its time (160 ms a request, no sleep) on the
+# machine's 2 cores, not pinned: FILL (the fewest workers that give 95% of
+# the host) equals the knee measured quiet, where ceil(knee) said one more
+# whenever the shares put the knee a hair above 2.00
+full=$dir/full
+mkdir -m 755 "$full"
+sed 's/usleep(37500);//' "$dir/burn.php" > "$full/burn.php"
+chmod 644 "$full/burn.php"
+printf '[full]\nlisten = %s/full.sock\npm = static\npm.max_children = 8\npm.status_path = /status\n' \
+    "$full" > "$full/full.conf"
+FPM_WRAP=$wrap fpm_start "$full" "$full/full.conf" || { cat "$full/fpm.log" >&2; exit 1; }
+for n in 1 2 3; do
+    echo "$n $($wrap python3 "$load" --rate "$full/full.sock" "$full/burn.php" "" "$n" 3)"
+done > "$full/sweep"
+$wrap python3 "$load" "$full/full.sock" "$full/burn.php" "" 2 "$full/stop" 20 &
+"$top/bin/fpm-record" --fpm-config "$full/fpm.conf" --interval 5s --rounds "$QUIET_ROUNDS" \
+    -o "$full/log" 2>>"$dir/rec.err"
+check "fpm-record exits 0 (the 100% pool)" $?
+touch "$full/stop"; wait
+fpm_stop "$full"
+"$top/bin/fpm-analyze" --format json "$full/log" > "$full/json" 2>>"$dir/an.err"
+check "fpm-analyze reads its log" $?
+python3 - "$full" "$quiet" <<'PY' > "$dir/checks-full"
+import json, sys
+d, quiet = sys.argv[1], sys.argv[2] == "1"
+def say(ok, what):
+    print(("ok " if ok else "FAIL ") + what)
+h = json.load(open(d + "/json"))["hosts"][0]
+p = h["pools"][0]
+sweep = {int(n): float(r) for n, r, _ in (line.split() for line in open(d + "/sweep"))}
+knee = next((n for n in (1, 2) if sweep[n + 1] < 1.10 * sweep[n]), 3)
+say(h["host_millicores"] == 2000, "the 100%% pool's host: %s millicores" % h["host_millicores"])
+if quiet:
+    say(p["fill_workers"] == knee,
+        "100%% pool: FILL %s (knee %s, busy %s%%) equals the knee measured quiet, %d workers "
+        "(%s req/s at 1, 2, 3)" % (p["fill_workers"], p["knee"], p["busy_pct"], knee,
+                                   ", ".join("%.2f" % sweep[n] for n in (1, 2, 3))))
+print("note 100%% pool on 2 cores: busy %s%%, knee %s, FILL %s, CEILING %s; measured knee %d "
+      "(%s req/s at 1, 2, 3)" % (p["busy_pct"], p["knee"], p["fill_workers"], p["ceiling"], knee,
+                                 ", ".join("%.2f" % sweep[n] for n in (1, 2, 3))))
+PY
+check "the python step ran (the 100% pool)" $?
+while read -r verdict rest; do
+    case $verdict in
+    note) echo "record wait: $rest" ;;
+    *) [ "$verdict" = ok ]; check "$rest" $? ;;
+    esac
+done < "$dir/checks-full"
 summary record_wait

@@ -469,6 +469,12 @@ static void test_14_5_the_cpu_binds_where_the_ceilings_fit(void **state)
     assert_int_equal(m.needs_hundredths, 100);
     assert_int_equal(m.room_hundredths, 100);
     free(v);
+    t.shop.max_children = 8;    /* the advice itself: within it */
+    t.shop.act.active_max = 12; /* seen busier than its ceiling: its need is the ceiling */
+    v = whatif_views(&t.h, &sc);
+    assert_int_equal(v[2].limit, WI_LIMIT_WORKERS);
+    assert_int_equal(v[2].need, 8);
+    free(v);
 }
 
 /* 14.5: a held pool whose pm.max_children is unknown counts at the most
@@ -605,7 +611,7 @@ static void test_15_1_the_bounds(void **state)
     bd_model m;
     assert_int_equal(bounds_model(&p, &v, 4000, &m), 0);
     assert_true(m.r == 1.0 && m.d == 1.0 && m.c == 4.0);
-    assert_true(bounds_knee(&m) == 4.0);
+    assert_true(m.c * m.r / m.d == 4.0);         /* the knee, where the bounds meet */
     assert_true(bounds_max_rps(&m, 1) == 1.0);
     assert_true(bounds_min_ms(&m, 1) == 1000.0);
     assert_true(bounds_max_rps(&m, 8) == 4.0);   /* the CPU's bound */
@@ -613,7 +619,7 @@ static void test_15_1_the_bounds(void **state)
     pl_pool q = pool_of("half", 20, 5000, 0, 0); /* 50%: D = 0.5 s */
     v = whatif_pool_view_cost(&q, 2000, 200, 0, WI_COST_BUSY, WI_FIT_DOMINANT, NULL, NULL);
     assert_int_equal(bounds_model(&q, &v, 2000, &m), 0);
-    assert_true(bounds_knee(&m) == 4.0);         /* 2 x 1 / 0.5 */
+    assert_true(m.c * m.r / m.d == 4.0);         /* 2 x 1 / 0.5 */
     pl_pool few = pool_of("few", 0, 0, 0, 0);
     v = whatif_pool_view_cost(&few, 2000, 200, 0, WI_COST_BUSY, WI_FIT_DOMINANT, NULL, NULL);
     assert_int_equal(bounds_model(&few, &v, 2000, &m), -1); /* no shape */

@@ -25,8 +25,3 @@ double bounds_min_ms(const bd_model *m, double n)
     double a = m->r, b = n * m->d / m->c;
     return 1000 * (a > b ? a : b);
 }
-
-double bounds_knee(const bd_model *m)
-{
-    return m->c * m->r / m->d;
-}

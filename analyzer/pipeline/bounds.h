@@ -2,7 +2,8 @@
  * bounds: what N busy workers of a pool can give (docs/rules.md 15.1),
  * the asymptotic bounds of a closed system without think time:
  * throughput <= min(N / R, C / D) requests a second, each request >=
- * max(R, N x D / C) seconds, and the knee C x R / D where the two meet.
+ * max(R, N x D / C) seconds; they meet at the knee C x R / D, which is
+ * the view's knee_hundredths (17.5: host / cost), decided in whatif.c.
  * R is the mean duration of the readings the pool's figures come from, D
  * the host CPU seconds one request costs (the busy share x R x the
  * overhead), C the host's cores.
@@ -24,6 +25,5 @@ typedef struct {
 int bounds_model(const pl_pool *p, const wi_view *v, uint64_t host_millicores, bd_model *m);
 double bounds_max_rps(const bd_model *m, double n);
 double bounds_min_ms(const bd_model *m, double n);
-double bounds_knee(const bd_model *m);
 
 #endif

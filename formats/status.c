@@ -1,5 +1,6 @@
 /* php-fpm status page parser; see status.h for what it tolerates. */
 #include "status.h"
+#include "rc.h"
 
 #include "escape.h"
 #include "grow.h"
@@ -463,7 +464,7 @@ int status_parse_as(status_page *pg, const char *buf, size_t len, int fast)
     if (pg->strcap < len + 1) {
         char *nb = realloc(pg->strbuf, len + 1);
         if (!nb)
-            return -2;
+            return FPM_ENOMEM;
         pg->strbuf = nb;
         pg->strcap = len + 1;
     }
@@ -472,7 +473,7 @@ int status_parse_as(status_page *pg, const char *buf, size_t len, int fast)
         if (eat(&c, ']') || !eat(&c, '{'))
             break;
         if (grow_workers(pg) != 0)
-            return -2;
+            return FPM_ENOMEM;
         status_worker *w = &pg->workers[pg->nworkers];
         memset(w, 0, sizeof *w);
         if ((!fast || parse_worker_fast(pg, &c, w, &so) != 0) && parse_worker(pg, &c, w, &so) != 0)

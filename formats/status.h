@@ -51,7 +51,7 @@ typedef struct {
 /* Parses buf into pg, whose earlier contents are replaced; pg's strings point
  * into pg itself.  Returns 0 for a status page (one with a `processes`
  * list, complete or cut short), -1 when buf holds none (`File not found.`,
- * the plain-text page, ...), -2 when out of memory.  pg starts zeroed. */
+ * the plain-text page, ...), FPM_ENOMEM (common/rc.h) when out of memory.  pg starts zeroed. */
 int status_parse(status_page *pg, const char *buf, size_t len);
 
 /* The same; fast 0 reads every worker with the general parser only, not

@@ -104,11 +104,11 @@ int zf_frame_extent(int fd, uint64_t off, uint64_t size, uint64_t *len)
         }
         if (first) {
             if (pos >= at + got)
-                return -1;
+                return ZF_HEADER_CUT;
             unsigned char fhd = chunk[pos - at];
             uint64_t hs = zf_header_size(fhd);
             if (pos + hs > size)
-                return -1;
+                return ZF_HEADER_CUT;
             pos += hs;
             csum = zf_has_checksum(fhd);
             continue;
@@ -117,11 +117,11 @@ int zf_frame_extent(int fd, uint64_t off, uint64_t size, uint64_t *len)
         if (pos + 3 <= at + got) {
             b = zf_block_header(chunk + (pos - at));
             if (b.type == 3)
-                return -2;
+                return ZF_NOT_BLOCKS;
         }
         if (pos + 3 > at + got || pos + 3 + b.content > size) {
             *len = pos - off; /* the whole blocks; a partial one starts here */
-            return 1;
+            return ZF_OPEN;
         }
         pos += 3 + b.content;
         if (b.last) {

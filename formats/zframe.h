@@ -38,12 +38,16 @@ typedef struct {
 } zf_block;
 zf_block zf_block_header(const unsigned char *p);
 
+/* What zf_frame_extent found besides a frame (common/rc.h keeps -2 for out
+ * of memory everywhere). */
+enum { ZF_OPEN = 1, ZF_HEADER_CUT = -1, ZF_NOT_BLOCKS = -3 };
+
 /* The zstd frame whose magic is at file offset off of fd (size bytes long),
  * walked block header by block header: 0 and its whole size in *len (which
- * may run past the end by a checksum cut short); 1 it runs past the file's
- * end (an open frame: *len is its header and whole blocks, a partial block
- * or none starts there); -1 its header is cut short; -2 a block is of the
- * reserved type (not a frame). */
+ * may run past the end by a checksum cut short); ZF_OPEN it runs past the
+ * file's end (an open frame: *len is its header and whole blocks, a partial
+ * block or none starts there); ZF_HEADER_CUT its header is cut short;
+ * ZF_NOT_BLOCKS a block is of the reserved type (not a frame). */
 int zf_frame_extent(int fd, uint64_t off, uint64_t size, uint64_t *len);
 
 /* The 3 bytes of an empty last (raw) block: they close an open frame. */

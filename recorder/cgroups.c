@@ -9,6 +9,7 @@
 
 #include "procfs.h"
 #include "procscan.h"
+#include "rc.h"
 
 static const char *const CTRL_NAME[CG_NCTRL] = {"cpu", "cpuacct", "memory"};
 
@@ -119,10 +120,15 @@ int cg_find(const char *proc_root, const char *sys_root, pid_t pid, cg_place *cg
     memset(cg, 0, sizeof *cg);
     strcpy(cg->rel, "-");
     snprintf(path, sizeof path, "%s/%d/cgroup", proc_root, (int)pid);
-    if (ps_read_file(path, &lines, &n) != 0)
-        return -1;
+    int rc = ps_read_file(path, &lines, &n);
+    if (rc != 0)
+        return rc;
     snprintf(path, sizeof path, "%s/self/mountinfo", proc_root);
-    if (ps_read_file(path, &mounts, &n) != 0)
+    if ((rc = ps_read_file(path, &mounts, &n)) == FPM_ENOMEM) {
+        free(lines);
+        return rc;
+    }
+    if (rc != 0)
         mounts = NULL;
     const char *mi = mounts ? mounts : "";
     char cpupath[4200];

@@ -24,7 +24,8 @@ typedef struct {
 } cg_place;
 
 /* Where pid's cgroups are.  A master in the root cgroup has a version and
- * no folders.  0, or -1 when /proc/<pid>/cgroup cannot be read. */
+ * no folders.  0, FPM_EFAIL when /proc/<pid>/cgroup cannot be read, or
+ * FPM_ENOMEM (common/rc.h). */
 int cg_find(const char *proc_root, const char *sys_root, pid_t pid, cg_place *cg);
 
 /* The CPU quota of the place, in millicores (rounded down), 0 for none:

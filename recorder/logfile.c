@@ -64,9 +64,9 @@ int logfile_repair(int fd, char *repaired, size_t rlen, int *plain_tail)
         }
         uint64_t frame = off, len;
         int rc = zf_frame_extent(fd, off, size, &len);
-        if (rc == -2)
+        if (rc == ZF_NOT_BLOCKS)
             return 0; /* not a block: damage, not ours to mend */
-        if (rc == -1) {
+        if (rc == ZF_HEADER_CUT) {
             /* a frame cut inside its header: remove it whole */
             if (ftruncate(fd, (off_t)frame) != 0)
                 return -1;
@@ -75,7 +75,7 @@ int logfile_repair(int fd, char *repaired, size_t rlen, int *plain_tail)
             return 0;
         }
         uint64_t pos = off + len;
-        if (rc == 1) {
+        if (rc == ZF_OPEN) {
             /* the frame was left open: cut the partial block, close it */
             if (pos < size && ftruncate(fd, (off_t)pos) != 0)
                 return -1;

@@ -1,6 +1,7 @@
 /* Reading the process table, /proc and cgroup files. */
 #define _POSIX_C_SOURCE 200809L
 #include "procscan.h"
+#include "rc.h"
 
 #include "grow.h"
 
@@ -17,7 +18,7 @@ int ps_read_file(const char *path, char **out, size_t *len)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return -1;
+        return FPM_EFAIL;
     size_t cap = 4096, n = 0;
     char *b = malloc(cap + 1);
     for (;;) {
@@ -42,7 +43,7 @@ int ps_read_file(const char *path, char **out, size_t *len)
                 free(b);
                 close(fd);
                 errno = e;
-                return -1;
+                return FPM_EFAIL;
             }
             break;
         }
@@ -51,7 +52,7 @@ int ps_read_file(const char *path, char **out, size_t *len)
     close(fd);
     if (!b) {
         errno = ENOMEM;
-        return -1;
+        return FPM_ENOMEM;
     }
     b[n] = '\0';
     *out = b;

@@ -37,7 +37,7 @@ int ps_table_index(ps_table *t);
 const ps_worker *ps_find(const ps_table *t, pid_t pid);
 
 /* Reads a whole small file into a malloc'd, NUL-terminated buffer.  0 ok,
- * -1 with errno set. */
+ * FPM_EFAIL with errno set (it cannot be opened or read), FPM_ENOMEM. */
 int ps_read_file(const char *path, char **out, size_t *len);
 
 /* The workers' stat files (or another file of theirs: file, "schedstat"),

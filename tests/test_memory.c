@@ -720,6 +720,29 @@ static void test_14_3_no_page_size_no_memory_figures(void **state)
     pipeline_free(pl);
 }
 
+/* 14.3: under a cgroup limit, M is the limit from MEMINFO alone; a round
+ * without the cgroup's memory.stat gives no other, so B stays unknown */
+static void test_14_3_the_limit_known_without_memory_stat(void **state)
+{
+    (void)state;
+    pipeline *pl = pipeline_new(&(pl_options){0});
+    th_host_with(pl, "h", 4, "b", 0, "page_size=4096\nmem_limit_bytes=1073741824\n");
+    th_pool(pl, "shop", 4, "/status");
+    for (int r = 0; r < 2; r++) {
+        th_round *x = th_round_at(30.0 * r, 1000 * (unsigned long long)r);
+        tworker w[] = {{101, "Idle", 5 + r, 120000, "/buy", "80.00"}};
+        th_status(x, "shop", 0, w, 1);
+        x->has_meminfo = 1;
+        buf_printf(&x->meminfo, "MemTotal:        8388608 kB\nMemAvailable:    6291456 kB\n");
+        assert_int_equal(th_run(pl, x), 0);
+    }
+    pl_host *h = th_find_host(pl, "h");
+    assert_true(h->has_mem_total);
+    assert_int_equal(h->mem_total, GIB);
+    assert_false(h->has_mem);
+    pipeline_free(pl);
+}
+
 /* 15.2: the N of advise's lines: none under 1, each once after rounding
  * to two decimals, ascending */
 static void test_15_2_the_points_none_under_1_each_once(void **state)
@@ -783,6 +806,7 @@ int main(void)
         cmocka_unit_test(test_14_5_the_host_sums_and_the_empty_ones),
         cmocka_unit_test(test_14_5_no_advice_with_one_ceiling),
         cmocka_unit_test(test_14_3_no_page_size_no_memory_figures),
+        cmocka_unit_test(test_14_3_the_limit_known_without_memory_stat),
         cmocka_unit_test(test_15_1_the_bounds),
         cmocka_unit_test(test_15_2_the_points_none_under_1_each_once),
         cmocka_unit_test(test_15_2_no_knee_or_bounds_for_floors),

@@ -133,10 +133,8 @@ wi_view whatif_pool_view_cost(const pl_pool *p, uint64_t hm, int headroom, int64
     v.knee_hundredths = ((int64_t)hm * 200 + cost) / (2 * cost);
     /* the fewest workers that give 95% of what the host allows: the
      * smallest N >= 1 with 100 x N x cost >= 95 x hm (a measured knee of
-     * 2.04 is 2 workers, not 3) */
+     * 2.04 is 2 workers, not 3); hm >= 1 makes it at least 1 */
     v.fill = ((int64_t)hm * 95 + 100 * cost - 1) / (100 * cost);
-    if (v.fill < 1)
-        v.fill = 1;
     int64_t by_headroom = (int64_t)hm * headroom / (cost * 100);
     int64_t by_cores = ((int64_t)hm + 999) / 1000 + 1;
     v.ceiling = by_headroom > by_cores ? by_headroom : by_cores;

@@ -9,6 +9,7 @@
 
 #include "bounds.h"
 #include "escape.h"
+#include "jsonw.h"
 #include "table.h"
 #include "why.h"
 
@@ -188,54 +189,49 @@ static int text_host(FILE *out, const pl_host *h, const wi_scenario *sc, const w
     return rc;
 }
 
-static void json_num2(FILE *out, double d)
-{
-    esc_double(out, round(d * 100) / 100);
-}
-
 static void json_pool(FILE *out, const pl_host *h, const pl_pool *p, const wi_view *v,
                       uint64_t hm, int first)
 {
-    fputs(first ? "\n  {\"hostname\": " : ",\n  {\"hostname\": ", out);
-    esc_json_string(out, h->hostname, h->hostname_len);
-    fputs(", \"pool\": ", out);
-    esc_json_string(out, p->name, p->name_len);
-    fputs(", \"now\": ", out);
-    v->now > 0 ? fprintf(out, "%lld", (long long)v->now) : fputs("null", out);
-    fputs(", \"cpu_ceiling\": ", out);
-    v->has_fill ? fprintf(out, "%lld", (long long)v->ceiling) : fputs("null", out);
-    fputs(", \"mem_ceiling\": ", out);
-    v->mem_ceiling >= 0 ? fprintf(out, "%lld", (long long)v->mem_ceiling) : fputs("null", out);
-    fputs(", \"advice\": ", out);
-    v->advice >= 0 ? fprintf(out, "%lld", (long long)v->advice) : fputs("null", out);
-    fprintf(out, v->binds ? ", \"binds\": \"%s\"" : ", \"binds\": null%s",
-            v->binds ? whatif_binds_name(v->binds) : "");
+    int k = 1;
+    fputs(first ? "\n  {" : ",\n  {", out);
+    jw_key(out, "hostname", &k);
+    jw_str(out, h->hostname, h->hostname_len);
+    jw_key(out, "pool", &k);
+    jw_str(out, p->name, p->name_len);
+    jw_key(out, "now", &k);
+    jw_int(out, v->now > 0, v->now);
+    jw_key(out, "cpu_ceiling", &k);
+    jw_int(out, v->has_fill, v->ceiling);
+    jw_key(out, "mem_ceiling", &k);
+    jw_int(out, v->mem_ceiling >= 0, v->mem_ceiling);
+    jw_key(out, "advice", &k);
+    jw_int(out, v->advice >= 0, v->advice);
+    jw_key(out, "binds", &k);
+    jw_word(out, whatif_binds_name(v->binds));
     bd_model m;
     int has = v->has_fill && bounds_model(p, v, hm, &m) == 0; /* 15.2: none for floors */
-    fputs(", \"knee\": ", out);
-    if (has)
-        json_num2(out, (double)v->knee_hundredths / 100);
-    else
-        fputs("null", out);
-    fputs(", \"bounds\": [", out);
+    jw_key(out, "knee", &k);
+    jw_hundredths(out, has, v->knee_hundredths);
+    jw_key(out, "bounds", &k);
+    fputc('[', out);
     int64_t pts[4];
     size_t np = has ? advise_points(v, pts) : 0;
-    for (size_t k = 0; k < np; k++) {
-        double n = (double)pts[k] / 100;
-        fputs(k ? ", {\"workers\": " : "{\"workers\": ", out);
-        json_num2(out, n);
-        fputs(", \"max_rps\": ", out);
-        json_num2(out, bounds_max_rps(&m, n));
-        fputs(", \"min_ms\": ", out);
-        json_num2(out, bounds_min_ms(&m, n));
+    for (size_t i = 0; i < np; i++) {
+        double n = (double)pts[i] / 100;
+        int b = 1;
+        fputs(i ? ", {" : "{", out);
+        jw_key(out, "workers", &b);
+        jw_two(out, n);
+        jw_key(out, "max_rps", &b);
+        jw_two(out, bounds_max_rps(&m, n));
+        jw_key(out, "min_ms", &b);
+        jw_two(out, bounds_min_ms(&m, n));
         fputc('}', out);
     }
-    fputs("], \"patch\": ", out);
+    fputc(']', out);
+    jw_key(out, "patch", &k);
     char *d = pool_patch(p, v);
-    if (d)
-        esc_json_string(out, d, strlen(d));
-    else
-        fputs("null", out);
+    jw_str(out, d, d ? strlen(d) : 0);
     free(d);
     fputc('}', out);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "jsonw.h"
 #include "hist.h"
 #include "memory.h"
 #include "readings.h"
@@ -61,22 +62,6 @@ GET(get_errors) { UNUSED; set_i(o, 1, (int64_t)p->error_rounds); }
 
 /* ------------------------------------------------------------ the objects */
 
-static void json_num(FILE *out, int has, double d)
-{
-    if (has)
-        esc_double(out, d);
-    else
-        fputs("null", out);
-}
-
-static void json_int(FILE *out, int has, int64_t v)
-{
-    if (has)
-        fprintf(out, "%lld", (long long)v);
-    else
-        fputs("null", out);
-}
-
 static void json_histogram(FILE *out, const pl_pool *p, const wi_view *v)
 {
     (void)v;
@@ -123,9 +108,9 @@ static void json_joint(FILE *out, const pl_pool *p, const wi_view *v)
     const char *src = whatif_source_name(v->source);
     fprintf(out, src ? ", \"overhead_source\": \"%s\"" : ", \"overhead_source\": null", src);
     fputs(", \"recovered_pct\": ", out);
-    json_num(out, v->has_recovered, v->recovered_pct);
+    jw_num(out, v->has_recovered, v->recovered_pct);
     fputs(", \"overhead\": ", out);
-    json_num(out, v->source != WI_SRC_NONE, v->overhead);
+    jw_num(out, v->source != WI_SRC_NONE, v->overhead);
 }
 
 /* 12.2: what the pool did. */
@@ -139,13 +124,13 @@ static void json_activity(FILE *out, const pl_pool *p, const wi_view *v)
     else
         fputs("null", out);
     fputs(", \"cores_max\": ", out);
-    json_num(out, a->pairs != 0, a->cores_max);
+    jw_num(out, a->pairs != 0, a->cores_max);
     fputs(", \"active_max\": ", out);
-    json_int(out, a->has_active, a->active_max);
+    jw_int(out, a->has_active, a->active_max);
     fputs(", \"full_rounds\": ", out);
-    json_int(out, a->full_known, (int64_t)a->full_rounds);
+    jw_int(out, a->full_known, (int64_t)a->full_rounds);
     fprintf(out, ", \"maxed_rounds\": %llu, \"queue_max\": ", (unsigned long long)a->maxed_rounds);
-    json_int(out, a->has_queue, a->queue_max);
+    jw_int(out, a->has_queue, a->queue_max);
     fputc('}', out);
 }
 
@@ -166,22 +151,18 @@ static void json_memory(FILE *out, const pl_pool *p, const wi_view *v)
     for (int i = 0; i < MEM_BUCKETS; i++)
         fprintf(out, "%s%u", i ? ", " : "", p->mem.count[i]);
     fputs("], \"per_worker_bytes\": ", out);
-    json_int(out, v->w_mib >= 0, v->w_mib * (int64_t)MEM_MIB);
+    jw_int(out, v->w_mib >= 0, v->w_mib * (int64_t)MEM_MIB);
     fputs(", \"per_worker_source\": ", out);
-    if (v->w_source != WI_W_NONE)
-        fprintf(out, "\"%s\"", whatif_wsource_name(v->w_source));
-    else
-        fputs("null", out);
+    jw_word(out, whatif_wsource_name(v->w_source));
     fputs(", \"max_bytes\": ", out);
-    json_int(out, p->mem.total > 0, (int64_t)p->mem.max_bytes);
+    jw_int(out, p->mem.total > 0, (int64_t)p->mem.max_bytes);
     fputs(", \"mem_ceiling\": ", out);
-    json_int(out, v->mem_ceiling >= 0, v->mem_ceiling);
+    jw_int(out, v->mem_ceiling >= 0, v->mem_ceiling);
     fputs(", \"advice\": ", out);
-    json_int(out, v->advice >= 0, v->advice);
-    if (v->binds)
-        fprintf(out, ", \"binds\": \"%s\"}", whatif_binds_name(v->binds));
-    else
-        fputs(", \"binds\": null}", out);
+    jw_int(out, v->advice >= 0, v->advice);
+    fputs(", \"binds\": ", out);
+    jw_word(out, whatif_binds_name(v->binds));
+    fputc('}', out);
 }
 
 typedef void (*add_fn)(void *arg, const char *col);
@@ -363,19 +344,16 @@ static void json_value(FILE *out, const fig_entry *e, const pl_pool *p, const wi
     }
     fig_value x = {0};
     e->get(p, v, &x);
-    char b[ESC_HUNDREDTHS];
     if (e->kind == FIG_BOOL)
         fputs(x.i ? "true" : "false", out);
-    else if (!x.has)
-        fputs("null", out);
     else if (e->kind == FIG_WORD)
-        esc_json_string(out, x.word, x.word_len);
+        jw_str(out, x.has ? x.word : NULL, x.word_len);
     else if (e->kind == FIG_HUNDREDTHS)
-        fputs(esc_hundredths(b, x.i), out);
+        jw_hundredths(out, x.has, x.i);
     else if (e->kind == FIG_DOUBLE)
-        esc_double(out, x.d);
+        jw_num(out, x.has, x.d);
     else
-        fprintf(out, "%lld", (long long)x.i);
+        jw_int(out, x.has, x.i);
 }
 
 void fig_json(FILE *out, const pl_pool *p, const wi_view *v)

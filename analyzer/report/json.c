@@ -9,16 +9,9 @@
 
 #include "escape.h"
 #include "figures.h"
+#include "jsonw.h"
 #include "timearg.h"
 #include "signals.h"
-
-static void json_i64(FILE *out, int has, int64_t v)
-{
-    if (has)
-        fprintf(out, "%lld", (long long)v);
-    else
-        fputs("null", out);
-}
 
 static int print_pool_json(FILE *out, const pl_pool *p, const wi_view *v)
 {
@@ -61,7 +54,7 @@ static int json_begin(rp_ctx *c)
     }
     if (whatif_differs(sc)) {
         fputs("\"scenario\": {\"host_millicores\": ", out);
-        json_i64(out, sc->has_host_millicores, (int64_t)sc->host_millicores);
+        jw_int(out, sc->has_host_millicores, (int64_t)sc->host_millicores);
         fprintf(out, ", \"headroom\": %d.%02d, \"max_children\": {", sc->headroom / 100,
                 sc->headroom % 100);
         int first = 1;
@@ -89,11 +82,7 @@ static int json_begin(rp_ctx *c)
 static void json_pct(FILE *out, const char *key, int64_t v)
 {
     fprintf(out, "\"%s\": ", key);
-    char b[ESC_HUNDREDTHS];
-    if (v >= 0)
-        fputs(esc_hundredths(b, v), out);
-    else
-        fputs("null", out);
+    jw_hundredths(out, v >= 0, v);
 }
 
 /* Section 9: steal, throttled, throttled_seconds, pressure, php_accounted,
@@ -162,36 +151,27 @@ static int json_joint(FILE *out, const pl_host *h)
     return 0;
 }
 
-/* a figure in hundredths with two decimals (1, 0.41), -1 null */
-static void json_hundredths(FILE *out, int64_t h)
-{
-    if (h < 0)
-        fputs("null", out);
-    else
-        esc_double(out, (double)h / 100);
-}
-
 /* 14.6: the host's memory, nulls where unknown. */
 static void json_memory(FILE *out, const pl_host *h, const wi_scenario *sc, const wi_view *v)
 {
     wi_memory m;
     whatif_host_memory(h, sc, v, &m);
     fputs("\"memory\": {\"total_bytes\": ", out);
-    json_i64(out, m.has_total, (int64_t)m.total);
+    jw_int(out, m.has_total, (int64_t)m.total);
     fputs(", \"budget_bytes\": ", out);
-    json_i64(out, m.has_budget, (int64_t)m.budget);
+    jw_int(out, m.has_budget, (int64_t)m.budget);
     fputs(", \"other_max_bytes\": ", out);
-    json_i64(out, m.has_budget, (int64_t)m.other_max);
+    jw_int(out, m.has_budget, (int64_t)m.other_max);
     fputs(", \"php_max_bytes\": ", out);
-    json_i64(out, m.has_budget, (int64_t)m.php_max);
+    jw_int(out, m.has_budget, (int64_t)m.php_max);
     fputs(", \"needed_now_bytes\": ", out);
-    json_i64(out, m.needed_now >= 0, m.needed_now);
+    jw_int(out, m.needed_now >= 0, m.needed_now);
     fputs(", \"needed_at_advice_bytes\": ", out);
-    json_i64(out, m.needed_at_advice >= 0, m.needed_at_advice);
+    jw_int(out, m.needed_at_advice >= 0, m.needed_at_advice);
     fputs(", \"needs_fraction\": ", out); /* f and g, two decimals */
-    json_hundredths(out, m.needs_hundredths);
+    jw_hundredths(out, m.needs_hundredths >= 0, m.needs_hundredths);
     fputs(", \"room_fraction\": ", out);
-    json_hundredths(out, m.room_hundredths);
+    jw_hundredths(out, m.room_hundredths >= 0, m.room_hundredths);
     fputs("}, ", out);
 }
 
@@ -205,7 +185,7 @@ static int json_host(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_vie
     esc_json_string(out, h->hostname, h->hostname_len);
     fprintf(out, ", \"host_millicores\": %llu, \"cpus\": ",
             (unsigned long long)whatif_host_millicores(h, c->sc));
-    json_i64(out, h->cpus != NULL, h->cpus ? (int64_t)h->cpus->n : 0);
+    jw_int(out, h->cpus != NULL, h->cpus ? (int64_t)h->cpus->n : 0);
     fprintf(out, ", \"cpu_source\": \"%s\", \"rounds\": %llu, ", PL_CPU_SOURCE[h->cpu_source],
             (unsigned long long)h->rounds);
     json_time(out, "first_round_at", h->rounds > 0, h->first_real);

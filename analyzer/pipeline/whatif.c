@@ -138,6 +138,7 @@ wi_view whatif_pool_view_cost(const pl_pool *p, uint64_t hm, int headroom, int64
     int64_t by_headroom = (int64_t)hm * headroom / (cost * 100);
     int64_t by_cores = ((int64_t)hm + 999) / 1000 + 1;
     v.ceiling = by_headroom > by_cores ? by_headroom : by_cores;
+    v.ceiling_by_headroom = by_headroom >= by_cores;
     if (v.now > 0)
         v.limit = v.now > v.ceiling ? WI_LIMIT_CPU : WI_LIMIT_WORKERS;
     return v;
@@ -174,6 +175,12 @@ static uint64_t mem_total(const pl_host *h, const wi_scenario *sc)
     if (!h->has_mem_total)
         return 0;
     return sc->has_mem_limit ? sc->mem_limit : h->mem_total;
+}
+
+const char *whatif_limit_name(wi_limit l)
+{
+    static const char *const names[] = {NULL, "cpu", "workers", "memory"};
+    return names[l];
 }
 
 const char *whatif_binds_name(wi_binds b)

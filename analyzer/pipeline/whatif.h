@@ -60,6 +60,9 @@ int64_t whatif_now(const pl_pool *p, const wi_scenario *sc);
 
 typedef enum { WI_LIMIT_UNKNOWN, WI_LIMIT_CPU, WI_LIMIT_WORKERS, WI_LIMIT_MEMORY } wi_limit;
 
+/* "cpu", "workers", "memory", or NULL for unknown. */
+const char *whatif_limit_name(wi_limit l);
+
 /* Which ceiling an advice is (docs/rules.md 14.5): none without one. */
 typedef enum { WI_BINDS_NONE, WI_BINDS_CPU, WI_BINDS_MEMORY } wi_binds;
 
@@ -112,6 +115,7 @@ typedef struct {
     int64_t     knee_hundredths;    /* with has_fill: host / cost, two decimals (17.5): the
                                        one knee the table, advise and the plots print */
     int64_t     fill, ceiling;
+    int         ceiling_by_headroom; /* the ceiling is knee x headroom (else cores + 1) */
     int64_t     now;                /* pm.max_children, 0 unknown */
     wi_limit    limit;
     /* section 14, set by whatif_views (the host's other pools count) */

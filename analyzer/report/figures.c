@@ -44,9 +44,7 @@ GET(get_max_children) { UNUSED; set_i(o, v->now > 0, v->now); }
 GET(get_limit)
 {
     UNUSED;
-    o->word = v->limit == WI_LIMIT_CPU       ? "cpu"
-            : v->limit == WI_LIMIT_WORKERS ? "workers"
-            : v->limit == WI_LIMIT_MEMORY  ? "memory" : NULL;
+    o->word = whatif_limit_name(v->limit);
     o->has = o->word != NULL;
     o->word_len = o->word ? strlen(o->word) : 0;
     o->i = v->limit == WI_LIMIT_CPU; /* OpenMetrics: 1 past the ceiling */
@@ -59,6 +57,9 @@ GET(get_by_steal) { UNUSED; set_i(o, 1, (int64_t)p->starved_by_steal); }
 GET(get_throttled) { UNUSED; set_i(o, 1, (int64_t)p->throttled_rounds); }
 GET(get_unanswered) { UNUSED; set_i(o, 1, (int64_t)p->unanswered_full); }
 GET(get_errors) { UNUSED; set_i(o, 1, (int64_t)p->error_rounds); }
+GET(get_w_mib) { UNUSED; set_i(o, v->w_mib >= 0, v->w_mib); }
+GET(get_mem_ceiling) { UNUSED; set_i(o, v->mem_ceiling >= 0, v->mem_ceiling); }
+GET(get_advice) { UNUSED; set_i(o, v->advice >= 0, v->advice); }
 
 /* ------------------------------------------------------------ the objects */
 
@@ -376,3 +377,26 @@ void fig_columns(void (*add)(void *arg, const char *col), void *arg)
             FIG_POOL[i].columns(add, arg);
     }
 }
+
+/* ------------------------------------------------------------ the text table */
+
+const fig_column FIG_TEXT[] = {
+    {"POOL", 1, FIG_WORD, get_pool, "", "-", NULL},
+    {"READINGS", 0, FIG_INT, get_readings, "", "-", NULL},
+    {"TYPICAL", 0, FIG_INT, get_typical, "%", "-", "<5%"},
+    {"P90", 0, FIG_INT, get_p90, "%", "-", "<5%"},
+    {"BUSY", 0, FIG_HUNDREDTHS, get_busy_pct, "%", "-", NULL},
+    {"SHAPE", 1, FIG_WORD, get_shape, "", "-", NULL},
+    {"PHP/W", 0, FIG_INT, get_php, "m", "-", NULL},
+    {"HOST/W", 0, FIG_INT, get_host_mc, "m", "-", NULL},
+    {"FILL", 0, FIG_INT, get_fill, "", "-", NULL},
+    {"CEILING", 0, FIG_INT, get_ceiling, "", "-", NULL},
+    {"MEM/W", 0, FIG_INT, get_w_mib, "MiB", "-", NULL},
+    {"MEMCEIL", 0, FIG_INT, get_mem_ceiling, "", "-", NULL},
+    {"MAX", 0, FIG_INT, get_max_children, "", "?", NULL},
+    {"ADVICE", 0, FIG_INT, get_advice, "", "-", NULL},
+    {"LIMIT", 1, FIG_WORD, get_limit, "", "-", NULL},
+    {"STARVED", 0, FIG_INT, get_starved, "", "-", NULL},
+    {"ERRORS", 0, FIG_INT, get_errors, "", "-", NULL},
+};
+const size_t FIG_NTEXT = sizeof FIG_TEXT / sizeof FIG_TEXT[0];

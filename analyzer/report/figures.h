@@ -72,6 +72,23 @@ typedef struct {
 extern const fig_entry FIG_POOL[];
 extern const size_t    FIG_NPOOL;
 
+/* A column of the text's pool table: its heading, left-aligned or not, and
+ * the figure it shows (a value and its unit, "25%", "700m", "46MiB", or
+ * what stands for none). */
+typedef struct {
+    const char *heading;
+    int         left;
+    fig_kind    kind;   /* FIG_INT, FIG_HUNDREDTHS or FIG_WORD */
+    void (*get)(const pl_pool *p, const wi_view *v, fig_value *out);
+    const char *unit, *missing;
+    const char *zero;   /* what stands for 0 ("<5%": a bucket floor of 0), NULL: 0 */
+} fig_column;
+
+/* The text's pool table, in its order; FIG_NTEXT_MAX its room. */
+#define FIG_NTEXT_MAX 32
+extern const fig_column FIG_TEXT[];
+extern const size_t     FIG_NTEXT;
+
 /* The entry of key, or NULL. */
 const fig_entry *fig_find(const char *key);
 

@@ -10,26 +10,14 @@
 #include "activity_view.h"
 #include "why.h"
 #include "escape.h"
+#include "figures.h"
 #include "table.h"
 #include "timearg.h"
 #include "signals.h"
 
-
-static void pct_text(char *b, size_t n, int has, int pct)
-{
-    if (!has)
-        snprintf(b, n, "-");
-    else if (pct == 0)
-        snprintf(b, n, "<5%%");
-    else
-        snprintf(b, n, "%d%%", pct);
-}
-
 static const char *limit_name(wi_limit l)
 {
-    return l == WI_LIMIT_CPU       ? "cpu"
-         : l == WI_LIMIT_WORKERS ? "workers"
-         : l == WI_LIMIT_MEMORY  ? "memory" : "-";
+    return whatif_limit_name(l) ? whatif_limit_name(l) : "-";
 }
 
 /* "host H: WHY: a, b." naming the pools the host line's sums leave out:
@@ -169,161 +157,30 @@ static int print_what_if(FILE *out, const pl_host *h, const wi_view *v,
     return 0;
 }
 
-/* The pool table's columns: a header, the alignment and the cell. */
-typedef struct {
-    const char *head;
-    int         left;
-    void (*cell)(table *t, const pl_pool *p, const wi_view *v);
-} column;
-
-static void c_name(table *t, const pl_pool *p, const wi_view *v)
+/* A cell of the pool table: the figure of its column (figures.c), with its
+ * unit, or what stands for none. */
+static void cell(table *t, const fig_column *c, const pl_pool *p, const wi_view *v)
 {
-    (void)v;
-    size_t w = 0;
-    char *name = esc_display_name(p->name, p->name_len, &w);
-    tbl_cell_owned(t, name, w);
-}
-
-static void c_readings(table *t, const pl_pool *p, const wi_view *v)
-{
-    (void)v;
-    tbl_cell(t, "%u", pl_hist(p)->total);
-}
-
-static void c_typical(table *t, const pl_pool *p, const wi_view *v)
-{
-    (void)p;
-    char b[16];
-    pct_text(b, sizeof b, v->has_typical, v->typical_pct);
-    tbl_cell(t, "%s", b);
-}
-
-static void c_p90(table *t, const pl_pool *p, const wi_view *v)
-{
-    (void)p;
-    char b[16];
-    pct_text(b, sizeof b, v->has_typical, v->p90_pct);
-    tbl_cell(t, "%s", b);
-}
-
-static void c_busy(table *t, const pl_pool *p, const wi_view *v)
-{
-    (void)p;
+    fig_value x = {0};
+    c->get(p, v, &x);
     char b[ESC_HUNDREDTHS];
-    if (v->has_busy)
-        tbl_cell(t, "%s%%", esc_hundredths(b, v->busy_hundredths));
-    else
-        tbl_cell(t, "-");
+    if (!x.has) {
+        tbl_cell(t, "%s", c->missing);
+    } else if (c->zero && x.i == 0 && c->kind != FIG_WORD) {
+        tbl_cell(t, "%s", c->zero);
+    } else if (c->kind == FIG_WORD) {
+        size_t w = 0;
+        char *s = esc_display_name(x.word, x.word_len, &w);
+        tbl_cell_owned(t, s, w);
+    } else if (c->kind == FIG_HUNDREDTHS) {
+        tbl_cell(t, "%s%s", esc_hundredths(b, x.i), c->unit);
+    } else {
+        tbl_cell(t, "%lld%s", (long long)x.i, c->unit);
+    }
 }
-
-static void c_shape(table *t, const pl_pool *p, const wi_view *v)
-{
-    (void)p;
-    tbl_cell(t, "%s", v->shape ? v->shape : "-");
-}
-
-static void c_php(table *t, const pl_pool *p, const wi_view *v)
-{
-    (void)p;
-    if (v->shape)
-        tbl_cell(t, "%lldm", (long long)v->php_millicores);
-    else
-        tbl_cell(t, "-");
-}
-
-static void c_host(table *t, const pl_pool *p, const wi_view *v)
-{
-    (void)p;
-    if (v->shape)
-        tbl_cell(t, "%lldm", (long long)v->host_millicores_per_worker);
-    else
-        tbl_cell(t, "-");
-}
-
-static void c_fill(table *t, const pl_pool *p, const wi_view *v)
-{
-    (void)p;
-    if (v->has_fill)
-        tbl_cell(t, "%lld", (long long)v->fill);
-    else
-        tbl_cell(t, "-");
-}
-
-static void c_ceiling(table *t, const pl_pool *p, const wi_view *v)
-{
-    (void)p;
-    if (v->has_fill)
-        tbl_cell(t, "%lld", (long long)v->ceiling);
-    else
-        tbl_cell(t, "-");
-}
-
-static void c_max(table *t, const pl_pool *p, const wi_view *v)
-{
-    (void)p;
-    if (v->now > 0)
-        tbl_cell(t, "%lld", (long long)v->now);
-    else
-        tbl_cell(t, "?");
-}
-
-static void c_mem_w(table *t, const pl_pool *p, const wi_view *v)
-{
-    (void)p;
-    if (v->w_mib >= 0)
-        tbl_cell(t, "%lldMiB", (long long)v->w_mib);
-    else
-        tbl_cell(t, "-");
-}
-
-static void c_mem_ceiling(table *t, const pl_pool *p, const wi_view *v)
-{
-    (void)p;
-    if (v->mem_ceiling >= 0)
-        tbl_cell(t, "%lld", (long long)v->mem_ceiling);
-    else
-        tbl_cell(t, "-");
-}
-
-static void c_advice(table *t, const pl_pool *p, const wi_view *v)
-{
-    (void)p;
-    if (v->advice >= 0)
-        tbl_cell(t, "%lld", (long long)v->advice);
-    else
-        tbl_cell(t, "-");
-}
-
-static void c_limit(table *t, const pl_pool *p, const wi_view *v)
-{
-    (void)p;
-    tbl_cell(t, "%s", limit_name(v->limit));
-}
-
-static void c_starved(table *t, const pl_pool *p, const wi_view *v)
-{
-    (void)v;
-    tbl_cell(t, "%llu", (unsigned long long)p->starved);
-}
-
-static void c_errors(table *t, const pl_pool *p, const wi_view *v)
-{
-    (void)v;
-    tbl_cell(t, "%llu", (unsigned long long)p->error_rounds);
-}
-
-static const column COLUMNS[] = {
-    {"POOL", 1, c_name},         {"READINGS", 0, c_readings}, {"TYPICAL", 0, c_typical},
-    {"P90", 0, c_p90},           {"BUSY", 0, c_busy},         {"SHAPE", 1, c_shape},
-    {"PHP/W", 0, c_php},         {"HOST/W", 0, c_host},       {"FILL", 0, c_fill},
-    {"CEILING", 0, c_ceiling},   {"MEM/W", 0, c_mem_w},       {"MEMCEIL", 0, c_mem_ceiling},
-    {"MAX", 0, c_max},           {"ADVICE", 0, c_advice},     {"LIMIT", 1, c_limit},
-    {"STARVED", 0, c_starved},   {"ERRORS", 0, c_errors},
-};
-#define NCOLS (sizeof COLUMNS / sizeof COLUMNS[0])
 
 typedef struct {
-    int    left[NCOLS];
+    int    left[FIG_NTEXT_MAX];
     table  t;                   /* the host's pool table */
     char  *hn;                  /* the host's display name */
 } text_state;
@@ -367,8 +224,8 @@ static int text_begin(rp_ctx *c)
     text_state *s = calloc(1, sizeof *s);
     if (!s)
         return FPM_ENOMEM;
-    for (size_t k = 0; k < NCOLS; k++)
-        s->left[k] = COLUMNS[k].left;
+    for (size_t k = 0; k < FIG_NTEXT; k++)
+        s->left[k] = FIG_TEXT[k].left;
     c->state = s;
     print_heading(c->out, c->sc);
     return 0;
@@ -497,9 +354,9 @@ static int text_host(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_vie
         fprintf(out, "%s: size unknown (its HOST record has no nproc), %llu rounds%s%s\n", s->hn,
                 (unsigned long long)h->rounds, span, every);
     truth_lines(out, s->hn, h);
-    s->t = tbl_new(NCOLS, s->left);
-    for (size_t k = 0; k < NCOLS; k++)
-        tbl_cell(&s->t, "%s", COLUMNS[k].head);
+    s->t = tbl_new(FIG_NTEXT, s->left);
+    for (size_t k = 0; k < FIG_NTEXT; k++)
+        tbl_cell(&s->t, "%s", FIG_TEXT[k].heading);
     return 0;
 }
 
@@ -507,8 +364,8 @@ static int text_pool(rp_ctx *c, const pl_host *h, const pl_pool *p, const wi_vie
 {
     (void)h;
     text_state *s = c->state;
-    for (size_t k = 0; k < NCOLS; k++)
-        COLUMNS[k].cell(&s->t, p, v);
+    for (size_t k = 0; k < FIG_NTEXT; k++)
+        cell(&s->t, &FIG_TEXT[k], p, v);
     return 0;
 }
 

@@ -300,7 +300,7 @@ void why_text(FILE *out, const pl_pool *p, const wi_view *v, const why_ctx *c)
     fprintf(out, " The knee is at %lld.%02lld: past it more workers add only latency.",
             (long long)(v->knee_hundredths / 100), (long long)(v->knee_hundredths % 100));
     fprintf(out, " Ceiling %lld", (long long)v->ceiling);
-    if (v->ceiling == (int64_t)c->hm * c->headroom / (v->host_millicores_per_worker * 100))
+    if (v->ceiling_by_headroom)
         fprintf(out, ": with that many busy, each request takes at most %d.%02dx as long as "
                      "alone", c->headroom / 100, c->headroom % 100);
     fputc('.', out);

@@ -8,6 +8,16 @@ summary() {
     echo "$1: $pass passed, $fail failed"
     [ "$fail" -eq 0 ]
 }
+# verdicts FILE NAME: the lines a script's python step wrote to FILE, "ok
+# WHAT", "FAIL WHAT" (a check each) and "note TEXT" (printed as NAME: TEXT)
+verdicts() {
+    while read -r verdict rest; do
+        case $verdict in
+        note) echo "$2: $rest" ;;
+        *) [ "$verdict" = ok ]; check "$rest" $? ;;
+        esac
+    done < "$1"
+}
 # watch_rss PID: waits for PID to end, its peak RSS (VmHWM, KiB) in $peak
 watch_rss() {
     peak=0

@@ -9,6 +9,8 @@
 #   cg_remove CGROUP...         moves their tasks to the parents, removes them
 #   cg_first CGROUP             makes a cgroup v1 cpu group of the highest
 #                               cpu.shares (root only; fails otherwise)
+#   cg_memory CGROUP MIB        makes a cgroup v1 memory group of MIB MiB, no swap
+#   cg_oom_ready                root with a v1 memory controller that counts OOM kills
 # Sourced, not run.
 
 PHP_FPM=${PHP_FPM:-$(command -v php-fpm8.2 || echo /usr/sbin/php-fpm8.2)}
@@ -85,6 +87,20 @@ cg_wrap() {
 cg_first() {
     [ "$(id -u)" -eq 0 ] && [ -w "${1%/*}" ] && mkdir "$1" 2>/dev/null &&
         echo 262144 > "$1/cpu.shares"
+}
+
+# cg_memory CGROUP MIB: CGROUP (a folder under the v1 memory controller)
+# made with a limit of MIB MiB and no swap; fails when it cannot be made
+cg_memory() {
+    mkdir "$1" && echo $(($2 * 1048576)) > "$1/memory.limit_in_bytes" || return 1
+    echo 0 > "$1/memory.swappiness" 2>/dev/null
+    return 0
+}
+
+# cg_oom_ready: root, and a cgroup v1 memory controller that counts OOM kills
+cg_oom_ready() {
+    [ "$(id -u)" -eq 0 ] && [ -w /sys/fs/cgroup/memory ] &&
+        grep -q '^oom_kill ' /sys/fs/cgroup/memory/memory.oom_control 2>/dev/null
 }
 
 # cg_remove CGROUP...: the tasks left go back to each group's parent, then

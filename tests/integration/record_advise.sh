@@ -21,7 +21,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/integration/fpm.sh"
 . "$top/tests/integration/check.sh"
 mcg=/sys/fs/cgroup/memory
-if [ "$(id -u)" -ne 0 ] || [ ! -w $mcg ] || ! grep -q '^oom_kill ' $mcg/memory.oom_control 2>/dev/null; then
+if ! cg_oom_ready; then
     echo "record_advise: skipped: needs root and a cgroup v1 memory controller that counts OOM kills"
     exit 0
 fi
@@ -39,9 +39,8 @@ cleanup() {
     [ -n "${KEEP:-}" ] || rm -rf "$dir"
 }
 trap cleanup EXIT INT TERM
-mkdir "$cg" && echo $((LIMIT_MIB * 1048576)) > "$cg/memory.limit_in_bytes"
+cg_memory "$cg" "$LIMIT_MIB"
 check "a memory group of $LIMIT_MIB MiB is made" $?
-echo 0 > "$cg/memory.swappiness" 2>/dev/null
 inc=""
 if cg_first "$ccg"; then
     cg_wrap "$dir/incg" "$cg" "$ccg"
@@ -114,12 +113,7 @@ print("note needs_fraction %s, room_fraction %s; needed at the advice %.0f MiB"
       % (m["needs_fraction"], m["room_fraction"], (m["needed_at_advice_bytes"] or 0) / MIB))
 PY
 check "the python step ran" $?
-while read -r verdict rest; do
-    case $verdict in
-    note) echo "record advise: $rest" ;;
-    *) [ "$verdict" = ok ]; check "$rest" $? ;;
-    esac
-done < "$dir/checks"
+verdicts "$dir/checks" "record advise"
 grep '^host .*CPU ceilings need' "$dir/advise.txt" | sed 's/^/record advise: /'
 
 # both patches together, on a copy of the configuration under root/

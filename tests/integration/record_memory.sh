@@ -129,12 +129,7 @@ open(d + "/patch", "w").write(adv["patch"] or "")
 open(d + "/advice", "w").write(str(adv["advice"]))
 PY
 check "the python step ran" $?
-while read -r verdict rest; do
-    case $verdict in
-    note) echo "record memory: $rest" ;;
-    *) [ "$verdict" = ok ]; check "$rest" $? ;;
-    esac
-done < "$dir/checks"
+verdicts "$dir/checks" "record memory"
 
 # advise end to end: the diff on a copy of the configuration under root/
 advice=$(cat "$dir/advice")

@@ -15,7 +15,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/integration/fpm.sh"
 . "$top/tests/integration/check.sh"
 mcg=/sys/fs/cgroup/memory
-if [ "$(id -u)" -ne 0 ] || [ ! -w $mcg ] || ! grep -q '^oom_kill ' $mcg/memory.oom_control 2>/dev/null; then
+if ! cg_oom_ready; then
     echo "record_oom: skipped: needs root and a cgroup v1 memory controller that counts OOM kills"
     exit 0
 fi
@@ -33,9 +33,8 @@ cleanup() {
     [ -n "${KEEP:-}" ] || rm -rf "$dir"
 }
 trap cleanup EXIT INT TERM
-mkdir "$cg" && echo $((LIMIT_MIB * 1048576)) > "$cg/memory.limit_in_bytes"
+cg_memory "$cg" "$LIMIT_MIB"
 check "a memory group of $LIMIT_MIB MiB is made" $?
-echo 0 > "$cg/memory.swappiness" 2>/dev/null
 if cg_first "$ccg"; then
     cg_wrap "$dir/incg" "$cg" "$ccg"
 else

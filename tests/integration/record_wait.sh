@@ -175,12 +175,7 @@ print("note truth: %d requests' CPU %.0f ms, wall %.0f ms, waited %.0f ms: own s
           waited / 1000, own, raw, p["busy_pct"], p["typical_pct"], q["busy_pct"]))
 PY
 check "the python step ran" $?
-while read -r verdict rest; do
-    case $verdict in
-    note) echo "record wait: $rest" ;;
-    *) [ "$verdict" = ok ]; check "$rest" $? ;;
-    esac
-done < "$dir/checks"
+verdicts "$dir/checks" "record wait"
 fpm_stop "$dir"
 
 # 3. a pool that computes all its time (160 ms a request, no sleep) on the
@@ -225,10 +220,5 @@ print("note 100%% pool on 2 cores: busy %s%%, knee %s, FILL %s, CEILING %s; meas
                                  ", ".join("%.2f" % sweep[n] for n in (1, 2, 3))))
 PY
 check "the python step ran (the 100% pool)" $?
-while read -r verdict rest; do
-    case $verdict in
-    note) echo "record wait: $rest" ;;
-    *) [ "$verdict" = ok ]; check "$rest" $? ;;
-    esac
-done < "$dir/checks-full"
+verdicts "$dir/checks-full" "record wait"
 summary record_wait

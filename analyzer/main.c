@@ -292,7 +292,8 @@ static int write_output(const config *cfg, run *r)
     } else {
         bad = (cfg->command == CMD_HIST     ? out_hist_print(out, r->pl, cfg->pool, cfg->cutoff)
              : cfg->command == CMD_ADVISE ? advise_print(out, r->pl, &cfg->scenario,
-                                                         strcmp(cfg->format->name, "json") == 0)
+                                                         strcmp(cfg->format->name, "json") == 0,
+                                                         cfg->at, cfg->nat)
                                            : report_print(out, cfg->format, r->pl, &cfg->scenario)) != 0;
     }
     bad |= out == stdout ? fflush(out) != 0 : fclose(out) != 0;

@@ -29,7 +29,7 @@ static void usage(FILE *out)
 "                   [--max-overhead-rise PCT] [OPTION]... LOG...\n"
 "       " PROG " timing [--cutoff PCT] LOG...\n"
 "       " PROG " cut [--from T] [--until T] [--redact-query] -o OUT LOG...\n"
-"       " PROG " advise [--format text|json] [OPTION]... LOG...\n"
+"       " PROG " advise [--format text|json] [--at N[,N...]] [OPTION]... LOG...\n"
 "Replays fpm-record logs and prints, per php-fpm pool, how CPU-bound its\n"
 "requests are, what a busy worker costs the host, and how many busy workers\n"
 "fill the CPU.  Several LOGs are one history, in the order given.\n"
@@ -99,8 +99,10 @@ static void usage_commands(FILE *out)
 "\n"
 "advise prints, per host and pool, pm.max_children now, the CPU and the\n"
 "memory ceilings, the advice (the lower of the two) and which one binds,\n"
-"and what N workers can give (\"at N workers: <= X req/s, each >= Y ms\")\n"
-"for 1, the knee, now and the advice; then, for each pool whose advice\n"
+"and what N workers can give and what each request would take there\n"
+"(\"at N workers: <= X req/s, each >= Y ms; p50 A ms, p95 B ms\") for 1,\n"
+"the knee, now, the advice and each N of --at (1 to 100000); then, for\n"
+"each pool whose advice\n"
 "differs from now, the unified diff of its pm.max_children line, which\n"
 "`patch -p1 -d /` applies on that host.  It takes the report's what-if\n"
 "options (--cores, --mem-limit, --max-children, ...).\n"
@@ -185,7 +187,7 @@ static int resolve_time(const char *arg, const char *opt, int *has, uint64_t *ns
 
 enum { O_HOST_MC = 256, O_CORES, O_HEADROOM, O_OWN_URI, O_EXPLAIN, O_MAXCH, O_FROM, O_UNTIL,
        O_POOL, O_CUTOFF, O_BASELINE, O_TOL, O_RISE, O_CSV_READINGS, O_CSV_ROUNDS, O_PLOT,
-       O_COST, O_THREADS, O_FIT, O_REDACT, O_FRAME_SIZE, O_MEM_LIMIT };
+       O_COST, O_THREADS, O_FIT, O_REDACT, O_FRAME_SIZE, O_MEM_LIMIT, O_AT };
 
 /* The commands an option goes with. */
 /* The commands (options.h) as a mask: those that replay, and all. */
@@ -216,6 +218,8 @@ static int goes_with(int opt)
         return CMD_REPLAY | CMD_CUT;
     case O_REDACT: case O_FRAME_SIZE:
         return CMD_CUT;
+    case O_AT:
+        return CMD_ADVISE;
     case O_OWN_URI: case O_CSV_READINGS: case O_CSV_ROUNDS: case O_PLOT: case O_THREADS:
         return CMD_REPLAY; /* what replays the rounds */
     default:
@@ -226,6 +230,23 @@ static int goes_with(int opt)
 /* Fills cfg from argv; returns -1 to go on, else the exit code. */
 /* One option of the command line into cfg: -1 to go on, else the exit
  * code (2, said). */
+/* advise --at N[,N...]: more N for its lines (18.4), each 1..100000, at
+ * most 16 in all. */
+static int take_at(config *cfg, char *s)
+{
+    for (char *t = s, *next; t; t = next) {
+        long long v;
+        if ((next = strchr(t, ',')))
+            *next++ = '\0';
+        if (num_whole(t, 1, 100000, &v))
+            return msg_usage("--at wants N[,N...] with each N in range 1..100000, not \"%s\"", t);
+        if (cfg->nat == sizeof cfg->at / sizeof cfg->at[0])
+            return msg_usage("--at names more than 16 worker counts");
+        cfg->at[cfg->nat++] = v;
+    }
+    return -1;
+}
+
 /* --max-children POOL=N, kept for the scenario (POOL points into s). */
 static int take_max_children(config *cfg, char *s)
 {
@@ -319,6 +340,7 @@ static int take_option(config *cfg, int c, char *optarg)
     case O_UNTIL: cfg->until = optarg; break;
     case 'q': cfg->quiet = 1; break;
     case O_BASELINE: cfg->baseline = optarg; break;
+    case O_AT: return take_at(cfg, optarg);
     case O_TOL:
         if (num_whole(optarg, 0, 60, &v))
             return msg_usage("--tolerance-buckets must be in range 0..60, not \"%s\"", optarg);
@@ -403,6 +425,7 @@ int options_parse(int argc, char **argv, config *cfg)
         {"fit", required_argument, NULL, O_FIT},
         {"threads", required_argument, NULL, O_THREADS},
         {"tolerance-buckets", required_argument, NULL, O_TOL},
+        {"at", required_argument, NULL, O_AT},
         {"max-overhead-rise", required_argument, NULL, O_RISE},
         {"redact-query", no_argument, NULL, O_REDACT},
         {"frame-size", required_argument, NULL, O_FRAME_SIZE},

@@ -30,6 +30,8 @@ typedef struct {
     int              redact;         /* cut --redact-query */
     uint64_t         frame_bytes;    /* cut --frame-size */
     const char      *baseline;
+    int64_t          at[16];         /* advise --at N[,N...] */
+    size_t           nat;
     int              tolerance;
     double           max_rise;
     const char      *pool;           /* hist --pool */

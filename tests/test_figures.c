@@ -23,6 +23,15 @@ static json_t *pool_json(void)
     wi_view v = {0};
     v.line.exists = 1;
     v.joint.in_a = 1;
+    static pr_keep k; /* 20 kept readings: a prediction at now and at the advice */
+    for (int i = 0; k.n < 20 && i < 20; i++)
+        assert_int_equal(pr_add(&k, 100, 10000), 0);
+    v.keep = &k;
+    v.predicts = 1;
+    v.hm = 2000;
+    v.host_millicores_per_worker = 1000;
+    v.now = 4;
+    v.advice = 3;
     char *s = NULL;
     size_t n = 0;
     FILE *f = open_memstream(&s, &n);

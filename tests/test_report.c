@@ -249,7 +249,7 @@ static void test_json_output_is_section_8(void **state)
         "\"unanswered_full_queue_max\": null, \"starved_rounds\": 2, "
         "\"starved_by_steal_rounds\": 0, \"throttled_rounds\": 0, "
         "\"unanswered_full_rounds\": 0, \"error_rounds\": 0, \"filtered\": {\"no_request\": 0, \"running\": 0, \"repeat\": 0, \"own\": 0, "
-        "\"short\": 0, \"invalid\": 0, \"primed\": 0}},\n"
+        "\"short\": 0, \"invalid\": 0, \"primed\": 0}, \"predicted\": null},\n"
         "    {\"pool\": \"young\", \"readings\": 3, \"histogram\": [3, 0, 0, 0, 0, 0, 0, 0, 0, 0, "
         "0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "
         "0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], \"typical_pct\": 0, "
@@ -263,7 +263,7 @@ static void test_json_output_is_section_8(void **state)
         "\"unanswered_full_queue_max\": null, \"starved_rounds\": 0, "
         "\"starved_by_steal_rounds\": 0, \"throttled_rounds\": 0, "
         "\"unanswered_full_rounds\": 0, \"error_rounds\": 0, \"filtered\": {\"no_request\": 0, \"running\": 0, \"repeat\": 17, \"own\": 0, "
-        "\"short\": 0, \"invalid\": 0, \"primed\": 0}}\n"
+        "\"short\": 0, \"invalid\": 0, \"primed\": 0}, \"predicted\": null}\n"
         "  ]}\n"
         "]}\n";
     char *w = with_memory(want);

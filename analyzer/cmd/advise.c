@@ -73,18 +73,19 @@ static char *pool_patch(const pl_pool *p, const wi_view *v)
     return d;
 }
 
-size_t advise_points(const wi_view *v, int64_t out[4])
+size_t advise_points(const wi_view *v, const int64_t *at, size_t nat, int64_t *out)
 {
-    int64_t c[4] = {100, v->knee_hundredths, v->now * 100, v->advice * 100};
     size_t n = 0;
-    for (int i = 0; i < 4; i++) {
-        if (c[i] < 100)
+    for (size_t i = 0; i < 4 + nat; i++) {
+        int64_t c = i == 0 ? 100 : i == 1 ? v->knee_hundredths : i == 2 ? v->now * 100
+                  : i == 3 ? v->advice * 100 : at[i - 4] * 100;
+        if (c < 100)
             continue;
         int seen = 0;
         for (size_t k = 0; k < n; k++)
-            seen |= out[k] == c[i];
+            seen |= out[k] == c;
         if (!seen)
-            out[n++] = c[i];
+            out[n++] = c;
     }
     for (size_t i = 1; i < n; i++) /* ascending */
         for (size_t k = i; k > 0 && out[k - 1] > out[k]; k--) {
@@ -111,8 +112,18 @@ static void cell_num(table *t, int has, long long v)
         tbl_cell(t, "-");
 }
 
+/* 18.5: where most of a pool's time is not CPU, what the prediction
+ * cannot see. */
+static void rest_note(FILE *out, const char *name, const wi_view *v)
+{
+    if (v->predicts && v->rest_frac > 0.5)
+        fprintf(out, "%s: %.0f%% of its requests' time is not CPU: the p50 and p95 take that "
+                     "part as recorded, and cannot see a shared database or a lock that slows "
+                     "with more workers.\n", name, 100 * v->rest_frac);
+}
+
 static int text_host(FILE *out, const pl_host *h, const wi_scenario *sc, const wi_view *v,
-                     char **patches)
+                     char **patches, const int64_t *at, size_t nat)
 {
     size_t w = 0;
     char *hn = esc_display_name(h->hostname, h->hostname_len, &w);
@@ -156,15 +167,20 @@ static int text_host(FILE *out, const pl_host *h, const wi_scenario *sc, const w
                                : "no shape or no cost measured yet");
             continue;
         }
-        int64_t pts[4];
-        size_t np = advise_points(&v[i], pts);
+        int64_t pts[4 + ADVISE_MAX_AT];
+        size_t np = advise_points(&v[i], at, nat, pts);
         for (size_t k = 0; k < np; k++) {
             char wb[48];
+            double n = (double)pts[k] / 100;
+            int64_t p50, p95;
             workers_text(wb, sizeof wb, pts[k]);
-            fprintf(out, "%s: at %s: <= %.1f req/s, each >= %.0f ms%s\n", name, wb,
-                    bounds_max_rps(&m, (double)pts[k] / 100), bounds_min_ms(&m, (double)pts[k] / 100),
-                    pts[k] == v[i].knee_hundredths ? " (the knee)" : "");
+            fprintf(out, "%s: at %s: <= %.1f req/s, each >= %.0f ms", name, wb,
+                    bounds_max_rps(&m, n), bounds_min_ms(&m, n));
+            if (whatif_predict(&v[i], n, &p50, &p95) == 0)
+                fprintf(out, "; p50 %lld ms, p95 %lld ms", (long long)p50, (long long)p95);
+            fputs(pts[k] == v[i].knee_hundredths ? " (the knee)\n" : "\n", out);
         }
+        rest_note(out, name, &v[i]);
     }
     if (rc == 0 && h->npools)
         why_share(out, hn ? hn : "?", v, h->npools, (const pl_pool *const *)h->pools, &mem);
@@ -190,7 +206,7 @@ static int text_host(FILE *out, const pl_host *h, const wi_scenario *sc, const w
 }
 
 static void json_pool(FILE *out, const pl_host *h, const pl_pool *p, const wi_view *v,
-                      uint64_t hm, int first)
+                      uint64_t hm, int first, const int64_t *at, size_t nat)
 {
     int k = 1;
     fputs(first ? "\n  {" : ",\n  {", out);
@@ -214,11 +230,13 @@ static void json_pool(FILE *out, const pl_host *h, const pl_pool *p, const wi_vi
     jw_hundredths(out, has, v->knee_hundredths);
     jw_key(out, "bounds", &k);
     fputc('[', out);
-    int64_t pts[4];
-    size_t np = has ? advise_points(v, pts) : 0;
+    int64_t pts[4 + ADVISE_MAX_AT];
+    size_t np = has ? advise_points(v, at, nat, pts) : 0;
     for (size_t i = 0; i < np; i++) {
         double n = (double)pts[i] / 100;
         int b = 1;
+        int64_t p50 = 0, p95 = 0;
+        int pred = whatif_predict(v, n, &p50, &p95) == 0;
         fputs(i ? ", {" : "{", out);
         jw_key(out, "workers", &b);
         jw_two(out, n);
@@ -226,6 +244,10 @@ static void json_pool(FILE *out, const pl_host *h, const pl_pool *p, const wi_vi
         jw_two(out, bounds_max_rps(&m, n));
         jw_key(out, "min_ms", &b);
         jw_two(out, bounds_min_ms(&m, n));
+        jw_key(out, "p50_ms", &b);
+        jw_int(out, pred, p50);
+        jw_key(out, "p95_ms", &b);
+        jw_int(out, pred, p95);
         fputc('}', out);
     }
     fputc(']', out);
@@ -236,7 +258,8 @@ static void json_pool(FILE *out, const pl_host *h, const pl_pool *p, const wi_vi
     fputc('}', out);
 }
 
-int advise_print(FILE *out, const pipeline *pl, const wi_scenario *sc, int json)
+int advise_print(FILE *out, const pipeline *pl, const wi_scenario *sc, int json,
+                 const int64_t *at, size_t nat)
 {
     pl_host *const *hosts;
     size_t nh = pipeline_hosts(pl, &hosts);
@@ -255,11 +278,12 @@ int advise_print(FILE *out, const pipeline *pl, const wi_scenario *sc, int json)
         int rc = 0;
         if (json) {
             for (size_t k = 0; k < h->npools; k++, first = 0)
-                json_pool(out, h, h->pools[k], &v[k], whatif_host_millicores(h, sc), first);
+                json_pool(out, h, h->pools[k], &v[k], whatif_host_millicores(h, sc), first, at,
+                          nat);
         } else {
             if (i)
                 fputc('\n', out);
-            rc = text_host(out, h, sc, v, patches);
+            rc = text_host(out, h, sc, v, patches, at, nat);
             for (size_t k = 0, any = 0; k < h->npools; k++)
                 if (patches[k]) {
                     if (!any++)

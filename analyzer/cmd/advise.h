@@ -18,12 +18,16 @@
  * not set it as a plain number (or out of memory). */
 char *advise_line(const char *text, long long n);
 
-/* 15.2: the N of a pool's lines, in hundredths: 1, the knee, now and the
- * advice, none under 1, each once after rounding to two decimals,
- * ascending; how many. */
-size_t advise_points(const wi_view *v, int64_t out[4]);
+#define ADVISE_MAX_AT 16
 
-/* The report: text, or JSON with json.  0, FPM_ENOMEM. */
-int advise_print(FILE *out, const pipeline *pl, const wi_scenario *sc, int json);
+/* 15.2, 18.4: the N of a pool's lines, in hundredths: 1, the knee, now, the
+ * advice and the nat of at (--at), none under 1, each once after rounding
+ * to two decimals, ascending; how many (out has room for 4 + nat). */
+size_t advise_points(const wi_view *v, const int64_t *at, size_t nat, int64_t *out);
+
+/* The report: text, or JSON with json; at: --at's worker counts.  0,
+ * FPM_ENOMEM. */
+int advise_print(FILE *out, const pipeline *pl, const wi_scenario *sc, int json,
+                 const int64_t *at, size_t nat);
 
 #endif

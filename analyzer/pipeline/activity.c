@@ -48,8 +48,10 @@ void act_round(pl_activity *a, const status_page *pg, int64_t queue, int64_t max
     a->prev_start = start;
 }
 
-void act_pair(pl_activity *a, double ticks, double clk_tck, double interval_s)
+void act_pair(pl_activity *a, double ticks, double clk_tck, double interval_s,
+              double host_cores)
 {
+    a->host_core_seconds += host_cores * interval_s;
     double cores = ticks / clk_tck / interval_s;
     if (a->pairs == 0 || cores > a->cores_max)
         a->cores_max = cores;

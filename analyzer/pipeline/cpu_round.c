@@ -125,7 +125,8 @@ void pl_round_pool_cores(pipeline *pl, pl_host *h, const host_pair *hp, size_t n
         w->pool->ticks_all += t; /* 11.2's recovered_pct */
         w->pool->ticks_recovered += w->recovered;
         if (w->pids_both && !bad) /* 12.2's cores */
-            act_pair(&w->pool->act, t, (double)h->clk_tck, hp->interval);
+            act_pair(&w->pool->act, t, (double)h->clk_tck, hp->interval,
+                     hp->value[SIG_BUSY]);
     }
 }
 

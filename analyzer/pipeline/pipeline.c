@@ -70,6 +70,8 @@ static void pool_free(pl_pool *p)
     wt_free(&p->wait_before);
     wt_free(&p->wait_now);
     pidmap_free(&p->mem_now);
+    pr_free(&p->keep);
+    pr_free(&p->keep_calm);
     free(p->conf_file);
     free(p->conf_text);
     free(p);

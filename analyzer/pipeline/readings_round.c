@@ -28,7 +28,22 @@ typedef struct {
     const pl_round *r;
     int             in, contended;
     int             waits;     /* 17.2: the pool's SCHED of this pair, both rounds */
+    int             nomem;
 } reading_ctx;
+
+/* A reading into the sums of section 10 (the all set, and the calm set
+ * when calm), and into the readings kept for section 18 (own duration us,
+ * own share). */
+static void sums_add(reading_ctx *c, int64_t share, int64_t us, int calm)
+{
+    pl_pool *p = c->p;
+    hist_add(&p->h, share, us);
+    c->nomem |= pr_add(&p->keep, (us < 0 ? 0 : us) / 1000, share) != 0;
+    if (!calm)
+        return;
+    hist_add(&p->calm, share, us);
+    c->nomem |= pr_add(&p->keep_calm, (us < 0 ? 0 : us) / 1000, share) != 0;
+}
 
 /* Section 17.3: a reading whose worker's wait in the pair is known goes in
  * with its own share and duration, contended by its own wait; 0 when the
@@ -40,8 +55,7 @@ static int own_reading(reading_ctx *c, const status_worker *w, int64_t share)
     if (!c->waits || !wt_growth(&p->wait_before, &p->wait_now, w->pid, &dc, &dw))
         return 0;
     wt_own o = wt_own_share(share, w->has_duration ? w->duration : 0, dc, dw);
-    hist_add(&p->h, o.share, o.duration_us);
-    hist_add(&p->calm, o.share, o.duration_us);
+    sums_add(c, o.share, o.duration_us, 1);
     p->contended_readings += (uint64_t)(wt_ratio(dc, dw) >= WT_CONTENDED);
     p->corrected_readings++;
     p->wait_us += o.wait_us;
@@ -71,15 +85,18 @@ static void on_reading(void *arg, const status_worker *w, rd_verdict v, int64_t 
     memory_reading(c->p, w, v);
     if (v == RD_ACCEPTED && !own_reading(c, w, share)) {
         int64_t us = w->has_duration ? w->duration : 0;
-        hist_add(&c->p->h, share, us);
-        if (!c->contended)
-            hist_add(&c->p->calm, share, us);
+        sums_add(c, share, us, !c->contended);
         c->p->contended_readings += (uint64_t)c->contended;
         c->p->uncorrected_contended += (uint64_t)c->contended;
     } else if (v != RD_ACCEPTED)
         c->p->filtered[v]++;
     for (size_t k = 0; k < c->pl->nfn; k++)
         c->pl->fn[k](c->pl->fn_arg[k], c->h, c->p, c->r, w, v, share);
+}
+
+const pr_keep *pl_keep(const pl_pool *p)
+{
+    return pl_hist(p) == &p->calm ? &p->keep_calm : &p->keep;
 }
 
 const hist *pl_hist(const pl_pool *p)
@@ -143,10 +160,11 @@ int pl_round_readings(pipeline *pl, pl_host *h, const pl_round *r, int in, int u
             pl_need(pl, p->skip_id);
         reading_ctx ctx = {pl, h, p, r, in, contended,
                            usable && p->wait_now.round_no == h->round_no &&
-                               p->wait_before.round_no + 1 == h->round_no};
+                               p->wait_before.round_no + 1 == h->round_no, 0};
         int unsure = 0, watch = p->seen_uncertain || p->unknowns;
         if (rd_page_seek(pg, &p->remembered, &pl->scratch, &p->status_before, &p->own,
-                         on_reading, &ctx, p->seen_uncertain, watch ? &unsure : NULL))
+                         on_reading, &ctx, p->seen_uncertain, watch ? &unsure : NULL) ||
+            ctx.nomem)
             return FPM_ENOMEM;
         if (in && (unsure & 1))
             pl_need(pl, p->skip_id);

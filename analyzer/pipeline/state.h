@@ -17,6 +17,7 @@
 #include "joint.h"
 #include "memory.h"
 #include "pidmap.h"
+#include "predict.h"
 #include "procfs.h"
 #include "readings.h"
 #include "recover.h"
@@ -60,6 +61,7 @@ typedef struct {
     int            is_static;     /* its latest POOL record says pm=static */
     hist           h;             /* every reading: the all set (12.3) ... */
     hist           calm;          /* ... and those not taken while the CPU was full */
+    pr_keep        keep, keep_calm; /* the latest 4096 readings of each set (18.1) */
     uint64_t       contended_readings; /* contended (12.3, 17.3), not halved ... */
     uint64_t       uncorrected_contended; /* ... of them without a known wait (12.3) */
     wt_map         wait_before, wait_now; /* its workers' SCHED, the round before and this (17) */
@@ -186,6 +188,9 @@ typedef struct {
 /* 12.3: the readings a pool's figures come from: the calm set when it holds
  * at least 20, else all of them. */
 const hist *pl_hist(const pl_pool *p);
+
+/* 18.1: the kept readings of the set its figures come from. */
+const pr_keep *pl_keep(const pl_pool *p);
 
 /* 12.3: its figures come from all readings and some were contended: its
  * shares are a floor. */

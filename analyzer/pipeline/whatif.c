@@ -93,6 +93,30 @@ static void cpu_per_request(wi_view *v, const hist *h)
     v->has_cpu_ms = 1;
 }
 
+/* 18.2: o, the rest of the host over the pairs behind the pool's
+ * cores_mean (floored at 0 after the average); 18.5: the share of the kept
+ * readings' time that is not CPU; whether it predicts (a knee, 20 kept). */
+static void predict_of(wi_view *v, const pl_pool *p, uint64_t hm)
+{
+    const pl_activity *a = &p->act;
+    double o = a->seconds > 0 ? (a->host_core_seconds - a->core_seconds) / a->seconds * 1000 : 0;
+    v->other_mc = o > 0 ? o : 0;
+    v->hm = (double)hm;
+    v->keep = pl_keep(p);
+    double P, Q;
+    pr_sums(v->keep, &P, &Q);
+    v->rest_frac = P + Q > 0 ? Q / (P + Q) : 0;
+    v->predicts = v->has_fill && v->keep->n >= PR_MIN;
+}
+
+int whatif_predict(const wi_view *v, double n, int64_t *p50, int64_t *p95)
+{
+    if (!v->predicts)
+        return -1;
+    return pr_predict(v->keep, v->hm, (double)v->host_millicores_per_worker, v->other_mc, n, p50,
+                      p95);
+}
+
 wi_view whatif_pool_view_cost(const pl_pool *p, uint64_t hm, int headroom, int64_t now,
                                    int cost_of, int fit, const joint_pool *jp,
                                    const joint_sol *sol)
@@ -139,6 +163,7 @@ wi_view whatif_pool_view_cost(const pl_pool *p, uint64_t hm, int headroom, int64
     int64_t by_cores = ((int64_t)hm + 999) / 1000 + 1;
     v.ceiling = by_headroom > by_cores ? by_headroom : by_cores;
     v.ceiling_by_headroom = by_headroom >= by_cores;
+    predict_of(&v, p, hm);
     if (v.now > 0)
         v.limit = v.now > v.ceiling ? WI_LIMIT_CPU : WI_LIMIT_WORKERS;
     return v;

@@ -116,6 +116,12 @@ typedef struct {
                                        one knee the table, advise and the plots print */
     int64_t     fill, ceiling;
     int         ceiling_by_headroom; /* the ceiling is knee x headroom (else cores + 1) */
+    /* section 18: what N workers would see */
+    int         predicts;           /* a knee and 20 kept readings */
+    const pr_keep *keep;            /* the kept readings of its set */
+    double      hm;                 /* the host's millicores judged against */
+    double      other_mc;           /* o: the rest of the host's millicores, averaged */
+    double      rest_frac;          /* the kept readings' rest over their time (18.5) */
     int64_t     now;                /* pm.max_children, 0 unknown */
     wi_limit    limit;
     /* section 14, set by whatif_views (the host's other pools count) */
@@ -131,6 +137,10 @@ typedef struct {
     wi_binds    binds;
     wi_no_advice no_advice;
 } wi_view;
+
+/* 18.3: the p50 and p95 of a pool's requests at n busy workers, whole ms;
+ * 0, or -1 where it has no prediction. */
+int whatif_predict(const wi_view *v, double n, int64_t *p50, int64_t *p95);
 
 /* Section 14.3, the host's advice as one (14.5) and its sums, in the
  * scenario: what whatif_views shared the memory by. */

@@ -166,6 +166,33 @@ static void json_memory(FILE *out, const pl_pool *p, const wi_view *v)
     fputc('}', out);
 }
 
+/* 18.4: the p50 and p95 at one worker count, or null without one */
+static void json_at(FILE *out, const wi_view *v, int has, int64_t n)
+{
+    int64_t p50, p95;
+    if (!has || whatif_predict(v, (double)n, &p50, &p95) != 0) {
+        fputs("null", out);
+        return;
+    }
+    fprintf(out, "{\"workers\": %lld, \"p50_ms\": %lld, \"p95_ms\": %lld}", (long long)n,
+            (long long)p50, (long long)p95);
+}
+
+/* 18.4: what the pool's requests would take at now and at the advice */
+static void json_predicted(FILE *out, const pl_pool *p, const wi_view *v)
+{
+    (void)p;
+    if (!v->predicts) {
+        fputs("null", out);
+        return;
+    }
+    fputs("{\"at_now\": ", out);
+    json_at(out, v, v->now > 0, v->now);
+    fputs(", \"at_advice\": ", out);
+    json_at(out, v, v->advice >= 1, v->advice);
+    fputc('}', out);
+}
+
 typedef void (*add_fn)(void *arg, const char *col);
 
 static const char *const COLS_FIT[] = {"fit_n", "fit_slope", "fit_intercept", "fit_sd_x", NULL};
@@ -175,6 +202,11 @@ static const char *const COLS_JOINT[] = {"joint_slope", "joint_se", "joint_parti
 static const char *const COLS_ACTIVITY[] = {"activity_cores_mean", "activity_cores_max",
                                             "activity_active_max", "activity_full_rounds",
                                             "activity_maxed_rounds", "activity_queue_max", NULL};
+
+static const char *const COLS_PREDICTED[] = {
+    "predicted_at_now_workers", "predicted_at_now_p50_ms", "predicted_at_now_p95_ms",
+    "predicted_at_advice_workers", "predicted_at_advice_p50_ms", "predicted_at_advice_p95_ms",
+    NULL};
 
 static const char *const COLS_MEMORY[] = {"memory_readings", "memory_per_worker_bytes", "memory_per_worker_source",
                                           "memory_max_bytes", "memory_mem_ceiling",
@@ -325,6 +357,7 @@ const fig_entry FIG_POOL[] = {
     {.key = "error_rounds", .kind = FIG_INT, .get = get_errors,
      .om = COUNTER("error_rounds", "Rounds the status page could not be read")},
     {.key = "filtered", .kind = FIG_OBJECT, .json = json_filtered, .columns = cols_filtered},
+    {.key = "predicted", .kind = FIG_OBJECT, .json = json_predicted, .cols = COLS_PREDICTED},
 };
 
 const size_t FIG_NPOOL = sizeof FIG_POOL / sizeof FIG_POOL[0];

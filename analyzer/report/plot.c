@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -425,6 +426,23 @@ static int joint_slopes(plotter *pt, pl_host *const *hosts, size_t nh)
     return rc;
 }
 
+/* Section 18: the p50 and p95 predicted at 1 to the bounds plot's widest
+ * worker count, in at most PLOT_PRED_MAX even steps. */
+static void predictions(plot_pool *q, const wi_view *v)
+{
+    q->npred = 0;
+    if (!q->has_model || !v->predicts)
+        return;
+    double top = plot_bounds_top(q), step = ceil(top / PLOT_PRED_MAX);
+    for (double n = 1; n <= top && q->npred < PLOT_PRED_MAX; n += step) {
+        size_t i = q->npred;
+        if (whatif_predict(v, n, &q->pred_p50[i], &q->pred_p95[i]) != 0)
+            return;
+        q->pred_n[i] = n;
+        q->npred++;
+    }
+}
+
 /* Sections 14 and 15 as measured, for the memory and bounds plots: each
  * pool's W, ceilings, advice and bounds, and its host's budget. */
 static int pools_at_the_end(plotter *pt, pl_host *const *hosts, size_t nh)
@@ -455,6 +473,7 @@ static int pools_at_the_end(plotter *pt, pl_host *const *hosts, size_t nh)
                 q->mem_ceiling = v[x].mem_ceiling;
                 q->w_mib = v[x].w_mib;
                 q->has_budget = m.has_budget;
+                predictions(q, &v[x]);
                 q->budget = (double)m.budget;
                 q->total = (double)m.total;
             }

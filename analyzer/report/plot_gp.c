@@ -129,26 +129,39 @@ static void memory_plot(FILE *gp, const plot_pool *q)
     fputs("\nunset multiplot\n", gp);
 }
 
-/* The bounds plot (15.1): for N busy workers, the most requests a second
- * and the least time each takes, the knee marked, and where now and the
- * advice put the pool. */
-static void bounds_plot(FILE *gp, const plot_pool *q)
+double plot_bounds_top(const plot_pool *q)
 {
-    fputs("set title 'What N busy workers can give: '.name.' (bounds, not a forecast)' "
-          "noenhanced\nset xlabel 'busy workers'\nset ylabel 'requests a second, at most'\n"
-          "set y2label 'ms a request, at least'\nset ytics nomirror\nset y2tics\n"
-          "set grid\nset key below horizontal\nset y2range [0:*]\n", gp);
-    if (!q->has_model) {
-        empty(gp, "no bounds: no shape or no cost measured yet");
-        return;
-    }
     double top = 2 * q->knee + 1;
     if (q->now > top)
         top = (double)q->now;
     if (q->advice > top)
         top = (double)q->advice;
-    if (top < 4)
-        top = 4;
+    return top < 4 ? 4 : top;
+}
+
+/* The bounds plot (15.1): for N busy workers, the most requests a second
+ * and the least time each takes, the knee marked, and where now and the
+ * advice put the pool; beside the bound, the p50 and p95 each request is
+ * predicted to take (section 18). */
+static void bounds_plot(FILE *gp, const plot_pool *q)
+{
+    fputs("set title 'What N busy workers can give: '.name.' (bounds, and the times "
+          "predicted)' "
+          "noenhanced\nset xlabel 'busy workers'\nset ylabel 'requests a second, at most'\n"
+          "set y2label 'ms a request: the least, and predicted'\nset ytics nomirror\nset y2tics\n"
+          "set grid\nset key below horizontal\nset y2range [0:*]\n", gp);
+    if (!q->has_model) {
+        empty(gp, "no bounds: no shape or no cost measured yet");
+        return;
+    }
+    double top = plot_bounds_top(q);
+    if (q->npred) { /* numbers only: nothing of the log reaches the script */
+        fputs("$pred << EOD\n", gp);
+        for (size_t i = 0; i < q->npred; i++)
+            fprintf(gp, "%.2f %lld %lld\n", q->pred_n[i], (long long)q->pred_p50[i],
+                    (long long)q->pred_p95[i]);
+        fputs("EOD\n", gp);
+    }
     fprintf(gp, "R = %.6f\nD = %.6f\nC = %.6f\nknee = %.4f\n"
                 "rps(n) = n / R < C / D ? n / R : C / D\n"
                 "ms(n) = 1000 * (R > n * D / C ? R : n * D / C)\n"
@@ -168,6 +181,10 @@ static void bounds_plot(FILE *gp, const plot_pool *q)
                     (double)at[k] > top / 2 ? "right" : "left", k ? "-1" : "1");
     fputs("plot rps(x) with lines lw 2 lc rgb '#0072b2' title 'requests a second, at most', "
           "ms(x) axes x1y2 with lines lw 2 lc rgb '#e69f00' title 'ms a request, at least'", gp);
+    if (q->npred)
+        fputs(", $pred using 1:2 axes x1y2 with linespoints pt 7 ps 0.6 lc rgb '#d55e00' "
+              "title 'p50 ms predicted', $pred using 1:3 axes x1y2 with linespoints pt 7 "
+              "ps 0.6 dt 2 lc rgb '#cc79a7' title 'p95 ms predicted'", gp);
     if (q->now > 0)
         fprintf(gp, ", '+' using (%lld):(rps(%lld)) every ::0::0 with points pt 7 ps 1.5 "
                     "lc rgb 'black' title 'pm.max_children now (%lld)'",

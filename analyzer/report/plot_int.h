@@ -12,6 +12,8 @@
 #include "pipeline.h"
 #include "signals.h"
 
+#define PLOT_PRED_MAX 64 /* predictions drawn a pool */
+
 typedef struct {
     const pl_host *h;
     const pl_pool *p;
@@ -33,7 +35,14 @@ typedef struct {
     int64_t        now, advice, ceiling, mem_ceiling, w_mib;
     int            has_budget;
     double         budget, total; /* B and M, bytes */
+    size_t         npred;       /* section 18: the predicted p50 and p95 at pred_n workers */
+    double         pred_n[PLOT_PRED_MAX];
+    int64_t        pred_p50[PLOT_PRED_MAX], pred_p95[PLOT_PRED_MAX];
 } plot_pool;
+
+/* The bounds plot's widest worker count: twice the knee and one, now, the
+ * advice, 4 at the least. */
+double plot_bounds_top(const plot_pool *q);
 
 /* The plots of pool q for the terminal term (pngcairo, svg), images named
  * after q->base with extension ext, into the script gp. */

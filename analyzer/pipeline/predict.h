@@ -1,0 +1,54 @@
+/*
+ * predict: what N workers would see, each request's time at N
+ * (docs/rules.md section 18).  Per pool the latest 4096 readings that
+ * enter the busy sums (section 10, after 17.3) are kept: each one's own
+ * duration and own share.  Each splits into a CPU part and the rest; at N
+ * busy workers the CPU part stretches by the k at which the CPU's demand
+ * meets its capacity (processor sharing), and the p50 and p95 of the
+ * stretched times are the prediction.
+ */
+#ifndef PREDICT_H
+#define PREDICT_H
+
+#include <stdint.h>
+
+#define PR_KEEP 4096 /* the latest readings kept */
+#define PR_MIN  20   /* under this many kept, no prediction */
+
+typedef struct {
+    uint32_t d_ms;   /* its own duration, ms (capped at 2^32 - 1) */
+    uint32_t s;      /* its own share, hundredths of a percent (capped) */
+} pr_reading;
+
+/* A ring of the latest PR_KEEP readings, in the order they came; r is
+ * allocated at the first reading (memory flat in the log's length). */
+typedef struct {
+    pr_reading *r;
+    uint32_t    n, next;
+} pr_keep;
+
+/* Keeps a reading of d_ms and share s, forgetting the oldest past
+ * PR_KEEP.  0, FPM_ENOMEM. */
+int pr_add(pr_keep *k, int64_t d_ms, int64_t s);
+void pr_free(pr_keep *k);
+
+/* 18.1: a reading's CPU part p = min(d, floor(s x d / 10000)) and the rest
+ * q = d - p, ms. */
+void pr_split(const pr_reading *r, int64_t *p, int64_t *q);
+
+/* The sums over the kept readings: P of the CPU parts, Q of the rests. */
+void pr_sums(const pr_keep *k, double *p, double *q);
+
+/* 18.2: the stretch of a CPU part at n busy workers, on a host of h
+ * millicores, a worker costing m millicores of the host, the rest of the
+ * host using o: max(1, (B + sqrt(B^2 + 4 h P o Q)) / (2 h P)), B = n m D +
+ * o P - h Q, D = P + Q; 1 where P is 0. */
+double pr_stretch(double h, double m, double o, double p, double q, double n);
+
+/* 18.3: p50 and p95 (nearest rank, whole ms half away from zero) of the
+ * kept readings' times q + p x k(n).  0, or -1 under PR_MIN kept (or out
+ * of memory for the sort). */
+int pr_predict(const pr_keep *k, double h, double m, double o, double n, int64_t *p50,
+               int64_t *p95);
+
+#endif

@@ -1,0 +1,136 @@
+/* docs/rules.md section 18: each request's time at N workers
+ * (analyzer/pipeline/predict.h, and whatif_predict's rest of the host). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "predict.h"
+#include "whatif.h"
+
+/* 18.1: the CPU part is floor(s x d / 10000), at most the duration; the
+ * rest what is left */
+static void test_18_1_the_cpu_part_capped_at_the_duration(void **state)
+{
+    (void)state;
+    int64_t p, q;
+    pr_split(&(pr_reading){300, 2550}, &p, &q); /* 25.50% of 300 ms: 76.5, floored */
+    assert_int_equal(p, 76);
+    assert_int_equal(q, 224);
+    pr_split(&(pr_reading){300, 27500}, &p, &q); /* a corrected 275%: all of it CPU */
+    assert_int_equal(p, 300);
+    assert_int_equal(q, 0);
+}
+
+/* 18.2: k is 1 where the CPU is not full: one worker of 1000m on 2000m */
+static void test_18_2_the_stretch_at_1(void **state)
+{
+    (void)state;
+    assert_true(pr_stretch(2000, 1000, 0, 1000, 0, 1) == 1.0);
+    assert_true(pr_stretch(2000, 1000, 0, 0, 500, 8) == 1.0);  /* P = 0: nothing to stretch */
+    /* a pool that only computes: (N m + o) / H */
+    assert_true(fabs(pr_stretch(2000, 1000, 500, 1000, 0, 4) - 2.25) < 1e-12);
+    /* one that mostly waits, the host otherwise idle: N m D / (H P) - Q / P, whose mean
+     * time is 15.1's bound N x D / C: 56 workers of 100m, 10 ms CPU of 100 ms */
+    double k = pr_stretch(2000, 100, 0, 10, 90, 56);
+    assert_true(fabs(k - (56.0 * 100 * 100 / (2000.0 * 10) - 9)) < 1e-9);
+    assert_true(fabs(90 + 10 * k - 56.0 * 100 * 100 / 2000) < 1e-9); /* 280 ms */
+}
+
+/* 18.2: o, the rest of the host, averaged over the pool's pairs and floored
+ * at 0 after the average (the pool's own cores can read above the host's) */
+static void test_18_2_the_others_average_floored_at_0(void **state)
+{
+    (void)state;
+    pl_pool p;
+    memset(&p, 0, sizeof p);
+    p.name = "shop";
+    p.name_len = 4;
+    for (int i = 0; i < 20; i++) {
+        hist_add(&p.h, 10000, 100000);
+        assert_int_equal(pr_add(&p.keep, 100, 10000), 0);
+    }
+    p.act.seconds = 100;
+    p.act.core_seconds = 50;
+    p.act.host_core_seconds = 80; /* 0.3 cores of the rest: 300m */
+    wi_view v = whatif_pool_view_cost(&p, 2000, 200, 4, WI_COST_BUSY, WI_FIT_DOMINANT, NULL, NULL);
+    assert_true(fabs(v.other_mc - 300) < 1e-9);
+    assert_int_equal(v.predicts, 1);
+    p.act.host_core_seconds = 45; /* below the pool's own: 0 */
+    v = whatif_pool_view_cost(&p, 2000, 200, 4, WI_COST_BUSY, WI_FIT_DOMINANT, NULL, NULL);
+    assert_true(v.other_mc == 0);
+    pr_free(&p.keep);
+}
+
+/* 18.3: p50 and p95 by nearest rank: the value at rank ceil(pct x n / 100) */
+static void test_18_3_nearest_rank_percentiles(void **state)
+{
+    (void)state;
+    pr_keep k = {0};
+    for (int i = 1; i <= 40; i++) /* all rest: 10 .. 400 ms, k changes nothing */
+        assert_int_equal(pr_add(&k, 10 * i, 0), 0);
+    int64_t p50, p95;
+    assert_int_equal(pr_predict(&k, 2000, 1000, 0, 8, &p50, &p95), 0);
+    assert_int_equal(p50, 200); /* rank 20 */
+    assert_int_equal(p95, 380); /* rank 38 */
+    pr_free(&k);
+    for (int i = 1; i <= 21; i++) /* all CPU, 100 ms each, stretched x 2.25 at 4 + 500m */
+        assert_int_equal(pr_add(&k, 100, 10000), 0);
+    assert_int_equal(pr_predict(&k, 2000, 1000, 500, 4, &p50, &p95), 0);
+    assert_int_equal(p50, 225);
+    assert_int_equal(p95, 225);
+    pr_free(&k);
+}
+
+/* 18.3: no prediction under 20 kept readings */
+static void test_18_3_fewer_than_20_kept_readings(void **state)
+{
+    (void)state;
+    pr_keep k = {0};
+    int64_t p50, p95;
+    for (int i = 0; i < 19; i++)
+        assert_int_equal(pr_add(&k, 100, 5000), 0);
+    assert_int_equal(pr_predict(&k, 2000, 1000, 0, 1, &p50, &p95), -1);
+    assert_int_equal(pr_add(&k, 100, 5000), 0);
+    assert_int_equal(pr_predict(&k, 2000, 1000, 0, 1, &p50, &p95), 0);
+    pr_free(&k);
+}
+
+/* 18.1: the latest 4096: the 4097th reading forgets the first */
+static void test_18_1_the_4097th_reading_forgets_the_first(void **state)
+{
+    (void)state;
+    pr_keep k = {0};
+    assert_int_equal(pr_add(&k, 9000, 0), 0); /* the first: 9 s, the longest */
+    for (int i = 1; i < PR_KEEP; i++)
+        assert_int_equal(pr_add(&k, 100, 0), 0);
+    int64_t p50, p95;
+    double p, q;
+    pr_sums(&k, &p, &q);
+    assert_true(q == 9000 + 100.0 * (PR_KEEP - 1));
+    assert_int_equal(k.n, PR_KEEP);
+    assert_int_equal(pr_add(&k, 100, 0), 0); /* the 4097th */
+    assert_int_equal(k.n, PR_KEEP);
+    pr_sums(&k, &p, &q);
+    assert_true(q == 100.0 * PR_KEEP);
+    assert_int_equal(pr_predict(&k, 2000, 1000, 0, 1, &p50, &p95), 0);
+    assert_int_equal(p95, 100);
+    pr_free(&k);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_18_1_the_cpu_part_capped_at_the_duration),
+        cmocka_unit_test(test_18_1_the_4097th_reading_forgets_the_first),
+        cmocka_unit_test(test_18_2_the_stretch_at_1),
+        cmocka_unit_test(test_18_2_the_others_average_floored_at_0),
+        cmocka_unit_test(test_18_3_nearest_rank_percentiles),
+        cmocka_unit_test(test_18_3_fewer_than_20_kept_readings),
+    };
+    return cmocka_run_group_tests_name("predict", tests, NULL, NULL);
+}

@@ -189,7 +189,7 @@ seek-check: bin/fpm-analyze
 # other load, and make test runs them one at a time), and the rest (make
 # test runs them beside make mutate)
 INTEGRATION_MEASURE := record_fpm record_fit record_load record_steal record_wait record_cgroup
-INTEGRATION_REST := status_pages record_world plots progress record_crash record_lock record_enospc record_hostile fleet record_memory record_oom record_advise record_check
+INTEGRATION_REST := status_pages record_world plots progress record_crash record_lock record_enospc record_hostile fleet record_memory record_oom record_advise record_predict record_check
 INTEGRATION_PACKAGE := package
 INTEGRATION := $(INTEGRATION_REST) $(INTEGRATION_PACKAGE) $(INTEGRATION_MEASURE)
 INTEGRATION_BINS := bin/fpm-analyze bin/fpm-record bin/tests/status_dump bin/tests/logdrop

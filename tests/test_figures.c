@@ -25,7 +25,7 @@ static json_t *pool_json(void)
     v.joint.in_a = 1;
     static pr_keep k; /* 20 kept readings: a prediction at now and at the advice */
     for (int i = 0; k.n < 20 && i < 20; i++)
-        assert_int_equal(pr_add(&k, 100, 10000), 0);
+        assert_int_equal(pr_add(&k, 100, 10000, 0), 0);
     v.keep = &k;
     v.predicts = 1;
     v.hm = 2000;

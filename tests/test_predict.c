@@ -52,7 +52,7 @@ static void test_18_2_the_others_average_floored_at_0(void **state)
     p.name_len = 4;
     for (int i = 0; i < 20; i++) {
         hist_add(&p.h, 10000, 100000);
-        assert_int_equal(pr_add(&p.keep, 100, 10000), 0);
+        assert_int_equal(pr_add(&p.keep, 100, 10000, 0), 0);
     }
     p.act.seconds = 100;
     p.act.core_seconds = 50;
@@ -72,14 +72,14 @@ static void test_18_3_nearest_rank_percentiles(void **state)
     (void)state;
     pr_keep k = {0};
     for (int i = 1; i <= 40; i++) /* all rest: 10 .. 400 ms, k changes nothing */
-        assert_int_equal(pr_add(&k, 10 * i, 0), 0);
+        assert_int_equal(pr_add(&k, 10 * i, 0, 0), 0);
     int64_t p50, p95;
     assert_int_equal(pr_predict(&k, 2000, 1000, 0, 8, &p50, &p95), 0);
     assert_int_equal(p50, 200); /* rank 20 */
     assert_int_equal(p95, 380); /* rank 38 */
     pr_free(&k);
     for (int i = 1; i <= 21; i++) /* all CPU, 100 ms each, stretched x 2.25 at 4 + 500m */
-        assert_int_equal(pr_add(&k, 100, 10000), 0);
+        assert_int_equal(pr_add(&k, 100, 10000, 0), 0);
     assert_int_equal(pr_predict(&k, 2000, 1000, 500, 4, &p50, &p95), 0);
     assert_int_equal(p50, 225);
     assert_int_equal(p95, 225);
@@ -93,9 +93,9 @@ static void test_18_3_fewer_than_20_kept_readings(void **state)
     pr_keep k = {0};
     int64_t p50, p95;
     for (int i = 0; i < 19; i++)
-        assert_int_equal(pr_add(&k, 100, 5000), 0);
+        assert_int_equal(pr_add(&k, 100, 5000, 0), 0);
     assert_int_equal(pr_predict(&k, 2000, 1000, 0, 1, &p50, &p95), -1);
-    assert_int_equal(pr_add(&k, 100, 5000), 0);
+    assert_int_equal(pr_add(&k, 100, 5000, 0), 0);
     assert_int_equal(pr_predict(&k, 2000, 1000, 0, 1, &p50, &p95), 0);
     pr_free(&k);
 }
@@ -105,15 +105,15 @@ static void test_18_1_the_4097th_reading_forgets_the_first(void **state)
 {
     (void)state;
     pr_keep k = {0};
-    assert_int_equal(pr_add(&k, 9000, 0), 0); /* the first: 9 s, the longest */
+    assert_int_equal(pr_add(&k, 9000, 0, 0), 0); /* the first: 9 s, the longest */
     for (int i = 1; i < PR_KEEP; i++)
-        assert_int_equal(pr_add(&k, 100, 0), 0);
+        assert_int_equal(pr_add(&k, 100, 0, 0), 0);
     int64_t p50, p95;
     double p, q;
     pr_sums(&k, &p, &q);
     assert_true(q == 9000 + 100.0 * (PR_KEEP - 1));
     assert_int_equal(k.n, PR_KEEP);
-    assert_int_equal(pr_add(&k, 100, 0), 0); /* the 4097th */
+    assert_int_equal(pr_add(&k, 100, 0, 0), 0); /* the 4097th */
     assert_int_equal(k.n, PR_KEEP);
     pr_sums(&k, &p, &q);
     assert_true(q == 100.0 * PR_KEEP);

@@ -113,13 +113,19 @@ static void cell_num(table *t, int has, long long v)
 }
 
 /* 18.5: where most of a pool's time is not CPU, what the prediction
- * cannot see. */
+ * cannot see; and where over 10% of its kept readings waited for the CPU,
+ * that their own times scatter (17.7), so the p95 is rough. */
 static void rest_note(FILE *out, const char *name, const wi_view *v)
 {
     if (v->predicts && v->rest_frac > 0.5)
         fprintf(out, "%s: %.0f%% of its requests' time is not CPU: the p50 and p95 take that "
                      "part as recorded, and cannot see a shared database or a lock that slows "
                      "with more workers.\n", name, 100 * v->rest_frac);
+    if (v->predicts && v->waited_frac > 0.10)
+        fprintf(out, "%s: %.0f%% of the requests it is predicted from waited for the CPU: each "
+                     "one's own time carries its worker's average wait, so they scatter and "
+                     "the p95 is rough (the p50 and the bounds are not).\n",
+                name, 100 * v->waited_frac);
 }
 
 static int text_host(FILE *out, const pl_host *h, const wi_scenario *sc, const wi_view *v,

@@ -10,11 +10,13 @@ static uint32_t cap32(int64_t v)
     return v < 0 ? 0 : v > (int64_t)UINT32_MAX ? UINT32_MAX : (uint32_t)v;
 }
 
-int pr_add(pr_keep *k, int64_t d_ms, int64_t s)
+int pr_add(pr_keep *k, int64_t d_ms, int64_t s, int waited)
 {
     if (!k->r && !(k->r = malloc(PR_KEEP * sizeof *k->r)))
         return FPM_ENOMEM;
-    k->r[k->next] = (pr_reading){cap32(d_ms), cap32(s)};
+    uint32_t share = cap32(s);
+    k->r[k->next] = (pr_reading){cap32(d_ms), share > 0x7fffffffu ? 0x7fffffffu : share,
+                                 waited != 0};
     k->next = (k->next + 1) % PR_KEEP;
     if (k->n < PR_KEEP)
         k->n++;
@@ -25,6 +27,14 @@ void pr_free(pr_keep *k)
 {
     free(k->r);
     *k = (pr_keep){0};
+}
+
+double pr_waited(const pr_keep *k)
+{
+    uint32_t w = 0;
+    for (uint32_t i = 0; i < k->n; i++)
+        w += k->r[i].waited;
+    return k->n ? (double)w / k->n : 0;
 }
 
 void pr_split(const pr_reading *r, int64_t *p, int64_t *q)

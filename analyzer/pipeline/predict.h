@@ -16,8 +16,10 @@
 #define PR_MIN  20   /* under this many kept, no prediction */
 
 typedef struct {
-    uint32_t d_ms;   /* its own duration, ms (capped at 2^32 - 1) */
-    uint32_t s;      /* its own share, hundredths of a percent (capped) */
+    uint32_t d_ms;       /* its own duration, ms (capped at 2^32 - 1) */
+    uint32_t s : 31;     /* its own share, hundredths of a percent (capped) */
+    uint32_t waited : 1; /* contended (17.3): its own time carries its worker's
+                            average wait over the pair */
 } pr_reading;
 
 /* A ring of the latest PR_KEEP readings, in the order they came; r is
@@ -27,9 +29,12 @@ typedef struct {
     uint32_t    n, next;
 } pr_keep;
 
-/* Keeps a reading of d_ms and share s, forgetting the oldest past
- * PR_KEEP.  0, FPM_ENOMEM. */
-int pr_add(pr_keep *k, int64_t d_ms, int64_t s);
+/* Keeps a reading of d_ms and share s (waited: contended), forgetting the
+ * oldest past PR_KEEP.  0, FPM_ENOMEM. */
+int pr_add(pr_keep *k, int64_t d_ms, int64_t s, int waited);
+
+/* The share of the kept readings that were contended, 0 to 1. */
+double pr_waited(const pr_keep *k);
 void pr_free(pr_keep *k);
 
 /* 18.1: a reading's CPU part p = min(d, floor(s x d / 10000)) and the rest

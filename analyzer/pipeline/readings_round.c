@@ -34,15 +34,15 @@ typedef struct {
 /* A reading into the sums of section 10 (the all set, and the calm set
  * when calm), and into the readings kept for section 18 (own duration us,
  * own share). */
-static void sums_add(reading_ctx *c, int64_t share, int64_t us, int calm)
+static void sums_add(reading_ctx *c, int64_t share, int64_t us, int calm, int waited)
 {
     pl_pool *p = c->p;
     hist_add(&p->h, share, us);
-    c->nomem |= pr_add(&p->keep, (us < 0 ? 0 : us) / 1000, share) != 0;
+    c->nomem |= pr_add(&p->keep, (us < 0 ? 0 : us) / 1000, share, waited) != 0;
     if (!calm)
         return;
     hist_add(&p->calm, share, us);
-    c->nomem |= pr_add(&p->keep_calm, (us < 0 ? 0 : us) / 1000, share) != 0;
+    c->nomem |= pr_add(&p->keep_calm, (us < 0 ? 0 : us) / 1000, share, waited) != 0;
 }
 
 /* Section 17.3: a reading whose worker's wait in the pair is known goes in
@@ -55,7 +55,7 @@ static int own_reading(reading_ctx *c, const status_worker *w, int64_t share)
     if (!c->waits || !wt_growth(&p->wait_before, &p->wait_now, w->pid, &dc, &dw))
         return 0;
     wt_own o = wt_own_share(share, w->has_duration ? w->duration : 0, dc, dw);
-    sums_add(c, o.share, o.duration_us, 1);
+    sums_add(c, o.share, o.duration_us, 1, wt_ratio(dc, dw) >= WT_CONTENDED);
     p->contended_readings += (uint64_t)(wt_ratio(dc, dw) >= WT_CONTENDED);
     p->corrected_readings++;
     p->wait_us += o.wait_us;
@@ -85,7 +85,7 @@ static void on_reading(void *arg, const status_worker *w, rd_verdict v, int64_t 
     memory_reading(c->p, w, v);
     if (v == RD_ACCEPTED && !own_reading(c, w, share)) {
         int64_t us = w->has_duration ? w->duration : 0;
-        sums_add(c, share, us, !c->contended);
+        sums_add(c, share, us, !c->contended, c->contended);
         c->p->contended_readings += (uint64_t)c->contended;
         c->p->uncorrected_contended += (uint64_t)c->contended;
     } else if (v != RD_ACCEPTED)

@@ -106,6 +106,7 @@ static void predict_of(wi_view *v, const pl_pool *p, uint64_t hm)
     double P, Q;
     pr_sums(v->keep, &P, &Q);
     v->rest_frac = P + Q > 0 ? Q / (P + Q) : 0;
+    v->waited_frac = pr_waited(v->keep);
     v->predicts = v->has_fill && v->keep->n >= PR_MIN;
 }
 

@@ -121,7 +121,8 @@ typedef struct {
     const pr_keep *keep;            /* the kept readings of its set */
     double      hm;                 /* the host's millicores judged against */
     double      other_mc;           /* o: the rest of the host's millicores, averaged */
-    double      rest_frac;          /* the kept readings' rest over their time (18.5) */
+    double      rest_frac;          /* the kept readings' rest over their time (18.5) ... */
+    double      waited_frac;        /* ... and the share of them that were contended */
     int64_t     now;                /* pm.max_children, 0 unknown */
     wi_limit    limit;
     /* section 14, set by whatif_views (the host's other pools count) */

@@ -8,7 +8,13 @@ apart: the worker is idle in between), until STOPFILE exists.
     fcgi_load.py --rate ADDRESS SCRIPT QUERY CLIENTS SECONDS
 is a bounded load generator: CLIENTS closed loops without think time for
 SECONDS after a second of warm-up; prints the requests completed per second
-and their median time in ms."""
+and their median time in ms.
+    fcgi_load.py --rate ADDRESS SCRIPT QUERY CLIENTS SECONDS MASTER_PID
+adds the cores the master's workers used over those SECONDS (their utime
+and stime, as the kernel counts them).
+    fcgi_load.py --pct ADDRESS SCRIPT QUERY CLIENTS SECONDS
+prints the requests completed per second and their p50 and p95 in ms
+(nearest rank)."""
 import os
 import socket
 import struct
@@ -60,7 +66,22 @@ def main(address, script, query, clients, stop, pause_ms="0"):
         time.sleep(0.2)
 
 
-def rate(address, script, query, clients, seconds):
+def worker_ticks(master):
+    """The CPU ticks (utime + stime) of the children of pid master."""
+    total = 0
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            f = open("/proc/%s/stat" % d).read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if f[1] == str(master):  # ppid
+            total += int(f[11]) + int(f[12])
+    return total
+
+
+def rate(address, script, query, clients, seconds, master=None, pct=False):
     clients, seconds = int(clients), float(seconds)
     start = time.monotonic() + 1.0
     end = start + seconds
@@ -79,15 +100,29 @@ def rate(address, script, query, clients, seconds):
     ts = [threading.Thread(target=loop) for _ in range(clients)]
     for t in ts:
         t.start()
+    cores = ""
+    if master:
+        time.sleep(max(0.0, start - time.monotonic()))
+        t0, k0 = time.monotonic(), worker_ticks(master)
+        time.sleep(max(0.0, end - time.monotonic()))
+        t1, k1 = time.monotonic(), worker_ticks(master)
+        cores = " %.3f" % ((k1 - k0) / os.sysconf("SC_CLK_TCK") / (t1 - t0))
     for t in ts:
         t.join()
     times.sort()
+    if pct:
+        def rank(p):
+            return times[max(0, -(-p * len(times) // 100) - 1)] * 1000 if times else 0
+        print("%.3f %.1f %.1f" % (len(times) / seconds, rank(50), rank(95)))
+        return
     med = times[len(times) // 2] * 1000 if times else 0
-    print("%.3f %.1f" % (len(times) / seconds, med))
+    print("%.3f %.1f%s" % (len(times) / seconds, med, cores))
 
 
 if __name__ == "__main__":
     if sys.argv[1] == "--rate":
-        rate(*sys.argv[2:7])
+        rate(*sys.argv[2:8])
+    elif sys.argv[1] == "--pct":
+        rate(*sys.argv[2:7], pct=True)
     else:
         main(*sys.argv[1:7])

@@ -103,6 +103,34 @@ cg_oom_ready() {
         grep -q '^oom_kill ' /sys/fs/cgroup/memory/memory.oom_control 2>/dev/null
 }
 
+# mem_test NAME MIB: the start of a script that runs php-fpm in a memory
+# group: skipped (said, exit 0) unless cg_oom_ready; then dir (a scratch
+# folder), cg (the memory group of MIB MiB, made and checked), ccg (the name
+# of a cpu group, for cg_first), load and script (the load client and
+# mem.php), and on exit php-fpm stopped, the groups removed, dir removed
+# (unless KEEP is set).  top must be set, check.sh sourced.
+mem_test() {
+    if ! cg_oom_ready; then
+        echo "$1: skipped: needs root and a cgroup v1 memory controller that counts OOM kills"
+        exit 0
+    fi
+    dir=$(mktemp -d "/tmp/fpmcpu-$1.XXXXXX")
+    cg=/sys/fs/cgroup/memory/fpmcpu-$1-$$ ccg=/sys/fs/cgroup/cpu/fpmcpu-$1-$$
+    load=$top/tests/integration/fcgi_load.py
+    script=$top/tests/integration/mem.php
+    chmod 755 "$dir"
+    trap mem_test_end EXIT INT TERM
+    cg_memory "$cg" "$2"
+    check "a memory group of $2 MiB is made" $?
+}
+mem_test_end() {
+    touch "$dir/stop"
+    fpm_stop "$dir"
+    wait
+    cg_remove "$cg" "$ccg"
+    [ -n "${KEEP:-}" ] || rm -rf "$dir"
+}
+
 # cg_remove CGROUP...: the tasks left go back to each group's parent, then
 # the group is removed
 cg_remove() {

@@ -14,27 +14,8 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/integration/fpm.sh"
 . "$top/tests/integration/check.sh"
-mcg=/sys/fs/cgroup/memory
-if ! cg_oom_ready; then
-    echo "record_oom: skipped: needs root and a cgroup v1 memory controller that counts OOM kills"
-    exit 0
-fi
 LIMIT_MIB=${LIMIT_MIB:-325}
-dir=$(mktemp -d /tmp/fpmcpu-oom.XXXXXX)
-cg=$mcg/fpmcpu-oom-$$ ccg=/sys/fs/cgroup/cpu/fpmcpu-oom-$$
-load=$top/tests/integration/fcgi_load.py
-script=$top/tests/integration/mem.php
-chmod 755 "$dir"
-cleanup() {
-    touch "$dir/stop"
-    fpm_stop "$dir"
-    wait
-    cg_remove "$cg" "$ccg"
-    [ -n "${KEEP:-}" ] || rm -rf "$dir"
-}
-trap cleanup EXIT INT TERM
-cg_memory "$cg" "$LIMIT_MIB"
-check "a memory group of $LIMIT_MIB MiB is made" $?
+mem_test record_oom "$LIMIT_MIB"
 if cg_first "$ccg"; then
     cg_wrap "$dir/incg" "$cg" "$ccg"
 else

@@ -451,6 +451,24 @@ static void test_16_2_v1_throttling(void **state)
     pipeline_free(pl);
 }
 
+/* 16.2: on cgroup v1, php_accounted reads cpuacct.usage where v2 reads
+ * usage_usec, quota or not: the pool's ticks over the usage's growth */
+static void test_16_2_v1_php_accounted(void **state)
+{
+    (void)state;
+    pipeline *pl = host_with(8, 0, "cgroup_version=1\n");
+    th_round *r = round_at(0, 0, 0, 1000, 0, 1000);
+    th_cgroup_v1(r, 50000000000ull, 0, 0, 0);
+    th_run(pl, r);
+    r = round_at(30, 3000, 0, 1000, 0, 1300);  /* 300 ticks: 3 s of 4 s used */
+    th_cgroup_v1(r, 54000000000ull, 0, 0, 0);
+    th_run(pl, r);
+    truth t = truth_now(pl);
+    assert_int_equal(t.pairs[SIG_ACCOUNTED], 1);
+    assert_int_equal(t.pct[SIG_ACCOUNTED][TR_MAX], 7500);
+    pipeline_free(pl);
+}
+
 static void test_16_2_pair_measured_two_ways(void **state)
 {
     (void)state;
@@ -474,6 +492,7 @@ int main(void)
         cmocka_unit_test(test_throttled_rounds_whatever_the_busy_ratio),
         cmocka_unit_test(test_pressure_on_a_quota_host_comes_from_the_cgroup),
         cmocka_unit_test(test_php_accounted_needs_pids_of_every_pool_in_both_rounds),
+        cmocka_unit_test(test_16_2_v1_php_accounted),
         cmocka_unit_test(test_starved_by_steal_on_stat_hosts_only),
         cmocka_unit_test(test_unanswered_full_rounds),
         cmocka_unit_test(test_steal_probe_minus_the_run_delay),

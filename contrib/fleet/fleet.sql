@@ -1,7 +1,9 @@
 -- fpm-cpu fleet tables and the questions an operator asks first.
 -- Loaded by fpm-fleet (psql -f fleet.sql), which then COPYs each host's
 -- `fpm-analyze --format csv` rows into fpm_pool.  Columns: fpm-analyze(1),
--- CSV COLUMNS; schema 5 (schema 4 had no memory_* columns; schema 3 had no
+-- CSV COLUMNS; schema 6 (schema 5 had no memory_per_worker_source and
+-- memory_*_fraction, and advised each pool beside the others at their
+-- pm.max_children; schema 4 had no memory_* columns; schema 3 had no
 -- cpus and cpu_source; schema 2 had
 -- no knee and cpu_ms_per_request, and sized by TYPICAL with ceiling = fill x
 -- headroom; schema 1 had no joint_*, activity_*, contended and primed
@@ -64,6 +66,8 @@ CREATE TABLE IF NOT EXISTS fpm_pool (
     memory_php_max_bytes         bigint,
     memory_needed_now_bytes      bigint,
     memory_needed_at_advice_bytes bigint,
+    memory_needs_fraction        numeric,
+    memory_room_fraction         numeric,
     pool                         text NOT NULL,
     readings                     bigint,
     typical_pct                  integer,
@@ -92,6 +96,7 @@ CREATE TABLE IF NOT EXISTS fpm_pool (
     "limit"                      text,
     memory_readings              bigint,
     memory_per_worker_bytes      bigint,
+    memory_per_worker_source     text,
     memory_max_bytes             bigint,
     memory_mem_ceiling           bigint,
     memory_advice                bigint,
@@ -117,12 +122,18 @@ CREATE TABLE IF NOT EXISTS fpm_pool (
     filtered_short               bigint,
     filtered_invalid             bigint,
     filtered_primed              bigint,
+    predicted_at_now_workers     bigint,
+    predicted_at_now_p50_ms      bigint,
+    predicted_at_now_p95_ms      bigint,
+    predicted_at_advice_workers  bigint,
+    predicted_at_advice_p50_ms   bigint,
+    predicted_at_advice_p95_ms   bigint,
     PRIMARY KEY (hostname, pool)
 );
 
 -- an older table: the columns added since, and its schema check widened
 ALTER TABLE fpm_pool DROP CONSTRAINT IF EXISTS fpm_pool_schema_check;
-ALTER TABLE fpm_pool ADD CONSTRAINT fpm_pool_schema_check CHECK (schema IN (1, 2, 3, 4, 5));
+ALTER TABLE fpm_pool ADD CONSTRAINT fpm_pool_schema_check CHECK (schema IN (1, 2, 3, 4, 5, 6));
 ALTER TABLE fpm_pool ADD COLUMN IF NOT EXISTS joint_n double precision,
     ADD COLUMN IF NOT EXISTS cpus bigint,
     ADD COLUMN IF NOT EXISTS cpu_source text,
@@ -138,6 +149,15 @@ ALTER TABLE fpm_pool ADD COLUMN IF NOT EXISTS joint_n double precision,
     ADD COLUMN IF NOT EXISTS memory_mem_ceiling bigint,
     ADD COLUMN IF NOT EXISTS memory_advice bigint,
     ADD COLUMN IF NOT EXISTS memory_binds text,
+    ADD COLUMN IF NOT EXISTS memory_per_worker_source text,
+    ADD COLUMN IF NOT EXISTS memory_needs_fraction numeric,
+    ADD COLUMN IF NOT EXISTS memory_room_fraction numeric,
+    ADD COLUMN IF NOT EXISTS predicted_at_now_workers bigint,
+    ADD COLUMN IF NOT EXISTS predicted_at_now_p50_ms bigint,
+    ADD COLUMN IF NOT EXISTS predicted_at_now_p95_ms bigint,
+    ADD COLUMN IF NOT EXISTS predicted_at_advice_workers bigint,
+    ADD COLUMN IF NOT EXISTS predicted_at_advice_p50_ms bigint,
+    ADD COLUMN IF NOT EXISTS predicted_at_advice_p95_ms bigint,
     ADD COLUMN IF NOT EXISTS joint_base double precision,
     ADD COLUMN IF NOT EXISTS joint_resid_sd double precision,
     ADD COLUMN IF NOT EXISTS joint_points bigint,
@@ -169,7 +189,7 @@ ALTER TABLE fpm_pool ADD COLUMN IF NOT EXISTS joint_n double precision,
 -- pools whose pm.max_children is past their ceiling: more workers only add latency
 CREATE OR REPLACE VIEW fleet_past_ceiling AS
     SELECT hostname, pool, shape, max_children, ceiling, fill_workers
-      FROM fpm_pool WHERE "limit" = 'cpu'
+      FROM fpm_pool WHERE max_children > ceiling
      ORDER BY max_children::numeric / ceiling DESC, hostname, pool;
 
 -- hosts whose pools together need more CPU now than the host has

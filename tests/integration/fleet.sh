@@ -46,9 +46,9 @@ check "pools whose overhead is not measured ($got)" $?
 got=$(q "SELECT * FROM fleet_most_starved" | tr '\n' ' ')
 [ "$got" = "web1|3|240 vps1|2|40 " ]; check "hosts with the most starved rounds ($got)" $?
 got=$(q "SELECT count(*), count(DISTINCT hostname), min(schema), max(schema) FROM fpm_pool")
-[ "$got" = "9|4|5|5" ]; check "9 rows, 4 hosts, schema 5 ($got)" $?
+[ "$got" = "9|4|6|6" ]; check "9 rows, 4 hosts, schema 6 ($got)" $?
 got=$(q "SELECT * FROM fleet_advice" | tr '\n' ' ')
-[ "$got" = "mem1|shop|40|9|cpu|9|81 " ]; check "pools past the advice, and what binds it ($got)" $?
+[ "$got" = "web1|shop|40|6|memory|7|6 mem1|shop|40|9|cpu|9|55 web1|api|12|11|memory|40|12 " ]; check "pools past the advice, and what binds it ($got)" $?
 got=$(q "SELECT memory_per_worker_bytes, memory_budget_bytes > 0 FROM fpm_pool WHERE hostname = 'mem1' AND pool = 'api'")
 [ "$got" = "41943040|t" ]; check "and each pool's memory ($got)" $?
 got=$(q "SELECT overhead IS NULL, fit_n IS NULL FROM fpm_pool WHERE hostname = 'web2' AND pool = 'api'")

@@ -217,13 +217,10 @@ static void why_memory(FILE *out, const pl_pool *p, const wi_view *v, const why_
     if (v->mem_ceiling >= 0)
         fprintf(out, " %lld fit beside the other pools in the %.2f GiB the host can give "
                      "php-fpm.", (long long)v->mem_ceiling, (double)c->budget / (1024.0 * 1024 * 1024));
-    if (v->advice < 0) {
-        if (v->no_advice == WI_NA_NO_ROOM)
-            fputs(" No advice: the host's memory cannot hold one of its workers beside the "
-                  "others.", out);
-        else if (v->no_advice == WI_NA_NO_CEILING || v->no_advice == WI_NA_FLOOR)
-            fputs(" No advice: the CPU gives no ceiling, and memory alone says nothing about "
-                  "it.", out);
+    if (v->advice < 0) { /* the reasons the sentences above have not said */
+        if (v->no_advice == WI_NA_NO_ROOM || v->no_advice == WI_NA_NO_CEILING ||
+            v->no_advice == WI_NA_FLOOR)
+            fprintf(out, " No advice: %s.", whatif_no_advice_text(v->no_advice));
         return;
     }
     if (v->binds == WI_BINDS_MEMORY)

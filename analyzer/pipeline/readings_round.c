@@ -37,12 +37,13 @@ typedef struct {
 static void sums_add(reading_ctx *c, int64_t share, int64_t us, int calm, int waited)
 {
     pl_pool *p = c->p;
+    int64_t ms = (us < 0 ? 0 : us) / 1000;
     hist_add(&p->h, share, us);
-    c->nomem |= pr_add(&p->keep, (us < 0 ? 0 : us) / 1000, share, waited) != 0;
+    c->nomem |= pr_add(&p->keep, ms, share, waited) != 0;
     if (!calm)
         return;
     hist_add(&p->calm, share, us);
-    c->nomem |= pr_add(&p->keep_calm, (us < 0 ? 0 : us) / 1000, share, waited) != 0;
+    c->nomem |= pr_add(&p->keep_calm, ms, share, waited) != 0;
 }
 
 /* Section 17.3: a reading whose worker's wait in the pair is known goes in
@@ -55,8 +56,9 @@ static int own_reading(reading_ctx *c, const status_worker *w, int64_t share)
     if (!c->waits || !wt_growth(&p->wait_before, &p->wait_now, w->pid, &dc, &dw))
         return 0;
     wt_own o = wt_own_share(share, w->has_duration ? w->duration : 0, dc, dw);
-    sums_add(c, o.share, o.duration_us, 1, wt_ratio(dc, dw) >= WT_CONTENDED);
-    p->contended_readings += (uint64_t)(wt_ratio(dc, dw) >= WT_CONTENDED);
+    int contended = wt_ratio(dc, dw) >= WT_CONTENDED;
+    sums_add(c, o.share, o.duration_us, 1, contended);
+    p->contended_readings += (uint64_t)contended;
     p->corrected_readings++;
     p->wait_us += o.wait_us;
     p->want_us += o.cpu_us + o.wait_us;

@@ -277,8 +277,8 @@ static void memory_w(const pl_host *h, wi_view *v)
 /* 14.5: how the host's memory is shared, from the views memory_w filled
  * (and, for its sums, the advices): the sums, B less the held pools, f and
  * g.  The one place these are decided; memory_views applies them. */
-static void host_share(const pl_host *h, const wi_scenario *sc, const wi_view *v,
-                       wi_memory *m)
+void whatif_host_memory(const pl_host *h, const wi_scenario *sc, const wi_view *v,
+                        wi_memory *m)
 {
     memset(m, 0, sizeof *m);
     m->needed_now = m->needed_at_advice = m->needs_hundredths = m->room_hundredths = -1;
@@ -290,14 +290,14 @@ static void host_share(const pl_host *h, const wi_scenario *sc, const wi_view *v
         m->php_max = h->mem_php_max;
         m->budget = mem_budget(m->total, m->other_max);
     }
-    int any_w = 0, unknown_w = 0;
+    int any_w = 0;
     __int128 held = 0, ceil_w = 0, need_w = 0;
     for (size_t i = 0; i < h->npools; i++) {
         const wi_view *x = &v[i];
         if (!x->with_workers)
             continue;
         if (x->w_source == WI_W_NONE) {
-            unknown_w = 1;
+            m->unknown_w = 1;
             continue;
         }
         any_w = 1;
@@ -321,7 +321,7 @@ static void host_share(const pl_host *h, const wi_scenario *sc, const wi_view *v
         m->needed_now = m->needed_now < 0 ? 0 : m->needed_now;
         m->needed_at_advice = m->needed_at_advice < 0 ? 0 : m->needed_at_advice;
     }
-    if (!m->has_budget || unknown_w || m->nsized == 0)
+    if (!m->has_budget || m->unknown_w || m->nsized == 0)
         return;
     m->shared = 1;
     __int128 bs = (__int128)m->budget - held;
@@ -340,12 +340,6 @@ static void host_share(const pl_host *h, const wi_scenario *sc, const wi_view *v
         m->needs_hundredths = 100;
         m->room_hundredths = hundredths(bs - need_w, ceil_w - need_w);
     }
-}
-
-void whatif_host_memory(const pl_host *h, const wi_scenario *sc, const wi_view *v,
-                        wi_memory *m)
-{
-    host_share(h, sc, v, m);
 }
 
 /* 14.5: a sized pool's advice from the share, in integers; -1 under one
@@ -369,10 +363,7 @@ static void memory_views(const pl_host *h, const wi_scenario *sc, wi_view *v)
 {
     memory_w(h, v);
     wi_memory m;
-    host_share(h, sc, v, &m);
-    int unknown_w = 0;
-    for (size_t q = 0; q < h->npools; q++)
-        unknown_w |= v[q].with_workers && v[q].w_source == WI_W_NONE;
+    whatif_host_memory(h, sc, v, &m);
     for (size_t i = 0; i < h->npools; i++) {
         wi_view *x = &v[i];
         if (x->sized && m.shared) {
@@ -386,10 +377,10 @@ static void memory_views(const pl_host *h, const wi_scenario *sc, wi_view *v)
                        : x->w_source == WI_W_NONE ? WI_NA_NO_MEMORY
                        : x->w_source == WI_W_ESTIMATED ? WI_NA_ESTIMATED
                        : !m.has_budget         ? WI_NA_NO_MEMINFO
-                       : unknown_w             ? WI_NA_OTHER_W
+                       : m.unknown_w           ? WI_NA_OTHER_W
                                                : WI_NA_NO_ROOM;
     }
-    for (size_t i = 0; m.has_budget && !unknown_w && i < h->npools; i++) {
+    for (size_t i = 0; m.has_budget && !m.unknown_w && i < h->npools; i++) {
         wi_view *x = &v[i];
         if (x->w_source != WI_W_MEASURED)
             continue;

@@ -149,6 +149,7 @@ typedef struct {
     int      has_total, has_budget; /* a counted round had MEMINFO; one gave other */
     uint64_t total, budget, other_max, php_max; /* M, B, ... */
     int64_t  needed_now, needed_at_advice; /* bytes; -1 where no pool has W or no MEMINFO */
+    int      unknown_w;             /* a pool with workers has no W at all (no STATM) */
     int      shared;                /* sized pools shared B (no W unknown, B known) */
     size_t   nsized, nheld;
     __int128 ceilings_bytes;        /* the sums over the sized pools of ceiling x W ... */

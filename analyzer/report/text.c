@@ -17,7 +17,8 @@
 
 static const char *limit_name(wi_limit l)
 {
-    return whatif_limit_name(l) ? whatif_limit_name(l) : "-";
+    const char *n = whatif_limit_name(l);
+    return n ? n : "-";
 }
 
 /* "host H: WHY: a, b." naming the pools the host line's sums leave out:

@@ -11,6 +11,7 @@
 #                               cpu.shares (root only; fails otherwise)
 #   cg_memory CGROUP MIB        makes a cgroup v1 memory group of MIB MiB, no swap
 #   cg_oom_ready                root with a v1 memory controller that counts OOM kills
+#   mem_test NAME MIB, mem_record, mem_kills   a script in a memory group (below)
 # Sourced, not run.
 
 PHP_FPM=${PHP_FPM:-$(command -v php-fpm8.2 || echo /usr/sbin/php-fpm8.2)}
@@ -123,6 +124,24 @@ mem_test() {
     cg_memory "$cg" "$2"
     check "a memory group of $2 MiB is made" $?
 }
+# mem_kills: the OOM kills the kernel counted in mem_test's group
+mem_kills() { sed -n 's/^oom_kill //p' "$cg/memory.oom_control"; }
+
+# mem_record: with the load clients started (stopped by $dir/stop), a
+# second to warm up, then fpm-record of $dir/fpm.conf at 1 s for ROUNDS
+# rounds (18 by default) into $dir/log; the clients stopped, and checked:
+# the recorder exited 0 and the kernel OOM-killed nothing meanwhile
+mem_record() {
+    sleep 1
+    "$top/bin/fpm-record" -q --fpm-config "$dir/fpm.conf" --interval 1s --rounds "${ROUNDS:-18}" \
+        -o "$dir/log" 2>/dev/null
+    check "fpm-record exits 0" $?
+    touch "$dir/stop"
+    wait
+    rm -f "$dir/stop"
+    [ "$(mem_kills)" = 0 ]; check "no OOM kill while it was recorded" $?
+}
+
 mem_test_end() {
     touch "$dir/stop"
     fpm_stop "$dir"

@@ -30,7 +30,6 @@ if cg_first "$ccg"; then
 else
     cg_wrap "$dir/incg" "$cg"
 fi
-kills() { sed -n 's/^oom_kill //p' "$cg/memory.oom_control"; }
 
 # pool NAME N: its snippet, pm.max_children N
 pool() {
@@ -47,14 +46,7 @@ cp "$dir/fpm.conf" "$dir/fpm.conf.orig"
 # recorder finds idle workers
 ${inc} python3 "$load" "$dir/a.sock" "$script" "mb=40&busy=20&sleep=200" 2 "$dir/stop" 300 &
 ${inc} python3 "$load" "$dir/b.sock" "$script" "mb=40&busy=20&sleep=200" 2 "$dir/stop" 300 &
-sleep 1
-"$top/bin/fpm-record" -q --fpm-config "$dir/fpm.conf" --interval 1s --rounds "${ROUNDS:-18}" \
-    -o "$dir/log" 2>/dev/null
-check "fpm-record exits 0" $?
-touch "$dir/stop"
-wait
-rm -f "$dir/stop"
-[ "$(kills)" = 0 ]; check "no OOM kill while it was recorded" $?
+mem_record
 "$top/bin/fpm-analyze" advise --format json "$dir/log" > "$dir/advise.json" 2>"$dir/an.err"
 check "fpm-analyze advise reads the log" $?
 "$top/bin/fpm-analyze" advise "$dir/log" > "$dir/advise.txt" 2>>"$dir/an.err"
@@ -110,7 +102,7 @@ fpm_stop "$dir"
 # run N_A N_B CONF: both pools, every worker busy at once holding 40 MiB,
 # for 4 s; prints the OOM kills it cost
 run() {
-    before=$(kills)
+    before=$(mem_kills)
     "$dir/incg" "$PHP_FPM" -y "$3" -R || return 1
     i=0; while [ ! -s "$dir/fpm.pid" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
     sleep 0.5
@@ -121,7 +113,7 @@ run() {
     wait
     rm -f "$dir/stop"
     fpm_stop "$dir"
-    echo $(( $(kills) - before ))
+    echo $(( $(mem_kills) - before ))
 }
 aa=$(cat "$dir/a.advice") ba=$(cat "$dir/b.advice")
 k=$(run "$aa" "$ba" "$dir/root$dir/fpm.conf")

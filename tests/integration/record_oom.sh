@@ -21,7 +21,6 @@ if cg_first "$ccg"; then
 else
     cg_wrap "$dir/incg" "$cg"
 fi
-kills() { sed -n 's/^oom_kill //p' "$cg/memory.oom_control"; }
 # (325 MiB: 4 workers of ~65 MiB fit, 5 do not, and 90% of it over a W of
 # ~71 MiB is 4.1: the ceiling's floor and the OOM count are both away from
 # an edge)
@@ -34,14 +33,7 @@ start() {
 }
 start 4; check "php-fpm starts in the group, pm.max_children 4" $?
 python3 "$load" "$dir/mem.sock" "$script" "mb=64&busy=20&sleep=100" 4 "$dir/stop" 500 &
-sleep 1
-"$top/bin/fpm-record" -q --fpm-config "$dir/fpm.conf" --interval 1s --rounds "${ROUNDS:-18}" \
-    -o "$dir/log" 2>/dev/null
-check "fpm-record exits 0" $?
-touch "$dir/stop"
-wait
-rm -f "$dir/stop"
-[ "$(kills)" = 0 ]; check "no OOM kill while it was recorded" $?
+mem_record
 zstdcat "$dir/log" | grep -q "^mem_limit_bytes=$((LIMIT_MIB * 1048576))$"
 check "HOST mem_limit_bytes is the group's limit" $?
 "$top/bin/fpm-analyze" --format json "$dir/log" > "$dir/json" 2>/dev/null
@@ -56,7 +48,7 @@ ceiling=$1 w=$2 budget=$3 other=$4
 fpm_stop "$dir"
 
 # up one worker at a time, every worker busy, until the kernel kills one
-before=$(kills) count=""
+before=$(mem_kills) count=""
 for n in $(seq 5 16); do
     start "$n" || { check "php-fpm starts with pm.max_children $n" 1; break; }
     python3 "$load" "$dir/mem.sock" "$script" "mb=64&busy=20&sleep=800" "$n" "$dir/stop" &
@@ -65,7 +57,7 @@ for n in $(seq 5 16); do
     wait
     rm -f "$dir/stop"
     fpm_stop "$dir"
-    if [ "$(kills)" != "$before" ]; then count=$n; break; fi
+    if [ "$(mem_kills)" != "$before" ]; then count=$n; break; fi
 done
 [ -n "$count" ]; check "the kernel killed a worker at some pm.max_children (${count:-none})" $?
 if [ -n "$count" ] && [ "$ceiling" != None ]; then

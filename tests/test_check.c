@@ -149,6 +149,40 @@ static void test_host_steal_throttled_pressure_p90_rise(void **state)
     }
 }
 
+/* A host signal is capped at 100%: the cap is in the 95-100 bucket, so
+ * 99.89% -> 100.00% (pressure beside a burner) is no bucket up; 94.99% ->
+ * 100.00% is one */
+static void test_a_signal_at_its_cap_is_in_the_95_100_bucket(void **state)
+{
+    (void)state;
+    static const struct { const char *was; int worse; } cases[] = {{"99.89", 0}, {"94.99", 1}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[] = "/tmp/fpmcpu-baseline-XXXXXX";
+        FILE *f = fdopen(mkstemp(path), "w");
+        assert_non_null(f);
+        fprintf(f, "{\"format\": 1, \"hosts\": [{\"hostname\": \"web1\", \"steal\": "
+                   "{\"p90_pct\": %s}, \"pools\": []}]}", cases[i].was);
+        fclose(f);
+        pipeline *pl = pipeline_new(NULL);
+        th_host(pl, "web1", 4, "b", 0);
+        for (int k = 0; k < 3; k++) { /* every busy tick stolen, none idle: 100% */
+            th_round *r = th_round_at(30.0 * k, 0);
+            th_stat_steal(r, 12000ull * (unsigned)k, 12000ull * (unsigned)k, 0);
+            th_run(pl, r);
+        }
+        wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
+        char *s = NULL, err[256];
+        size_t n = 0;
+        FILE *out = open_memstream(&s, &n);
+        int worse = check_against(out, pl, &sc, path, 0, 10, err, sizeof err);
+        fclose(out);
+        unlink(path);
+        pipeline_free(pl);
+        assert_int_equal(worse, cases[i].worse);
+        free(s);
+    }
+}
+
 static void test_an_unusable_baseline_is_an_error(void **state)
 {
     (void)state;
@@ -288,6 +322,7 @@ int main(void)
         cmocka_unit_test(test_nothing_worse_exits_0),
         cmocka_unit_test(test_each_thing_worse_is_one_line),
         cmocka_unit_test(test_host_steal_throttled_pressure_p90_rise),
+        cmocka_unit_test(test_a_signal_at_its_cap_is_in_the_95_100_bucket),
         cmocka_unit_test(test_an_overhead_believed_then_and_not_now),
         cmocka_unit_test(test_an_unusable_baseline_is_an_error),
     };

@@ -223,6 +223,15 @@ static int compare_pool(FILE *out, const char *hname, const char *pname, const j
     return worse;
 }
 
+/* The bucket of a host signal's share, capped at 100% (section 9): the
+ * cap is in the 95-100 bucket, so that a signal at its cap and one just
+ * under it (pressure 99.89% -> 100.00% beside a burner) are not a bucket
+ * apart; 100-125 is for pools' corrected shares, which have no cap. */
+static int signal_bucket(int64_t hundredths)
+{
+    return hist_bucket(hundredths >= 10000 ? 9999 : hundredths < 0 ? 0 : hundredths);
+}
+
 /* A host's signals that check compares (PL_SIGNALS' check: steal,
  * throttled, pressure), their p90 against its baseline object
  * bh, by the same bucket tolerance as the pools' shares.  Returns how many
@@ -239,7 +248,7 @@ static int compare_host(FILE *out, const char *hname, const json_t *bh, const pl
         if (!json_is_number(b) || t.pct[g][TR_P90] < 0)
             continue;
         int64_t was = (int64_t)llround(json_number_value(b) * 100);
-        int up = hist_bucket(t.pct[g][TR_P90]) - hist_bucket(was < 0 ? 0 : was);
+        int up = signal_bucket(t.pct[g][TR_P90]) - signal_bucket(was);
         if (up > tol) {
             char now[ESC_HUNDREDTHS];
             fprintf(out, "%s: %s p90 %.2f%% -> %s%% (up %d bucket%s, tolerance %d)\n", hname,

@@ -49,9 +49,14 @@ static int eat(cursor *c, char ch)
 static const char *find(const char *b, size_t n, const char *needle, size_t from)
 {
     size_t k = strlen(needle);
-    for (size_t i = from; i + k <= n; i++)
-        if (b[i] == needle[0] && memcmp(b + i, needle, k) == 0)
-            return b + i;
+    for (size_t i = from; i + k <= n; i++) {
+        const char *c = memchr(b + i, needle[0], n - k + 1 - i); /* its first byte */
+        if (!c)
+            return NULL;
+        i = (size_t)(c - b);
+        if (memcmp(c, needle, k) == 0)
+            return c;
+    }
     return NULL;
 }
 
@@ -66,6 +71,16 @@ int status_parse_int(const char *s, size_t n, int64_t *out)
     if (i == n)
         return -1;
     uint64_t v = 0;
+    if (n - i <= 18) { /* 18 digits always fit */
+        for (; i < n; i++) {
+            unsigned d = (unsigned char)(s[i] - '0');
+            if (d > 9)
+                return -1;
+            v = v * 10 + d;
+        }
+        *out = neg ? -(int64_t)v : (int64_t)v;
+        return 0;
+    }
     for (; i < n; i++) {
         if (s[i] < '0' || s[i] > '9')
             return -1;
@@ -298,12 +313,13 @@ static int parse_worker(status_page *pg, cursor *c, status_worker *w, size_t *so
         i += sizeof lit - 1;                                                      \
     } while (0)
 /* a string value up to `"` + the next key's literal, in this worker's own
- * object (before lim); [vs, ve) */
+ * object: one where the next worker's object (`{"pid":`) begins before
+ * that quote is left to the general parser; [vs, ve) */
 #define STR(next)                                                                 \
     do {                                                                          \
         vs = i;                                                                   \
         for (;;) {                                                                \
-            const char *q = i < lim ? memchr(b + i, '"', lim - i) : NULL;         \
+            const char *q = i < n ? memchr(b + i, '"', n - i) : NULL;             \
             if (!q)                                                               \
                 goto slow;                                                        \
             i = (size_t)(q - b);                                                  \
@@ -311,6 +327,8 @@ static int parse_worker(status_page *pg, cursor *c, status_worker *w, size_t *so
                 break;                                                            \
             i++;                                                                  \
         }                                                                         \
+        if (worker_in(b, n, vs, i))                                               \
+            goto slow;                                                            \
         ve = i++;                                                                 \
     } while (0)
 /* a number: [vs, ve) */
@@ -336,11 +354,25 @@ static void keep_string(status_page *pg, size_t *so, const char *s, size_t n, co
     *out_len = dl;
 }
 
+/* True when a worker object (`{"pid":`) begins in b[from, to): the string
+ * read there would run into the next worker's. */
+static int worker_in(const char *b, size_t n, size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++) {
+        const char *c = memchr(b + i, '{', to - i);
+        if (!c)
+            return 0;
+        i = (size_t)(c - b);
+        if (n - i >= 7 && memcmp(c, "{\"pid\":", 7) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 static int parse_worker_fast(status_page *pg, cursor *c, status_worker *w, size_t *so)
 {
     const char *b = c->b;
     size_t n = c->n, i = c->i, vs, ve, so0 = *so;
-    size_t lim = next_worker(b, n, i);
     LIT("\"pid\":");
     NUM();
     w->has_pid = status_parse_int(b + vs, ve - vs, &w->pid) == 0;

@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "fpmlog.h"
+#include "fpmidx.h"
+#include "rc.h"
 #include "zframe.h"
 
 struct logfile {
@@ -22,6 +24,7 @@ struct logfile {
     uint64_t       good_size;     /* file size after the last good commit */
     int            disk_frame_open; /* the file ends inside an open frame */
     int            abandoned;     /* a write failed: cut back, start anew */
+    uint64_t       index_start;   /* the first byte the index written at close covers */
 };
 
 static int full_pread(int fd, void *buf, size_t n, uint64_t off)
@@ -200,13 +203,26 @@ logfile *logfile_open(const char *path, int level, char *repaired, size_t rlen,
         return NULL;
     }
     int plain_tail = 0;
+    /* the index a closed log ends with comes off, and is written again,
+     * covering the same frames and these, when this recorder closes it */
+    struct stat st;
+    uint64_t at, start = UINT64_MAX;
+    if (fstat(lf->fd, &st) == 0 && fpmidx_find(lf->fd, (uint64_t)st.st_size, &at, &start) == 0) {
+        if (ftruncate(lf->fd, (off_t)at) != 0) {
+            snprintf(err, errlen, "could not take its index off: %s", strerror(errno));
+            close(lf->fd);
+            free(lf);
+            return NULL;
+        }
+    } else {
+        start = UINT64_MAX;
+    }
     if (logfile_repair(lf->fd, repaired, rlen, &plain_tail) != 0) {
         snprintf(err, errlen, "could not close the frame left open: %s", strerror(errno));
         close(lf->fd);
         free(lf);
         return NULL;
     }
-    struct stat st;
     if (fstat(lf->fd, &st) != 0) {
         snprintf(err, errlen, "could not open: %s", strerror(errno));
         close(lf->fd);
@@ -214,6 +230,7 @@ logfile *logfile_open(const char *path, int level, char *repaired, size_t rlen,
         return NULL;
     }
     lf->good_size = (uint64_t)st.st_size;
+    lf->index_start = start <= lf->good_size ? start : lf->good_size;
     lf->level = plain_tail ? 0 : level;
     lf->w = fpmlog_writer_to(pend_sink, lf, lf->level);
     if (!lf->w) {
@@ -300,6 +317,10 @@ int logfile_close(logfile *lf)
     if (!lf)
         return 0;
     int rc = logfile_commit(lf, 1);
+    /* a closed log ends with its index (fpmlog(5)): where it cannot be
+     * written whole, the next open takes off what was */
+    if (rc == 0 && lf->level > 0 && fpmidx_append(lf->fd, lf->index_start) == FPM_ENOMEM)
+        rc = -1;
     if (fsync(lf->fd) != 0 && errno != EINVAL)
         rc = -1;
     logfile_drop(lf);

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <zstd.h>
 
+#include "fpmidx.h"
 #include "fpmlog.h"
 #include "logfile.h"
 #include "testlib.h"
@@ -105,6 +106,53 @@ static void test_appending_starts_a_new_frame(void **state)
     char *r = rounds_read();
     assert_string_equal(r, "1 2 3 11 12 13");
     free(r);
+    buf_free(&b);
+}
+
+/* The frames the index at the end of the file lists, from where; -1 none. */
+static int indexed_frames(uint64_t *start)
+{
+    int fd = open(path, O_RDONLY);
+    struct stat st;
+    fpmidx x;
+    uint64_t at;
+    const char *why;
+    assert_int_equal(fstat(fd, &st), 0);
+    int n = fpmidx_load(fd, (uint64_t)st.st_size, &x, &at, &why) == 0 ? (int)x.n : -1;
+    *start = x.start;
+    fpmidx_free(&x);
+    close(fd);
+    return n;
+}
+
+static void test_a_closed_log_ends_with_its_index_and_a_restart_takes_it_off(void **state)
+{
+    (void)state;
+    char rep[256], err[256];
+    uint64_t start = 1;
+    for (int run = 0; run < 2; run++) {
+        logfile *lf = logfile_open(path, 3, rep, sizeof rep, err, sizeof err);
+        assert_non_null(lf);
+        round_of(lf, run * 10 + 1);
+        assert_int_equal(logfile_commit(lf, 1), 0);
+        round_of(lf, run * 10 + 2);
+        assert_int_equal(logfile_commit(lf, 0), 0);
+        /* open, the log has no index: it is being written */
+        assert_int_equal(indexed_frames(&start), -1);
+        assert_int_equal(logfile_close(lf), 0);
+        /* closed, its index lists every frame, the first run's too */
+        assert_int_equal(indexed_frames(&start), 2 * (run + 1));
+        assert_int_equal(start, 0);
+    }
+    char *r = rounds_read();
+    assert_string_equal(r, "1 2 11 12");
+    free(r);
+    buf b = slurp(); /* one index: the first run's came off */
+    int n = 0;
+    for (const char *p = b.p; (p = memmem(p, b.n - (size_t)(p - b.p), "fpmidx1\nversion", 15));
+         p++)
+        n++;
+    assert_int_equal(n, 1);
     buf_free(&b);
 }
 
@@ -352,6 +400,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_appending_starts_a_new_frame, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_frame_left_open_is_closed_on_start, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_closed_log_ends_with_its_index_and_a_restart_takes_it_off,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_failed_write_loses_only_that_round, setup, teardown),
         cmocka_unit_test_setup_teardown(test_created_0600_never_through_a_symlink, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_summary_cut_short_is_removed_on_start, setup,

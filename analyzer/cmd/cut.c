@@ -14,6 +14,7 @@
 #include "fpmlog.h"
 #include "fpmsum.h"
 #include "grow.h"
+#include "fpmidx.h"
 #include "msg.h"
 #include "namemap.h"
 #include "records.h"
@@ -402,7 +403,7 @@ static int open_out(const char *out, char *tmp, size_t tmplen)
         return FPM_EFAIL;
     }
     snprintf(tmp, tmplen, "%s.tmp", out);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    int fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600); /* read back: its index */
     if (fd < 0)
         msg_warn("%s: could not create", tmp);
     return fd;
@@ -426,6 +427,12 @@ int cut_logs(const config *cfg, const pl_options *opt)
         rc = FPM_EFAIL;
     if (rc == 0 && fpmlog_writer_end_frame(c.w) != 0) {
         c.err = errno;
+        rc = FPM_EFAIL;
+    }
+    /* the index a window finds its frames by (fpmlog(5), "The index") */
+    int ix = rc == 0 ? fpmidx_append(fd, 0) : 0;
+    if (ix == FPM_ENOMEM || ix == -1) {
+        c.err = ix == -1 ? errno : ENOMEM;
         rc = FPM_EFAIL;
     }
     if (rc == 0 && fsync(fd) != 0) {

@@ -26,11 +26,19 @@ seek *window_plan(const pl_options *opt, char *const *logs, int nlogs)
     if ((!opt->has_from && !opt->has_until) || window_full_read())
         return NULL;
     seek *sk = seek_new(opt->has_from, opt->from_ns, opt->has_until, opt->until_ns);
-    for (int i = 0; sk && i < nlogs; i++)
+    for (int i = 0; sk && i < nlogs; i++) {
+        uint64_t at;
+        const char *why;
         if (seek_add(sk, logs[i]) != 0) {
             seek_free(sk);
             sk = NULL;
+        } else if ((why = seek_index_damage(sk, (size_t)i, &at))) {
+            char what[160];
+            snprintf(what, sizeof what, "damaged index (%s), its frames found by reading them",
+                     why);
+            msg_damage(logs[i], at, 0, 0, what);
         }
+    }
     if (!sk)
         return NULL;
     seek_plan(sk);
@@ -68,10 +76,11 @@ seek *window_plan(const pl_options *opt, char *const *logs, int nlogs)
     const char *say = getenv("FPM_ANALYZE_SEEK_STATS");
     if (sk && say && *say) { /* for the tests and make bench */
         seek_stats st = seek_stats_of(sk);
-        msg_warnx("seek: %llu of %llu frames read (%llu of %llu bytes), after %d tries",
+        msg_warnx("seek: %llu of %llu frames read (%llu of %llu bytes), after %d tries; "
+                  "%llu frames from indexes",
                   (unsigned long long)(st.frames - st.skipped), (unsigned long long)st.frames,
                   (unsigned long long)(st.bytes - st.skipped_bytes),
-                  (unsigned long long)st.bytes, tries);
+                  (unsigned long long)st.bytes, tries, (unsigned long long)st.indexed);
     }
     return sk;
 }

@@ -13,6 +13,7 @@
 #include "rc.h"
 #include "msg.h"
 #include "pipeline.h"
+#include "fpmidx.h"
 #include "zframe.h"
 
 /* A zstd frame of a LOG, and the summary after it. */
@@ -38,6 +39,10 @@ typedef struct {
     size_t   n, cap;
     size_t   cursor;            /* the frame the reader was last at */
     char    *path;
+    fpmidx   x;                 /* its frames, their summaries' numbers and pools */
+    size_t   indexed;           /* frames found in its index */
+    uint64_t index_at;          /* where its index begins ... */
+    const char *index_damage;   /* ... when it is damaged: what is wrong, else NULL */
 } file;
 
 struct seek {
@@ -72,6 +77,7 @@ void seek_free(seek *s)
     for (size_t i = 0; i < s->nfiles; i++) {
         free(s->files[i].f);
         free(s->files[i].path);
+        fpmidx_free(&s->files[i].x);
     }
     free(s->files);
     free(s->runs);
@@ -95,10 +101,10 @@ static int read_summary(seek *s, int fd, uint64_t off, uint64_t len, fpmsum *sum
 }
 
 /* Whether a summary's rounds all lie outside the window. */
-static int outside(const seek *s, const fpmsum *sum)
+static int outside(const seek *s, uint64_t rounds, uint64_t min_real, uint64_t max_real)
 {
-    return sum->rounds == 0 || (s->has_until && sum->min_real >= s->until) ||
-           (s->has_from && sum->max_real < s->from);
+    return rounds == 0 || (s->has_until && min_real >= s->until) ||
+           (s->has_from && max_real < s->from);
 }
 
 static int add_frame(file *f, frame fr)
@@ -117,44 +123,25 @@ static int add_run(seek *s, size_t fi, size_t a, size_t b)
     return 0;
 }
 
-/* The frames of fd, size bytes, as far as they can be walked; each marked
- * skippable (run 0) or not (-1).  0, -1 ENOMEM. */
-static int walk(seek *s, file *f, int fd, uint64_t size)
+/* The frames of f (its index x) as seek plans them; each marked skippable
+ * (run 0) or not (-1).  0, FPM_ENOMEM. */
+static int plan_frames(seek *s, file *f)
 {
-    uint64_t off = 0;
+    const fpmidx *x = &f->x;
     int clean = 1; /* the frame before ended between rounds (or none was) */
-    while (off + 8 <= size) {
-        unsigned char m[8];
-        if (zf_pread_all(fd, m, 8, off) != 8)
-            break;
-        if (zf_is_skippable(m)) {
-            off += zf_skippable_size(m);
-            continue;
-        }
-        uint64_t len;
-        if (!zf_is_frame(m) || zf_frame_extent(fd, off, size, &len) != 0)
-            break; /* plain records, damage, an open frame: read as they are */
-        frame fr = {off, off + len, off + len, -1, 0, 0, 0, 0};
-        fpmsum sum;
-        unsigned char h[8];
-        int ok = 0;
-        if (fr.end + 8 <= size && zf_pread_all(fd, h, 8, fr.end) == 8 && zf_is_skippable(h) &&
-            h[0] == FPMSUM_MAGIC0 && fr.end + zf_skippable_size(h) <= size &&
-            read_summary(s, fd, fr.end, zf_skippable_size(h), &sum, NULL) == 0 &&
-            sum.frame_bytes == len) {
-            ok = 1;
-            fr.end += zf_skippable_size(h);
-        }
-        if (ok) {
-            fr.rounds = sum.rounds;
-            fr.min_real = sum.min_real;
-            fr.max_real = sum.max_real;
-        }
-        fr.may_skip = ok && clean && sum.seekable && outside(s, &sum);
-        clean = ok && sum.seekable;
+    uint64_t prev_end = 0;
+    for (size_t k = 0; k < x->n; k++) {
+        const fpmidx_frame *xf = &x->f[k];
+        int ok = xf->sum_len > 0;
+        if (xf->off != prev_end)
+            clean = 0; /* bytes that are not frames before it: what they end in is not known */
+        frame fr = {xf->off, xf->off + xf->len + xf->sum_len, xf->off + xf->len, -1,
+                    ok ? xf->rounds : 0, ok ? xf->min_real : 0, ok ? xf->max_real : 0, 0};
+        fr.may_skip = ok && clean && xf->seekable && outside(s, xf->rounds, xf->min_real, xf->max_real);
+        clean = ok && xf->seekable;
+        prev_end = fr.end;
         if (add_frame(f, fr) != 0)
             return FPM_ENOMEM;
-        off = fr.end;
     }
     /* A summary's times are believed only in order with its neighbours':
      * times that jump back or ahead of the frames around it (a lie, or a
@@ -173,6 +160,45 @@ static int walk(seek *s, file *f, int fd, uint64_t size)
     return 0;
 }
 
+/* f's frames: from its trailing index when one checks out (the frames
+ * before the index's start walked), else all walked.  0, FPM_ENOMEM. */
+static int index_file(file *f, int fd, uint64_t size)
+{
+    fpmidx pre = {0};
+    const char *why = NULL;
+    int rc = fpmidx_load(fd, size, &f->x, &f->index_at, &why);
+    if (rc == FPM_ENOMEM)
+        return rc;
+    if (rc == FPMIDX_DAMAGED)
+        f->index_damage = why;
+    f->indexed = rc == 0 ? f->x.n : 0;
+    if (rc != 0) {
+        rc = fpmidx_walk(fd, 0, size, &f->x);
+    } else if (f->x.start > 0 && (rc = fpmidx_walk(fd, 0, f->x.start, &pre)) == 0) {
+        /* the frames before the index's, then its own */
+        fpmidx *x = &f->x;
+        for (size_t k = 0; k < x->n; k++) {
+            x->f[k].host = x->f[k].host < x->nnames ? x->f[k].host + pre.nnames : SIZE_MAX;
+            x->f[k].pool0 += pre.nnames;
+        }
+        if (grow(&pre.f, &pre.cap, pre.n + x->n, sizeof *pre.f, 256) ||
+            grow(&pre.names, &pre.cap_names, pre.nnames + x->nnames, sizeof *pre.names, 64) ||
+            !(pre.lens = realloc(pre.lens, pre.cap_names * sizeof *pre.lens))) {
+            fpmidx_free(&pre);
+            return FPM_ENOMEM;
+        }
+        memcpy(pre.f + pre.n, x->f, x->n * sizeof *x->f);
+        memcpy(pre.names + pre.nnames, x->names, x->nnames * sizeof *x->names);
+        memcpy(pre.lens + pre.nnames, x->lens, x->nnames * sizeof *x->lens);
+        pre.n += x->n;
+        pre.nnames += x->nnames;
+        x->nnames = 0; /* the names are pre's now */
+        fpmidx_free(x);
+        *x = pre;
+    }
+    return rc;
+}
+
 int seek_add(seek *s, const char *path)
 {
     file *nf = realloc(s->files, (s->nfiles + 1) * sizeof *nf);
@@ -189,8 +215,9 @@ int seek_add(seek *s, const char *path)
     if (fd < 0)
         return 0;
     int rc = 0;
-    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode))
-        rc = walk(s, f, fd, (uint64_t)sb.st_size);
+    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+        (rc = index_file(f, fd, (uint64_t)sb.st_size)) == 0)
+        rc = plan_frames(s, f);
     close(fd);
     /* the stretches of skippable frames */
     for (size_t k = 0; rc == 0 && k < f->n;) {
@@ -324,26 +351,43 @@ int seek_jumped(seek *s, size_t i, uint64_t off, uint64_t len, seek_record_fn re
     frame *fr = f ? frame_at(f, off) : NULL;
     if (!fr)
         return FPM_EFAIL;
-    int fd = open(f->path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return FPM_EFAIL;
+    int fd = -1; /* opened for a frame with records of its own */
     gather g = {.record = record, .arg = arg};
     fpmsum_visit v = {gather_pool, gather_record, &g};
     int rc = 0;
     for (size_t k = (size_t)(fr - f->f); rc == 0 && k < f->n && f->f[k].off < off + len; k++) {
         fpmsum sum;
         const frame *x = &f->f[k];
+        const fpmidx_frame *xf = &f->x.f[k];
+        seek_frame sf = {&sum, (const char *const *)f->x.names + xf->pool0, f->x.lens + xf->pool0,
+                         xf->npools, (uint64_t)x->run};
+        if (xf->own == 0) { /* all it says is in the index: nothing to read */
+            fpmidx_sum(&f->x, k, &sum);
+            rc = done(arg, &sf);
+            continue;
+        }
+        if (fd < 0 && (fd = open(f->path, O_RDONLY | O_CLOEXEC)) < 0)
+            return FPM_EFAIL;
         rc = read_summary(s, fd, x->sum_off, x->end - x->sum_off, &sum, &v);
         if (rc == 0) {
-            seek_frame sf = {&sum, (const char *const *)g.names, g.lens, g.n, (uint64_t)x->run};
+            sf = (seek_frame){&sum, (const char *const *)g.names, g.lens, g.n, (uint64_t)x->run};
             rc = done(arg, &sf);
         }
         gather_clear(&g);
     }
     free(g.names);
     free(g.lens);
-    close(fd);
+    if (fd >= 0)
+        close(fd);
     return rc;
+}
+
+const char *seek_index_damage(const seek *s, size_t i, uint64_t *at)
+{
+    if (i >= s->nfiles || !s->files[i].index_damage)
+        return NULL;
+    *at = s->files[i].index_at;
+    return s->files[i].index_damage;
 }
 
 seek_stats seek_stats_of(const seek *s)
@@ -351,6 +395,7 @@ seek_stats seek_stats_of(const seek *s)
     seek_stats st = {0};
     for (size_t fi = 0; fi < s->nfiles; fi++) {
         const file *f = &s->files[fi];
+        st.indexed += f->indexed;
         for (size_t k = 0; k < f->n; k++) {
             const frame *fr = &f->f[k];
             int skipped = fr->run >= 0 && k < s->runs[fr->run].b - s->runs[fr->run].prime;

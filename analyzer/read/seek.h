@@ -2,9 +2,10 @@
  * seek: a window (--from/--until) that reads only the frames it needs, on
  * logs whose zstd frames carry summaries (fpmsum.h).
  *
- * Each LOG is indexed first: its frames, walked block header by block
- * header, and the summary after each, checked against the frame (its size,
- * and that it follows it).  A frame is skipped only when its summary checks
+ * Each LOG is indexed first: its frames and the summary after each, read
+ * from the index that ends a closed log (fpmidx.h), or, without one that
+ * checks out, walked block header by block header, each summary checked
+ * against the frame (its size, and that it follows it).  A frame is skipped only when its summary checks
  * out, says its rounds all fall outside the window and the frame ends
  * between rounds, and the frame before it ends between rounds too; every
  * other frame is read.  What a skipped frame holds that the window's figures
@@ -17,7 +18,8 @@
  * is the masters' carry of section 11.2: it restarts at 0 after a jump,
  * as after a restarted master.
  *
- * Memory: a few words per frame of the index.  Nothing prints.
+ * Memory: some twenty words per frame, and its pools' names where they
+ * change.  Nothing prints.
  */
 #ifndef SEEK_H
 #define SEEK_H
@@ -73,9 +75,14 @@ typedef int (*seek_done_fn)(void *arg, const seek_frame *f);
 int seek_jumped(seek *s, size_t i, uint64_t off, uint64_t len, seek_record_fn record,
                 seek_done_fn done, void *arg);
 
-/* What the plan reads: frames indexed, skipped, and their bytes. */
+/* When LOG i ends with a damaged index (fpmidx.h): what is wrong with it,
+ * and where it begins in *at; else NULL.  Its frames were then walked. */
+const char *seek_index_damage(const seek *s, size_t i, uint64_t *at);
+
+/* What the plan reads: frames indexed, skipped, and their bytes; the
+ * frames found in a trailing index. */
 typedef struct {
-    uint64_t frames, skipped, bytes, skipped_bytes;
+    uint64_t frames, skipped, bytes, skipped_bytes, indexed;
 } seek_stats;
 seek_stats seek_stats_of(const seek *s);
 

@@ -2,14 +2,19 @@
  * WORKERS workers at INTERVAL s on a CPUS-core host, zstd frames ended
  * as the recorder ends them by default: after the round that brings the
  * frame to 4 MiB of records, or an hour.  Deterministic (its own LCG).
+ * A log written to a regular file ends with its index, as one the recorder
+ * closed (GENLOG_NOINDEX=1: without, as one still being written).
  * usage: genlog HOURS POOLS WORKERS INTERVAL CPUS > LOG */
+#define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 
+#include "fpmidx.h"
 #include "fpmlog.h"
 
 static uint64_t seed = 88172645463325252ull;
@@ -163,6 +168,12 @@ int main(int argc, char **argv)
     if (fpmlog_writer_end_frame(w) != 0)
         return 2;
     fpmlog_writer_free(w);
+    const char *noindex = getenv("GENLOG_NOINDEX");
+    int rw = noindex && *noindex == '1' ? -1 : open("/proc/self/fd/1", O_RDWR | O_CLOEXEC);
+    if (rw >= 0 && fpmidx_append(rw, 0) == -1) { /* a pipe is not indexed */
+        perror("genlog: index");
+        return 2;
+    }
     free(wk);
     free(t.p);
     return 0;

@@ -15,7 +15,9 @@ one side open):
   seek  fpm-analyze W REENCODED...                           (frames jumped over)
   cut   fpm-analyze cut W -o OUT REENCODED...; fpm-analyze W OUT
 
-must print the same JSON (and, for some windows, text).  A log of many
+must print the same JSON (and, for some windows, text).  The re-encoded logs
+end with their index: the same logs without it, and with it damaged (then
+the message names it), print the same JSON as with it.  A log of many
 frames must have windows where frames were in fact jumped over
 (FPM_ANALYZE_SEEK_STATS), or the test would compare full reads with
 themselves.
@@ -110,20 +112,66 @@ def reencode(d, name, paths):
 STARTS = {}  # hard case: the rounds a window must begin at
 
 
+def index_at(path):
+    """Where the index that ends path begins (fpmlog(5), "The index"), or None."""
+    data = open(path, "rb").read()
+    m = re.search(rb"fpmidx1 crc=[0-9a-f]{8} total=(\d{20})\n\Z", data)
+    return len(data) - int(m.group(1)) if m else None
+
+
+def without_index(d, paths):
+    """Copies of the logs without their indexes, and with each index damaged
+    (a byte of its body changed): a window over either must print what it
+    prints over the logs, and over the second name the damage."""
+    bare, bad = [], []
+    for i, p in enumerate(paths):
+        data, at = open(p, "rb").read(), index_at(p)
+        if at is None:
+            bare.append(p)
+            bad.append(p)
+            continue
+        b1, b2 = os.path.join(d, "%s.bare%d" % (os.path.basename(p), i)), \
+            os.path.join(d, "%s.bad%d" % (os.path.basename(p), i))
+        open(b1, "wb").write(data[:at])
+        k = data.index(b"\nF ", at) + 3  # the first frame's offset
+        open(b2, "wb").write(data[:k] + (b"9" if data[k:k + 1] != b"9" else b"8") + data[k + 1:])
+        bare.append(b1)
+        bad.append(b2)
+    return bare, bad
+
+
 def check(d, name, originals, reencoded, text_too=1):
     skipped_any = False
     ws = windows(round_seconds(originals), STARTS.get(name, ()))
+    say(all(index_at(p) is not None for p in reencoded), "%s: every cut ends with its index" % name)
+    # (an index is this file's when it begins where it says; the cut of a log
+    # put after another one is not)
+    indexed = [p for p in reencoded
+               if index_at(p) is not None and
+               b"\nend=%d\n" % index_at(p) in open(p, "rb").read()[index_at(p):]]
+    bare, bad = without_index(d, reencoded)
     for k, w in enumerate(ws):
         fmts = ["json", "text"] if k < text_too else ["json"]
         full_json = None
         for fmt in fmts:
             a = run(["--format", fmt] + w + originals, {"FPM_ANALYZE_FULL_READ": "1"})
             b = run(["--format", fmt] + w + reencoded, {"FPM_ANALYZE_SEEK_STATS": "1"})
-            m = re.search(r"seek: (\d+) of (\d+) frames read", b[2])
+            m = re.search(r"seek: (\d+) of (\d+) frames read.*; (\d+) frames from indexes", b[2])
             if m and int(m.group(1)) < int(m.group(2)):
                 skipped_any = True
+            if m and fmt == "json" and k == 0:
+                say(int(m.group(3)) > 0 or not indexed or int(m.group(2)) == 0,
+                    "%s: the window found its frames in the index (%s)" % (name, m.group(0)))
             if fmt == "json":
                 full_json = a
+                c = run(["--format", fmt] + w + bare)
+                say(c[0] == b[0] and c[1] == b[1],
+                    "%s %s: the logs without their index print what they print with it"
+                    % (name, " ".join(w)))
+                c = run(["--format", fmt] + w + bad)
+                say(c[0] == b[0] and c[1] == b[1] and "damaged index (bad CRC)" in c[2],
+                    "%s %s: with a damaged index, the same, and the damage said (%s)"
+                    % (name, " ".join(w), c[2].strip()[:200]))
             say(a[0] == b[0] and a[1] == b[1],
                 "%s %s %s: seeking prints what the full read prints (rc %d/%d)" % (
                     name, fmt, " ".join(w), a[0], b[0]))

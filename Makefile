@@ -252,10 +252,13 @@ bin/genlog: build/rel/tests/bench/genlog.o $(REL_LIB)
 bin/readlog: build/rel/tests/bench/readlog.o $(FORMATS:%.c=build/rel/%.o)
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+bin/floor: build/rel/tests/bench/floor.o
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $^
 
 bench:
 	@scripts/deps.sh bench
-	@$(MAKE) -s bin/fpm-analyze bin/fpm-record bin/genlog bin/readlog bin/fpm-analyze-nojoint
+	@$(MAKE) -s bin/fpm-analyze bin/fpm-record bin/genlog bin/readlog bin/floor bin/fpm-analyze-nojoint
 	@tests/bench/bench.sh
 
 clean:

@@ -2,14 +2,17 @@
 # make bench: the figures issue "speed" asks for, side by side, in one run.
 #   replay   fpm-analyze --format json of a generated week-long log (20 pools
 #            x 40 workers at 30 s, zstd frames of 4 MiB) against zstd -dc of the
-#            same file: the ratio of wall times, best of BEST runs each
+#            same file: the ratios of CPU time (goal <= 1.5x) and of wall time
+#            (goal <= 1.2x), best of BEST runs each
 #   decode   the reader alone, and with 2 threads decoding frames ahead,
 #            reading every record of that log, against zstd -dc
 #   memory   peak RSS replaying 1 day and 7 days (flat: it must not grow), and
 #            with --threads 6, past which no more threads are used
 #   window   a 30-minute window of a 30-day log of that host (frames with
-#            summaries: only those the window needs are read), and cut of it,
-#            beside zstd -dc of the whole file and its full replay
+#            summaries: only those the window needs are read), found by the
+#            log's index (goal <= 0.1 s) and, in the same log without its
+#            index, by walking its frames; cut of it, beside zstd -dc of the
+#            whole file and its full replay
 #   joint    a week of a 200-pool host (30 s) replayed, and replayed by a
 #            build without the joint fit's work per pair (section 11): the
 #            ratio, and the peak RSS at 200 pools
@@ -17,6 +20,9 @@
 #            php-fpm 8.2 with 255 workers (static pools of 200, 50 and 5),
 #            with and without 2,000 idle processes beside it, and with
 #            2,000 unrelated listening unix sockets (the LISTEN lookup);
+#            beside it, on the same workers in the same minute, its floor
+#            (bin/floor: one pread each of every worker's kept-open stat,
+#            statm and schedstat, nothing else) and the ratio (goal <= 1.2x);
 #            beside it the recorder of BASE_REV (default 2368d2b, before
 #            STATM and MEMINFO), built from git, on the same php-fpm
 #   size     the log's bytes against gzip -6 of the same records
@@ -37,6 +43,14 @@ cores=$(nproc)
 run() {
     /usr/bin/time -f '%e %M' "$@" 2>&1 >/dev/null | tail -1
 }
+# one run of a command: its CPU time, user + system (s)
+cpu() {
+    /usr/bin/time -f '%U %S' "$@" 2>&1 >/dev/null | tail -1 | awk '{ print $1 + $2 }'
+}
+# the lesser of two numbers, the second when $1 is empty
+least() {
+    if [ -z "$1" ] || awk "BEGIN { exit !($2 < $1) }"; then echo "$2"; else echo "$1"; fi
+}
 # the better (faster) of two "time rss" pairs, the first when $1 is empty
 better() {
     if [ -z "$1" ] || awk "BEGIN { exit !(${2% *} < ${1% *}) }"; then echo "$2"; else echo "$1"; fi
@@ -50,10 +64,12 @@ log1=$dir/week-1-f4m.fpmlog.zst log7=$dir/week-$DAYS-f4m.fpmlog.zst
 size7=$(stat -c %s "$log7")
 # best of BEST, the commands taking turns: a shared host's slow spell then
 # falls on each of them, not on whichever ran during it
-z="" a="" s="" m1="" r0="" r2="" a6=""
+z="" a="" s="" m1="" r0="" r2="" a6="" zc="" ac=""
 for i in $(seq "$BEST"); do
     z=$(better "$z" "$(run sh -c "zstd -dc '$log7' > /dev/null")")
     a=$(better "$a" "$(run "$top/bin/fpm-analyze" --format json "$log7")")
+    zc=$(least "$zc" "$(cpu zstd -qdc "$log7" -o /dev/null)")
+    ac=$(least "$ac" "$(cpu "$top/bin/fpm-analyze" --format json "$log7")")
     s=$(better "$s" "$(run "$top/bin/fpm-analyze" --threads 1 --format json "$log7")")
     m1=$(better "$m1" "$(run "$top/bin/fpm-analyze" --format json "$log1")")
     r0=$(better "$r0" "$(run "$top/bin/readlog" "$log7" 0)")
@@ -65,6 +81,8 @@ echo "machine: $cores CPUs, $(awk '/model name/ {sub(/.*: /, ""); print; exit}' 
 printf 'replay, %d-day log (%s MB zstd):   zstd -dc %.2f s, fpm-analyze %.2f s (%d threads): %.2fx; serial %.2f s: %.2fx\n' \
     "$DAYS" "$(awk "BEGIN { printf \"%.0f\", $size7 / 1e6 }")" "${z% *}" "${a% *}" "$cores" \
     "$(awk "BEGIN { print ${a% *} / ${z% *} }")" "${s% *}" "$(awk "BEGIN { print ${s% *} / ${z% *} }")"
+printf 'replay CPU time (user + system):     zstd -dc %.2f s, fpm-analyze %.2f s: %.2fx (goal 1.5x)\n' \
+    "$zc" "$ac" "$(awk "BEGIN { print $ac / $zc }")"
 printf 'decode, every record of that log:   reader alone %.2f s: %.2fx; 2 decoders ahead %.2f s: %.2fx of zstd -dc\n' \
     "${r0% *}" "$(awk "BEGIN { print ${r0% *} / ${z% *} }")" \
     "${r2% *}" "$(awk "BEGIN { print ${r2% *} / ${z% *} }")"
@@ -77,16 +95,23 @@ printf 'peak RSS:                          1 day %.1f MiB, %d days %.1f MiB (%d 
 # host, a 30-minute window in its middle and cut of it, against zstd -dc of
 # the whole file, and the full replay
 MONTH=${MONTH:-30}
-logm=$dir/month-$MONTH-f4m.fpmlog.zst
+logm=$dir/month-$MONTH-f4m-idx.fpmlog.zst # with its index (an older cache had none)
 [ -s "$logm" ] || { echo "writing a $MONTH-day log to $logm (once, a few minutes)..."; \
     "$top/bin/genlog" $((24 * MONTH)) 20 40 30 16 > "$logm.part" && mv "$logm.part" "$logm"; }
+# the same log without its index (the footer says where it begins)
+logb=$dir/month-$MONTH-f4m-noidx.fpmlog.zst
+if [ ! -s "$logb" ]; then
+    t=$(tail -c 48 "$logm" | sed -n 's/^fpmidx1 crc=[0-9a-f]* total=0*\([0-9]*\)$/\1/p')
+    head -c $(( $(stat -c %s "$logm") - t )) "$logm" > "$logb"
+fi
 sizem=$(stat -c %s "$logm")
 w0=$(( $(zstd -dc "$logm" 2>/dev/null | head -c 1000000 | awk '/^#fpmlog1 ROUND/ {print int($4 / 1e9); exit}') + MONTH * 86400 / 2 ))
 win="--from @$w0 --until @$((w0 + 1800))"
-zm="" wm="" cm="" fm=""
+zm="" wm="" cm="" fm="" wb=""
 for i in $(seq "$BEST"); do
     zm=$(better "$zm" "$(run sh -c "zstd -dc '$logm' > /dev/null")")
     wm=$(better "$wm" "$(run "$top/bin/fpm-analyze" --format json $win "$logm")")
+    wb=$(better "$wb" "$(run "$top/bin/fpm-analyze" --format json $win "$logb")")
     rm -f "$dir/month-window.fpmlog.zst"
     cm=$(better "$cm" "$(run "$top/bin/fpm-analyze" cut -q $win -o "$dir/month-window.fpmlog.zst" "$logm")")
     [ "$i" = 1 ] && fm=$(run "$top/bin/fpm-analyze" --format json "$logm") # once: the longest
@@ -98,6 +123,8 @@ printf 'window, 30 min of a %d-day log (%s MB zstd): %.2f s (%s read), peak RSS 
     "$(awk "BEGIN { print ${wm#* } / 1024 }")" "${cm% *}" \
     "$(awk "BEGIN { printf \"%.0f\", $(stat -c %s "$dir/month-window.fpmlog.zst") / 1e3 }")" \
     "${zm% *}" "${fm% *}" "$(awk "BEGIN { print ${fm% *} / ${zm% *} }")"
+printf 'window, the same log without its index: %.2f s (its frames walked); with it %.2f s (goal 0.1 s)\n' \
+    "${wb% *}" "${wm% *}"
 
 # the joint fit's cost: a week of a 200-pool host (4 workers each at 30 s),
 # with and without its work per pair, and the peak RSS at 200 pools
@@ -139,7 +166,10 @@ if [ "${RECORD:-1}" = 1 ] && command -v php-fpm8.2 >/dev/null 2>&1; then
             -o "$f/$1-rss.fpmlog" 2>"$f/$1.rss" >/dev/null
         echo "$b"
     }
+    # the floor on the same workers, right after the recorder's runs
+    floor() { "$top/bin/floor" 20 "$(cat "$f/fpm.pid")" | cut -d' ' -f1; }
     c0=$(record plain)
+    f0=$(floor)
     base_rev=${BASE_REV:-2368d2b}
     if git -C "$top" cat-file -e "$base_rev^{commit}" 2>/dev/null; then
         mkdir -p "$f/base" && git -C "$top" archive "$base_rev" | tar -x -C "$f/base" &&
@@ -152,6 +182,7 @@ if [ "${RECORD:-1}" = 1 ] && command -v php-fpm8.2 >/dev/null 2>&1; then
     fi
     for i in $(seq 2000); do sleep 600 & sleepers="$sleepers $!"; done
     c1=$(record busy)
+    f1=$(floor)
     kill $sleepers 2>/dev/null; sleepers=""
     # 2,000 unrelated listening unix sockets: the LISTEN lookup's dump filters them
     python3 -c '
@@ -174,6 +205,8 @@ while os.path.exists(d + "/sockets-ready"):
         "$c0" "$(awk "BEGIN { print $c0 / 2.55 / 1000 }")" "$c1" "$(awk "BEGIN { print $c1 / 2.55 / 1000 }")" \
         "$c2" "$(awk "BEGIN { print $c2 / 2.55 / 1000 }")" \
         "$(awk "BEGIN { print $(tail -1 "$f/plain.rss") / 1024 }")"
+    printf 'recorder against its floor:         %d us of CPU per round, the floor %d us: %.2fx; with 2,000 idle processes %d us, the floor %d us: %.2fx (goal 1.2x)\n' \
+        "$c0" "$f0" "$(awk "BEGIN { print $c0 / $f0 }")" "$c1" "$f1" "$(awk "BEGIN { print $c1 / $f1 }")"
     zstdcat "$f/plain.fpmlog" > "$f/plain.txt"
     gz=$(gzip -6 -c "$f/plain.txt" | wc -c)
     printf 'log size:                           %d bytes for 21 rounds; gzip -6 of the same records %d bytes: %.2fx\n' \

@@ -184,12 +184,16 @@ fixtures-check:
 seek-check: bin/fpm-analyze
 	@python3 tests/seek/seek_equal.py bin
 
-# the integration scripts, each timed (what make test's 15 minutes go to):
+# the integration scripts, each timed (what make test's 10 minutes go to):
 # those that measure what the kernel and php-fpm report (they hold beside
-# other load, and make test runs them one at a time), and the rest (make
-# test runs them beside make mutate)
+# other load, and make test runs them one at a time), then beside make
+# mutate those that load php-fpm in a cpu group of their own (one at a time:
+# two such groups would halve each other's CPU), the rest beside them, and
+# the package
 INTEGRATION_MEASURE := record_fpm record_fit record_load record_steal record_wait record_cgroup
-INTEGRATION_REST := status_pages record_world plots progress record_crash record_lock record_enospc record_hostile fleet record_memory record_oom record_advise record_predict record_check
+INTEGRATION_GROUPS := record_predict record_check record_advise record_memory record_oom
+INTEGRATION_OTHER := record_crash progress record_enospc record_world record_hostile fleet record_lock plots status_pages
+INTEGRATION_REST := $(INTEGRATION_GROUPS) $(INTEGRATION_OTHER)
 INTEGRATION_PACKAGE := package
 INTEGRATION := $(INTEGRATION_REST) $(INTEGRATION_PACKAGE) $(INTEGRATION_MEASURE)
 INTEGRATION_BINS := bin/fpm-analyze bin/fpm-record bin/tests/status_dump bin/tests/logdrop
@@ -232,17 +236,20 @@ test: deps-test
 	    wait; cat build/unit-asan.log; [ "$$(cat build/unit-asan.rc)" = 0 ]
 	@s=$$(date +%s); $(MAKE) -s integration-measure || exit 1; \
 	    echo "make test: integration-measure $$(( $$(date +%s) - s )) s"
-	@# make mutate beside the integration scripts that measure nothing: their
-	@# waits and its compiles overlap; their report follows mutate's
-	@# (the package's build and the other scripts in two lines of their own)
+	@# make mutate beside the integration scripts that measure nothing and
+	@# those whose php-fpm has a cpu group of the highest shares: their waits
+	@# and its compiles overlap; three lines of scripts (the groups' one at a
+	@# time, the others, the package), their reports after mutate's
 	@s=$$(date +%s); mkdir -p build; \
-	    { scripts/run-integration.sh $(INTEGRATION_REST) > build/integration-rest.log 2>&1; \
-	      echo $$? > build/integration-rest.rc; } & \
-	    { scripts/run-integration.sh $(INTEGRATION_PACKAGE) > build/integration-package.log 2>&1; \
-	      echo $$? > build/integration-package.rc; } & \
-	    MUTATE_TESTED=1 scripts/mutate.sh; m=$$?; wait; \
-	    cat build/integration-rest.log build/integration-package.log; \
-	    [ "$$(cat build/integration-rest.rc)" = 0 ] && [ "$$(cat build/integration-package.rc)" = 0 ] && \
+	    for part in groups:"$(INTEGRATION_GROUPS)" other:"$(INTEGRATION_OTHER)" package:"$(INTEGRATION_PACKAGE)"; do \
+	        { scripts/run-integration.sh $${part#*:} > build/integration-$${part%%:*}.log 2>&1; \
+	          echo $$? > build/integration-$${part%%:*}.rc; } & \
+	    done; \
+	    t=$$(date +%s); MUTATE_TESTED=1 scripts/mutate.sh; m=$$?; \
+	    echo "make test: mutate $$(( $$(date +%s) - t )) s"; wait; \
+	    cat build/integration-groups.log build/integration-other.log build/integration-package.log; \
+	    [ "$$(cat build/integration-groups.rc)" = 0 ] && [ "$$(cat build/integration-other.rc)" = 0 ] && \
+	    [ "$$(cat build/integration-package.rc)" = 0 ] && \
 	    [ $$m = 0 ] && echo "make test: mutate and integration-rest $$(( $$(date +%s) - s )) s"
 	@echo "make test: all passed"
 

@@ -60,7 +60,14 @@ static const char *find(const char *b, size_t n, const char *needle, size_t from
     return NULL;
 }
 
+static inline int parse_int(const char *s, size_t n, int64_t *out);
+
 int status_parse_int(const char *s, size_t n, int64_t *out)
+{
+    return parse_int(s, n, out);
+}
+
+static inline int parse_int(const char *s, size_t n, int64_t *out)
 {
     size_t i = 0;
     int neg = 0;
@@ -375,7 +382,7 @@ static int parse_worker_fast(status_page *pg, cursor *c, status_worker *w, size_
     size_t n = c->n, i = c->i, vs, ve, so0 = *so;
     LIT("\"pid\":");
     NUM();
-    w->has_pid = status_parse_int(b + vs, ve - vs, &w->pid) == 0;
+    w->has_pid = parse_int(b + vs, ve - vs, &w->pid) == 0;
     LIT(",\"state\":\"");
     STR(",\"start time\":");
     keep_string(pg, so, b + vs, ve - vs, &w->state, &w->state_len);
@@ -388,10 +395,10 @@ static int parse_worker_fast(status_page *pg, cursor *c, status_worker *w, size_
     NUM();
     LIT(",\"requests\":");
     NUM();
-    w->has_requests = status_parse_int(b + vs, ve - vs, &w->requests) == 0;
+    w->has_requests = parse_int(b + vs, ve - vs, &w->requests) == 0;
     LIT(",\"request duration\":");
     NUM();
-    w->has_duration = status_parse_int(b + vs, ve - vs, &w->duration) == 0;
+    w->has_duration = parse_int(b + vs, ve - vs, &w->duration) == 0;
     LIT(",\"request method\":\"");
     STR(",\"request uri\":");
     LIT(",\"request uri\":\"");
@@ -411,7 +418,7 @@ static int parse_worker_fast(status_page *pg, cursor *c, status_worker *w, size_
     w->cpu_len = ve - vs;
     LIT(",\"last request memory\":");
     NUM();
-    w->has_memory = status_parse_int(b + vs, ve - vs, &w->memory) == 0;
+    w->has_memory = parse_int(b + vs, ve - vs, &w->memory) == 0;
     LIT("}");
     c->i = i;
     return 0;

@@ -349,6 +349,35 @@ static int parse_worker(status_page *pg, cursor *c, status_worker *w, size_t *so
         ve = i;                                                                   \
     } while (0)
 
+/* a number as NUM reads it, its value as status_parse_int gives it (has 0
+ * when it is not -?[0-9]+ or does not fit), in the same pass over its
+ * digits: [vs, ve) */
+#define INT(out, has)                                                             \
+    do {                                                                          \
+        vs = i;                                                                   \
+        i += i < n && b[i] == '-';                                                \
+        size_t d0_ = i;                                                           \
+        uint64_t v_ = 0;                                                          \
+        unsigned c_;                                                              \
+        while (i < n && (c_ = (unsigned char)(b[i] - '0')) <= 9)                  \
+            v_ = v_ * 10 + c_, i++;                                               \
+        if (i < n && (b[i] == '.' || b[i] == '-')) { /* not a plain integer */    \
+            while (i < n && ((b[i] >= '0' && b[i] <= '9') || b[i] == '.' || b[i] == '-')) \
+                i++;                                                              \
+            if (i == vs)                                                          \
+                goto slow;                                                        \
+            (has) = parse_int(b + vs, i - vs, &(out)) == 0;                       \
+        } else if (i == vs) {                                                     \
+            goto slow;                                                            \
+        } else if (i - d0_ > 18 || i == d0_) {                                    \
+            (has) = parse_int(b + vs, i - vs, &(out)) == 0;                       \
+        } else {                                                                  \
+            (out) = d0_ > vs ? -(int64_t)v_ : (int64_t)v_;                        \
+            (has) = 1;                                                            \
+        }                                                                         \
+        ve = i;                                                                   \
+    } while (0)
+
 /* state and uri are the strings the rules read: decoded into strbuf */
 static void keep_string(status_page *pg, size_t *so, const char *s, size_t n, const char **out,
                         size_t *out_len)
@@ -381,8 +410,7 @@ static int parse_worker_fast(status_page *pg, cursor *c, status_worker *w, size_
     const char *b = c->b;
     size_t n = c->n, i = c->i, vs, ve, so0 = *so;
     LIT("\"pid\":");
-    NUM();
-    w->has_pid = parse_int(b + vs, ve - vs, &w->pid) == 0;
+    INT(w->pid, w->has_pid);
     LIT(",\"state\":\"");
     STR(",\"start time\":");
     keep_string(pg, so, b + vs, ve - vs, &w->state, &w->state_len);
@@ -394,11 +422,9 @@ static int parse_worker_fast(status_page *pg, cursor *c, status_worker *w, size_
     LIT(",\"start since\":");
     NUM();
     LIT(",\"requests\":");
-    NUM();
-    w->has_requests = parse_int(b + vs, ve - vs, &w->requests) == 0;
+    INT(w->requests, w->has_requests);
     LIT(",\"request duration\":");
-    NUM();
-    w->has_duration = parse_int(b + vs, ve - vs, &w->duration) == 0;
+    INT(w->duration, w->has_duration);
     LIT(",\"request method\":\"");
     STR(",\"request uri\":");
     LIT(",\"request uri\":\"");
@@ -417,8 +443,7 @@ static int parse_worker_fast(status_page *pg, cursor *c, status_worker *w, size_
     w->cpu = b + vs;
     w->cpu_len = ve - vs;
     LIT(",\"last request memory\":");
-    NUM();
-    w->has_memory = parse_int(b + vs, ve - vs, &w->memory) == 0;
+    INT(w->memory, w->has_memory);
     LIT("}");
     c->i = i;
     return 0;
@@ -430,6 +455,7 @@ slow:
 #undef LIT
 #undef STR
 #undef NUM
+#undef INT
 
 int status_worker_start(const status_worker *w, int64_t *v)
 {

@@ -7,6 +7,7 @@
 #include <cmocka.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <libdeflate.h>
 
 #include "fpmidx.h"
 #include "fpmlog.h"
@@ -204,6 +205,55 @@ static void test_an_index_may_begin_past_the_start(void **state)
     fpmidx_free(&x);
 }
 
+/* The index at the end of the file rewritten by edit (its body, as text),
+ * with its CRC and sizes made right again: damage a CRC does not catch. */
+static void rewrite_index(void (*edit)(char *body))
+{
+    uint64_t size = size_of(), at, start;
+    assert_int_equal(fpmidx_find(fileno(f), size, &at, &start), 0);
+    size_t total = (size_t)(size - at), blen = total - 16 - 48;
+    char *b = calloc(1, total + 64);
+    assert_int_equal(pread(fileno(f), b, total, (off_t)at), (ssize_t)total);
+    b[16 + blen] = '\0';
+    edit(b + 16);
+    blen = strlen(b + 16);
+    total = 16 + blen + 48;
+    snprintf(b + 16 + blen, 49, "fpmidx1 crc=%08x total=%020zu\n",
+             (unsigned)libdeflate_crc32(0, b + 16, blen), total);
+    for (int i = 0; i < 4; i++)
+        b[4 + i] = (char)((total - 8) >> (8 * i));
+    assert_int_equal(ftruncate(fileno(f), (off_t)at), 0);
+    assert_int_equal(pwrite(fileno(f), b, total, (off_t)at), (ssize_t)total);
+    free(b);
+}
+
+/* the second and third frame lines swapped */
+static void swap_frames(char *body)
+{
+    char *a = strstr(body, "\nF ") + 1, *b2 = strstr(a + 1, "\nF ") + 1,
+         *c = strstr(b2 + 1, "\nF ") + 1, *d = strstr(c + 1, "\nF ") + 1;
+    size_t la = (size_t)(b2 - a), lb = (size_t)(c - b2), lc = (size_t)(d - c);
+    char *t = malloc(lb + lc);
+    memcpy(t, c, lc);
+    memcpy(t + lc, b2, lb);
+    memcpy(b2, t, lb + lc);
+    free(t);
+    (void)la;
+}
+
+static void test_frames_out_of_order_make_the_index_damaged(void **state)
+{
+    (void)state;
+    frames(4, "h", 9);
+    assert_int_equal(fpmidx_append(fileno(f), 0), 0);
+    rewrite_index(swap_frames);
+    fpmidx x;
+    uint64_t at;
+    const char *why = NULL;
+    assert_int_equal(fpmidx_load(fileno(f), size_of(), &x, &at, &why), FPMIDX_DAMAGED);
+    assert_string_equal(why, "frames out of order or outside it");
+}
+
 static void test_frames_that_cannot_all_be_walked_get_no_index(void **state)
 {
     (void)state;
@@ -231,6 +281,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_an_index_not_at_the_end_is_none, setup, teardown),
         cmocka_unit_test_setup_teardown(test_an_index_of_other_bytes_is_damaged, setup, teardown),
         cmocka_unit_test_setup_teardown(test_an_index_may_begin_past_the_start, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_frames_out_of_order_make_the_index_damaged, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_frames_that_cannot_all_be_walked_get_no_index, setup,
                                         teardown),
     };

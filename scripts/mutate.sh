@@ -11,11 +11,22 @@
 # long its mutant took, in tenths of a second.
 # usage: scripts/mutate.sh, or make mutate (prints one line per mutation;
 # exit 1 when a mutation survived); MUTATE_ONLY="22 " runs only the rules
-# whose name begins so
+# whose name begins so.  scripts/mutate.sh --prepare DIR only builds the
+# trees into DIR (make test does it while the integration scripts that
+# measure wait on their rounds); MUTATE_WORK=DIR then takes them as built.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-work=$(mktemp -d /tmp/fpmcpu-mutate.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+prepare_only=""
+if [ "${1:-}" = --prepare ]; then
+    prepare_only=1
+    work=$2
+    rm -rf "$work" && mkdir -p "$work"
+elif [ -n "${MUTATE_WORK:-}" ] && [ -e "$MUTATE_WORK/.ready" ]; then
+    work=$MUTATE_WORK
+else
+    work=$(mktemp -d /tmp/fpmcpu-mutate.XXXXXX)
+fi
+[ -n "$prepare_only" ] || trap 'rm -rf "$work"' EXIT
 # two more jobs than CPUs: a mutant's build waits on its files as often as not,
 # and beside other load each job gets its share
 jobs=${MUTATE_JOBS:-$(( $(nproc) + 2 ))}
@@ -32,11 +43,15 @@ baseline="make -s unit cli-cases"
 # mutation rebuilds what it touches, and after it the files it rebuilt are
 # put back from tree 0, times and all, so that the next one rebuilds nothing
 # of it
-mkdir "$work/0"
-(cd "$top" && git ls-files -z | xargs -0 cp --parents -t "$work/0")
-(cd "$work/0" && { make -s -j2 unit-built && $baseline; } >"$work/0/.log" 2>&1) ||
-    { echo "the unmutated tree fails: fix that first" >&2; tail "$work/0/.log" >&2; exit 2; }
-for k in $(seq 1 "$jobs"); do cp -a "$work/0" "$work/$k"; done
+if [ ! -e "$work/.ready" ]; then
+    mkdir "$work/0"
+    (cd "$top" && git ls-files -z | xargs -0 cp --parents -t "$work/0")
+    (cd "$work/0" && { make -s -j2 unit-built && $baseline; } >"$work/0/.log" 2>&1) ||
+        { echo "the unmutated tree fails: fix that first" >&2; tail "$work/0/.log" >&2; exit 2; }
+    for k in $(seq 1 "$jobs"); do cp -a "$work/0" "$work/$k"; done
+    touch "$work/.ready"
+fi
+[ -z "$prepare_only" ] || exit 0
 
 # the unit tests of a file: test_fpmlog for formats/fpmlog_read.c, ...
 first_test() {

@@ -45,7 +45,13 @@ if [ "$(id -u)" -ne 0 ]; then
     exit $?
 fi
 dpkg --purge fpm-cpu >/dev/null 2>&1 # what an interrupted run left
-make -s deb >"$dir/deb.out" 2>&1; check "make deb builds a lintian-clean package" $?
+if [ -n "${DEB_PREBUILT:-}" ] && [ -s build/deb.rc ]; then
+    # make test built it while the scripts that measure waited on their rounds
+    cp build/deb.log "$dir/deb.out"
+    [ "$(cat build/deb.rc)" = 0 ]; check "make deb builds a lintian-clean package (built beside the measuring scripts)" $?
+else
+    make -s deb >"$dir/deb.out" 2>&1; check "make deb builds a lintian-clean package" $?
+fi
 [ $? -eq 0 ] || cat "$dir/deb.out" >&2
 deb=$(ls build/deb/fpm-cpu_*_*.deb 2>/dev/null | head -1)
 [ -n "$deb" ] || { summary "install and package"; exit 1; }

@@ -225,23 +225,24 @@ test: deps-test
 	@s=$$(date +%s); $(MAKE) -s -j$$(( $$(nproc) + 2 )) all $(UNITS:%=bin/tests/test_%) $(UNITS:%=bin/tests-san/test_%) \
 	    $(FUZZERS:%=bin/tests-san/fuzz_%_replay) bin/tests/status_dump bin/tests/logdrop && \
 	    echo "make test: build $$(( $$(date +%s) - s )) s"
-	@# unit-asan beside fuzz-regress, cli, fixtures-check and seek-check (they
-	@# share no files; its report follows theirs), then integration-measure alone
-	@s=$$(date +%s); mkdir -p build; \
+	@# the scripts that measure, one at a time, and beside them what only
+	@# computes while they wait on their 5-second rounds: the unit tests, the
+	@# CLI cases, fixtures and seek-check, the unit tests under ASan + UBSan,
+	@# the package and make mutate's trees (their reports follow theirs)
+	@s=$$(date +%s); mkdir -p build; rm -f build/deb.rc; \
 	    { $(MAKE) -s unit-asan > build/unit-asan.log 2>&1; echo $$? > build/unit-asan.rc; \
 	      echo "make test: unit-asan $$(( $$(date +%s) - s )) s" >> build/unit-asan.log; } & \
-	    for stage in layout unit fuzz-regress cli fixtures-check seek-check; do \
-	        t=$$(date +%s); $(MAKE) -s $$stage || { wait; exit 1; }; \
-	        echo "make test: $$stage $$(( $$(date +%s) - t )) s"; done; \
-	    wait; cat build/unit-asan.log; [ "$$(cat build/unit-asan.rc)" = 0 ]
-	@# the scripts that measure, alone but for two builds that only compute
-	@# while they wait on their rounds: the package, and make mutate's trees
-	@s=$$(date +%s); mkdir -p build; rm -f build/deb.rc; \
+	    { for stage in layout unit fuzz-regress cli fixtures-check seek-check; do \
+	        t=$$(date +%s); $(MAKE) -s $$stage || { echo 1 > build/quick.rc; exit 1; }; \
+	        echo "make test: $$stage $$(( $$(date +%s) - t )) s"; done; echo 0 > build/quick.rc; \
+	      } > build/quick.log 2>&1 & \
 	    { $(MAKE) -s deb > build/deb.log 2>&1; echo $$? > build/deb.rc; } & \
 	    { MUTATE_TESTED=1 scripts/mutate.sh --prepare build/mutate-trees \
 	        > build/mutate-prepare.log 2>&1; } & \
-	    $(MAKE) -s integration-measure; r=$$?; wait; [ $$r = 0 ] || exit 1; \
-	    echo "make test: integration-measure $$(( $$(date +%s) - s )) s"
+	    $(MAKE) -s integration-measure; r=$$?; wait; \
+	    cat build/quick.log build/unit-asan.log; \
+	    [ $$r = 0 ] && [ "$$(cat build/quick.rc)" = 0 ] && [ "$$(cat build/unit-asan.rc)" = 0 ] || exit 1; \
+	    echo "make test: integration-measure and the quick tests $$(( $$(date +%s) - s )) s"
 	@# make mutate beside the integration scripts that measure nothing and
 	@# those whose php-fpm has a cpu group of the highest shares: their waits
 	@# and its compiles overlap; three lines of scripts (the groups' one at a

@@ -19,10 +19,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 prepare_only=""
 if [ "${1:-}" = --prepare ]; then
     prepare_only=1
-    work=$2
-    rm -rf "$work" && mkdir -p "$work"
+    rm -rf "$2" && mkdir -p "$2" && work=$(cd "$2" && pwd)
 elif [ -n "${MUTATE_WORK:-}" ] && [ -e "$MUTATE_WORK/.ready" ]; then
-    work=$MUTATE_WORK
+    work=$(cd "$MUTATE_WORK" && pwd)
 else
     work=$(mktemp -d /tmp/fpmcpu-mutate.XXXXXX)
 fi

@@ -222,41 +222,45 @@ torture: bin/fpm-analyze bin/fpm-record
 	@TORTURE=1 KILLS=$${KILLS:-1000} tests/integration/record_crash.sh
 
 test: deps-test
-	@s=$$(date +%s); $(MAKE) -s -j$$(( $$(nproc) + 2 )) all $(UNITS:%=bin/tests/test_%) $(UNITS:%=bin/tests-san/test_%) \
-	    $(FUZZERS:%=bin/tests-san/fuzz_%_replay) bin/tests/status_dump bin/tests/logdrop && \
+	@s=$$(date +%s); $(MAKE) -s -j$$(( $$(nproc) + 2 )) all $(UNITS:%=bin/tests/test_%) \
+	    bin/tests/status_dump bin/tests/logdrop && \
 	    echo "make test: build $$(( $$(date +%s) - s )) s"
 	@# the scripts that measure, one at a time, and beside them what only
-	@# computes while they wait on their 5-second rounds: the unit tests, the
-	@# CLI cases, fixtures and seek-check, the unit tests under ASan + UBSan,
-	@# the package and make mutate's trees (their reports follow theirs)
-	@s=$$(date +%s); mkdir -p build; rm -f build/deb.rc; \
-	    { $(MAKE) -s unit-asan > build/unit-asan.log 2>&1; echo $$? > build/unit-asan.rc; \
-	      echo "make test: unit-asan $$(( $$(date +%s) - s )) s" >> build/unit-asan.log; } & \
-	    { for stage in layout unit fuzz-regress cli fixtures-check seek-check; do \
+	@# computes or waits while they wait on their 5-second rounds: the
+	@# sanitized build, the unit tests under ASan + UBSan and the fuzzers'
+	@# inputs; the unit tests, CLI cases, fixtures, seek-check, then the
+	@# integration scripts that measure nothing; the package's build and make
+	@# mutate's trees (their reports follow theirs)
+	@s=$$(date +%s); mkdir -p build; rm -f build/deb.rc build/*.rc; \
+	    { { $(MAKE) -s -j2 $(UNITS:%=bin/tests-san/test_%) $(FUZZERS:%=bin/tests-san/fuzz_%_replay) && \
+	        $(MAKE) -s unit-asan && $(MAKE) -s fuzz-regress; } > build/unit-asan.log 2>&1; \
+	      echo $$? > build/unit-asan.rc; \
+	      echo "make test: sanitized build, unit-asan and fuzz-regress $$(( $$(date +%s) - s )) s" >> build/unit-asan.log; } & \
+	    { for stage in layout unit cli fixtures-check seek-check; do \
 	        t=$$(date +%s); $(MAKE) -s $$stage || { echo 1 > build/quick.rc; exit 1; }; \
 	        echo "make test: $$stage $$(( $$(date +%s) - t )) s"; done; echo 0 > build/quick.rc; \
+	      scripts/run-integration.sh $(INTEGRATION_OTHER); echo $$? > build/integration-other.rc; \
 	      } > build/quick.log 2>&1 & \
 	    { $(MAKE) -s deb > build/deb.log 2>&1; echo $$? > build/deb.rc; } & \
 	    { MUTATE_TESTED=1 scripts/mutate.sh --prepare build/mutate-trees \
 	        > build/mutate-prepare.log 2>&1; } & \
 	    $(MAKE) -s integration-measure; r=$$?; wait; \
 	    cat build/quick.log build/unit-asan.log; \
-	    [ $$r = 0 ] && [ "$$(cat build/quick.rc)" = 0 ] && [ "$$(cat build/unit-asan.rc)" = 0 ] || exit 1; \
-	    echo "make test: integration-measure and the quick tests $$(( $$(date +%s) - s )) s"
-	@# make mutate beside the integration scripts that measure nothing and
-	@# those whose php-fpm has a cpu group of the highest shares: their waits
-	@# and its compiles overlap; three lines of scripts (the groups' one at a
-	@# time, the others, the package), their reports after mutate's
+	    [ $$r = 0 ] && [ "$$(cat build/quick.rc)" = 0 ] && [ "$$(cat build/unit-asan.rc)" = 0 ] && \
+	    [ "$$(cat build/integration-other.rc)" = 0 ] || exit 1; \
+	    echo "make test: integration-measure and the rest beside it $$(( $$(date +%s) - s )) s"
+	@# make mutate beside the integration scripts whose php-fpm has a cpu
+	@# group of the highest shares (one at a time: two such groups would
+	@# halve each other's CPU) and the package's install and checks
 	@s=$$(date +%s); mkdir -p build; \
-	    for part in groups:"$(INTEGRATION_GROUPS)" other:"$(INTEGRATION_OTHER)" package:"$(INTEGRATION_PACKAGE)"; do \
+	    for part in groups:"$(INTEGRATION_GROUPS)" package:"$(INTEGRATION_PACKAGE)"; do \
 	        { DEB_PREBUILT=1 scripts/run-integration.sh $${part#*:} > build/integration-$${part%%:*}.log 2>&1; \
 	          echo $$? > build/integration-$${part%%:*}.rc; } & \
 	    done; \
 	    t=$$(date +%s); MUTATE_WORK=build/mutate-trees MUTATE_TESTED=1 scripts/mutate.sh; m=$$?; \
 	    echo "make test: mutate $$(( $$(date +%s) - t )) s"; wait; \
-	    cat build/integration-groups.log build/integration-other.log build/integration-package.log; \
-	    [ "$$(cat build/integration-groups.rc)" = 0 ] && [ "$$(cat build/integration-other.rc)" = 0 ] && \
-	    [ "$$(cat build/integration-package.rc)" = 0 ] && \
+	    cat build/integration-groups.log build/integration-package.log; \
+	    [ "$$(cat build/integration-groups.rc)" = 0 ] && [ "$$(cat build/integration-package.rc)" = 0 ] && \
 	    [ $$m = 0 ] && echo "make test: mutate and integration-rest $$(( $$(date +%s) - s )) s"
 	@echo "make test: all passed"
 

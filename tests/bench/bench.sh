@@ -128,6 +128,8 @@ printf 'window, the same log without its index: %.2f s (its frames walked); with
 
 # the joint fit's cost: a week of a 200-pool host (4 workers each at 30 s),
 # with and without its work per pair, and the peak RSS at 200 pools
+# (JOINT=0 leaves it out, FLEET=0 the fleet's, BASE_REV= the old recorder's)
+if [ "${JOINT:-1}" = 1 ]; then
 log200=$dir/week-200pools.fpmlog.zst
 [ -s "$log200" ] || { echo "writing a 200-pool week to $log200 (once)..."; "$top/bin/genlog" 168 200 4 30 16 > "$log200"; }
 j="" nj=""
@@ -138,6 +140,7 @@ done
 printf 'joint fit, 200 pools, 7 days:      %.2f s, without its work %.2f s: %.2fx; peak RSS %.1f MiB (without %.1f MiB)\n' \
     "${j% *}" "${nj% *}" "$(awk "BEGIN { print ${j% *} / ${nj% *} }")" \
     "$(awk "BEGIN { print ${j#* } / 1024 }")" "$(awk "BEGIN { print ${nj#* } / 1024 }")"
+fi
 
 # the recorder against a real php-fpm with 255 workers
 if [ "${RECORD:-1}" = 1 ] && command -v php-fpm8.2 >/dev/null 2>&1; then
@@ -170,8 +173,8 @@ if [ "${RECORD:-1}" = 1 ] && command -v php-fpm8.2 >/dev/null 2>&1; then
     floor() { "$top/bin/floor" 20 "$(cat "$f/fpm.pid")" | cut -d' ' -f1; }
     c0=$(record plain)
     f0=$(floor)
-    base_rev=${BASE_REV:-2368d2b}
-    if git -C "$top" cat-file -e "$base_rev^{commit}" 2>/dev/null; then
+    base_rev=${BASE_REV-2368d2b}
+    if [ -n "$base_rev" ] && git -C "$top" cat-file -e "$base_rev^{commit}" 2>/dev/null; then
         mkdir -p "$f/base" && git -C "$top" archive "$base_rev" | tar -x -C "$f/base" &&
             make -s -C "$f/base" bin/fpm-record >/dev/null 2>&1
         rec_bin=$f/base/bin/fpm-record
@@ -214,6 +217,7 @@ while os.path.exists(d + "/sockets-ready"):
 fi
 
 # the fleet path: HOSTS hosts of a week each, analyzed and loaded
+[ "${FLEET:-1}" = 1 ] || exit 0
 HOSTS=${HOSTS:-8}
 week=$dir/host-week-5min.fpmlog.zst # 5-minute frames (an older cache had hour-long ones)
 [ -s "$week" ] || { echo "writing a host-week log to $week (once)..."; "$top/bin/genlog" 168 3 10 5 4 > "$week"; }

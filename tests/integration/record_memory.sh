@@ -10,8 +10,9 @@
 #     concurrency 1, 2 and 4 by a bounded load generator.  The bounds'
 #     shape, min(N, knee) times the bound at 1, is never below the measured
 #     throughput (as a multiple of the measured throughput at 1) by more
-#     than 10%, and from the knee on within 25% of it; the bound at 1 itself
-#     within 25% of the measured.  The shape, not the absolute rate: the
+#     than 10%; from the knee on the measured rate is within 25% of the
+#     bound at the knee (the host's CPU over each request's, which no wait
+#     moves); the bound at 1 itself within 25% of the measured.  The shape, not the absolute rate: the
 #     recording and the sweep run at different moments, and on a shared
 #     machine the same request computes 10-15% slower in one than in the
 #     other (cache, steal) with no wait that schedstat would see (CI: 185 ms
@@ -120,9 +121,15 @@ for n, rps, ms in sweep:
         "sweep at %d: the bounds' %.2fx the rate at 1 is not below the measured %.2fx by "
         "more than 10%%" % (n, shape, meas))
     if n >= knee and shares:
-        say(meas >= 0.75 * shape,
-            "sweep at %d (knee %.2f): the measured %.2fx the rate at 1 within 25%% of the "
-            "bounds' %.2fx" % (n, knee, meas, shape))
+        # past the knee the bound is the host's CPU over each request's CPU
+        # (the knee's N* = C x R / D and R / D cancel): no wait moves it.
+        # As a multiple of the rate at 1 it is not: beside two burners the
+        # recording's requests took 186 ms for 150 ms of CPU where the
+        # sweep's took 150 (the bound at 1 20% low, the knee 2.5 on 2 cores
+        # 25% high), and the shape's check failed on a sweep at 1.85x
+        say(rps >= 0.75 * top,
+            "sweep at %d (knee %.2f): the measured %.2f req/s within 25%% of the bound at the "
+            "knee, %.2f req/s" % (n, knee, rps, top))
     notes.append("%d: %.2f req/s (bound %.2f), median %s ms" % (n, rps, bound, ms))
 print("note W %.1f MiB (mem, 32 MiB held), %.1f MiB (small); knee %s; sweep %s"
       % (w / MIB if w else -1, ws / MIB if ws else -1, knee, "; ".join(notes)))

@@ -309,10 +309,15 @@ zahead *zahead_new(int fd, uint64_t base, int decoders)
     return z;
 }
 
-/* Drops everything ahead and starts again from off.  Lock held. */
+/* Drops everything ahead and starts again from off.  Lock held.  No
+ * decoder may scout while the busy ones finish: one that finished its frame
+ * would otherwise scout the next of the old offsets in the new generation,
+ * fill the ring and wait for room that never comes, and this wait for it
+ * would never end (a hang of readlog with 2 decoders, make bench). */
 static void restart(zahead *z, uint64_t off)
 {
     z->gen++;
+    z->started = 0;
     pthread_cond_broadcast(&z->work);
     while (z->busy)
         pthread_cond_wait(&z->ready, &z->mu);

@@ -7,8 +7,9 @@
 # named after the mutated file; for a rule of seeking
 # ("22 seek...") then make seek-check; for a file without a unit test the CLI
 # cases; then the CLI cases and every unit test.  MUTATE_JOBS copies of the
-# tree (default the CPUs + 1) take the rules in turn; each line ends with how
-# long its mutant took, in tenths of a second.
+# tree (default the CPUs + 2) take the rules one after the other, each the
+# next one left when it is free; each line ends with how long its mutant
+# took, in tenths of a second.
 # usage: scripts/mutate.sh, or make mutate (prints one line per mutation;
 # exit 1 when a mutation survived); MUTATE_ONLY="22 " runs only the rules
 # whose name begins so.  scripts/mutate.sh --prepare DIR only builds the
@@ -151,21 +152,28 @@ mutate_one() {
     done
 }
 
-# job k of $jobs: the rules k, k + jobs, ... (MUTATE_ONLY's) in tree k
+# the rules to run (MUTATE_ONLY's), one a line; the jobs take the next one
+# as each finishes, so none waits at the end on another's share of slow ones
+grep -v '^$' "$list" | while IFS='|' read -r rule rest; do
+    case $rule in "${MUTATE_ONLY:-}"*) printf '%s|%s\n' "$rule" "$rest" ;; esac
+done > "$work/rules"
+nrules=$(wc -l < "$work/rules")
+echo 1 > "$work/next"
+take() { # the number of the next rule to run (from 1), past nrules when none is left
+    flock "$work/next" sh -c 'n=$(cat "$0"); echo $((n + 1)) > "$0"; echo "$n"' "$work/next"
+}
+# job k: rules in tree k until none is left
 worker() {
     t=$work/$1
-    n=0
-    while IFS='|' read -r rule file subst; do
-        [ -z "$rule" ] && continue
-        case $rule in "${MUTATE_ONLY:-}"*) ;; *) continue ;; esac
-        n=$((n + 1))
-        [ $(( (n - 1) % jobs + 1 )) = "$1" ] || continue
+    while n=$(take) && [ "$n" -le "$nrules" ]; do
+        sed -n "${n}p" "$work/rules" > "$t/.rule"
+        IFS='|' read -r rule file subst < "$t/.rule"
         t0=$(date +%s%N)
         mutate_one "$rule" "$file" "$subst" > "$t/.line"
         t1=$(date +%s%N)
         # the line, and how long the mutant took (for make test's budget)
         sed "s/^/$n /; 1s/\$/ [$(( (t1 - t0) / 100000000 ))ds]/" "$t/.line"
-    done < "$list"
+    done
 }
 for k in $(seq "$jobs"); do worker "$k" > "$work/out.$k" & done
 wait

@@ -294,12 +294,9 @@ static int footer(int fd, uint64_t size, uint64_t *at, uint32_t *crc)
     crc_s[8] = '\0';
     memcpy(tot_s, f + 27, 20);
     tot_s[20] = '\0';
-    uint64_t total = 0;
-    for (int i = 0; i < 20; i++) {
-        if (tot_s[i] < '0' || tot_s[i] > '9' || total > (UINT64_MAX - 9) / 10)
-            return -1;
-        total = total * 10 + (uint64_t)(tot_s[i] - '0');
-    }
+    uint64_t total;
+    if (fpmlog_u64(tot_s, 20, &total) != 0)
+        return -1;
     char *e;
     unsigned long c = strtoul(crc_s, &e, 16);
     if (*e || total > size || total > FPMIDX_MAX || total < 8 + TAG_LEN + FOOTER_LEN)
@@ -340,30 +337,13 @@ static int fields(lines *l, const char **f, size_t *fl, int max)
     return k;
 }
 
-static int num(const char *s, size_t n, uint64_t *v)
-{
-    uint64_t x = 0;
-    if (n == 0 || n > 20)
-        return -1;
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return -1;
-        uint64_t d = (uint64_t)(s[i] - '0');
-        if (x > (UINT64_MAX - d) / 10)
-            return -1;
-        x = x * 10 + d;
-    }
-    *v = x;
-    return 0;
-}
-
 /* "KEY=N" as the next line. */
 static int keyed(lines *l, const char *key, uint64_t *v)
 {
     const char *f[1];
     size_t fl[1], k = strlen(key);
     return fields(l, f, fl, 1) == 1 && fl[0] > k + 1 && memcmp(f[0], key, k) == 0 &&
-                   f[0][k] == '=' && num(f[0] + k + 1, fl[0] - k - 1, v) == 0
+                   f[0][k] == '=' && fpmlog_u64(f[0] + k + 1, fl[0] - k - 1, v) == 0
                ? 0 : -1;
 }
 
@@ -403,7 +383,7 @@ static const char *parse(lines *l, uint64_t at, fpmidx *x, int *nomem)
         if (fields(l, f, fl, 15) != 15 || fl[0] != 1 || f[0][0] != 'F')
             return "a bad frame line";
         for (int i = 0; i < 12; i++)
-            if (num(f[1 + i], fl[1 + i], &n[i]) != 0)
+            if (fpmlog_u64(f[1 + i], fl[1 + i], &n[i]) != 0)
                 return "a bad frame line";
         if (grow(&x->f, &x->cap, x->n + 1, sizeof *x->f, 256)) {
             *nomem = 1;
@@ -437,7 +417,7 @@ static const char *parse(lines *l, uint64_t at, fpmidx *x, int *nomem)
             continue;
         }
         uint64_t np;
-        if (num(f[14], fl[14], &np) != 0 || np > FPMIDX_MAX / 4)
+        if (fpmlog_u64(f[14], fl[14], &np) != 0 || np > FPMIDX_MAX / 4)
             return "a bad pool count";
         for (uint64_t i = 0; i < np; i++) {
             const char *pf[2];

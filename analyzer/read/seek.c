@@ -308,42 +308,6 @@ uint64_t seek_skip(void *arg, uint64_t off)
     return f->f[last - 1].end - off;
 }
 
-/* A jumped frame's pools, gathered from its summary. */
-typedef struct {
-    char  **names;
-    size_t *lens;
-    size_t  n, cap;
-    seek_record_fn record;
-    void   *arg;
-} gather;
-
-static int gather_pool(void *arg, const char *name, size_t len)
-{
-    gather *g = arg;
-    size_t cap = g->cap;
-    if (grow(&g->names, &cap, g->n + 1, sizeof *g->names, 32) ||
-        grow(&g->lens, &g->cap, g->n + 1, sizeof *g->lens, 32))
-        return FPM_ENOMEM;
-    if (!(g->names[g->n] = malloc(len + 1)))
-        return FPM_ENOMEM;
-    memcpy(g->names[g->n], name, len);
-    g->lens[g->n++] = len;
-    return 0;
-}
-
-static int gather_record(void *arg, const fpmlog_record *rec)
-{
-    gather *g = arg;
-    return g->record(g->arg, rec);
-}
-
-static void gather_clear(gather *g)
-{
-    for (size_t i = 0; i < g->n; i++)
-        free(g->names[i]);
-    g->n = 0;
-}
-
 int seek_jumped(seek *s, size_t i, uint64_t off, uint64_t len, seek_record_fn record,
                 seek_done_fn done, void *arg)
 {
@@ -352,8 +316,7 @@ int seek_jumped(seek *s, size_t i, uint64_t off, uint64_t len, seek_record_fn re
     if (!fr)
         return FPM_EFAIL;
     int fd = -1; /* opened for a frame with records of its own */
-    gather g = {.record = record, .arg = arg};
-    fpmsum_visit v = {gather_pool, gather_record, &g};
+    fpmsum_visit v = {NULL, record, arg}; /* its pools are the index's */
     int rc = 0;
     for (size_t k = (size_t)(fr - f->f); rc == 0 && k < f->n && f->f[k].off < off + len; k++) {
         fpmsum sum;
@@ -363,20 +326,14 @@ int seek_jumped(seek *s, size_t i, uint64_t off, uint64_t len, seek_record_fn re
                          xf->npools, (uint64_t)x->run};
         if (xf->own == 0) { /* all it says is in the index: nothing to read */
             fpmidx_sum(&f->x, k, &sum);
-            rc = done(arg, &sf);
-            continue;
+        } else { /* its own HOST and POOL records, from its summary */
+            if (fd < 0 && (fd = open(f->path, O_RDONLY | O_CLOEXEC)) < 0)
+                return FPM_EFAIL;
+            rc = read_summary(s, fd, x->sum_off, x->end - x->sum_off, &sum, &v);
         }
-        if (fd < 0 && (fd = open(f->path, O_RDONLY | O_CLOEXEC)) < 0)
-            return FPM_EFAIL;
-        rc = read_summary(s, fd, x->sum_off, x->end - x->sum_off, &sum, &v);
-        if (rc == 0) {
-            sf = (seek_frame){&sum, (const char *const *)g.names, g.lens, g.n, (uint64_t)x->run};
+        if (rc == 0)
             rc = done(arg, &sf);
-        }
-        gather_clear(&g);
     }
-    free(g.names);
-    free(g.lens);
     if (fd >= 0)
         close(fd);
     return rc;

@@ -115,6 +115,24 @@ void fpmlog_reader_set_skip(fpmlog_reader *r, fpmlog_skip_fn skip, void *arg);
 /* Bytes of the file consumed so far, for progress lines. */
 uint64_t fpmlog_reader_tell(const fpmlog_reader *r);
 
+/* Holding, so that a caller gathering records need not copy them: from
+ * fpmlog_reader_hold(r, p), p a byte of the record just returned, that byte
+ * and every one decoded after it stay in the reader until the hold is
+ * released (or swapped), at the offset fpmlog_reader_offset(r, p) gave;
+ * fpmlog_reader_at maps such an offset to where the byte is now (the reader
+ * may move them while it grows).  A hold already taken stays where it is. */
+void fpmlog_reader_hold(fpmlog_reader *r, const void *p);
+int fpmlog_reader_holds(const fpmlog_reader *r, const void *p); /* p in the held or current bytes */
+uint64_t fpmlog_reader_offset(const fpmlog_reader *r, const void *p);
+const unsigned char *fpmlog_reader_at(const fpmlog_reader *r, uint64_t off);
+void fpmlog_reader_release(fpmlog_reader *r);
+/* The held bytes given away whole, with the hold: *buf becomes the
+ * reader's buffer (of *cap bytes, the offset of its first in *off), and the
+ * reader takes the caller's *buf (of *cap bytes; NULL and 0 are fine) for
+ * the bytes it has not returned yet.  0, or -1 out of memory (nothing
+ * changed). */
+int fpmlog_reader_swap(fpmlog_reader *r, unsigned char **buf, size_t *cap, uint64_t *off);
+
 void fpmlog_reader_free(fpmlog_reader *r);
 
 /* Writer: records into fd, plain or as zstd frames.  It never prints. */

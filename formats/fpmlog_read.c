@@ -172,14 +172,21 @@ static fpmlog_pos stream_pos(const fpmlog_reader *r, uint64_t soff)
     return p;
 }
 
-/* Makes room for at least RB_SPARE more decoded bytes. */
+/* Makes room for at least RB_SPARE more decoded bytes: the bytes consumed
+ * (and not held) dropped when the room left is less, the buffer grown when
+ * that is not enough. */
 int fl_rb_reserve(fpmlog_reader *r)
 {
-    if (r->rb_pos > 0) {
-        memmove(r->rb, r->rb + r->rb_pos, r->rb_len - r->rb_pos);
-        r->rb_soff += r->rb_pos;
-        r->rb_len -= r->rb_pos;
-        r->rb_pos = 0;
+    if (r->rb_cap - r->rb_len >= RB_SPARE)
+        return 0;
+    size_t from = r->rb_pos;
+    if (r->holding && r->hold_soff - r->rb_soff < from)
+        from = (size_t)(r->hold_soff - r->rb_soff);
+    if (from > 0) {
+        memmove(r->rb, r->rb + from, r->rb_len - from);
+        r->rb_soff += from;
+        r->rb_len -= from;
+        r->rb_pos -= from;
     }
     if (r->rb_cap - r->rb_len >= RB_SPARE)
         return 0;
@@ -189,6 +196,60 @@ int fl_rb_reserve(fpmlog_reader *r)
         return -1;
     r->rb = nb;
     r->rb_cap = cap;
+    return 0;
+}
+
+int fpmlog_reader_holds(const fpmlog_reader *r, const void *p)
+{
+    const unsigned char *b = p;
+    return b >= r->rb && b < r->rb + r->rb_len;
+}
+
+uint64_t fpmlog_reader_offset(const fpmlog_reader *r, const void *p)
+{
+    return r->rb_soff + (uint64_t)((const unsigned char *)p - r->rb);
+}
+
+void fpmlog_reader_hold(fpmlog_reader *r, const void *p)
+{
+    if (!r->holding && fpmlog_reader_holds(r, p)) {
+        r->holding = 1;
+        r->hold_soff = fpmlog_reader_offset(r, p);
+    }
+}
+
+const unsigned char *fpmlog_reader_at(const fpmlog_reader *r, uint64_t off)
+{
+    return r->rb + (off - r->rb_soff);
+}
+
+void fpmlog_reader_release(fpmlog_reader *r)
+{
+    r->holding = 0;
+}
+
+int fpmlog_reader_swap(fpmlog_reader *r, unsigned char **buf, size_t *cap, uint64_t *off)
+{
+    size_t rest = r->rb_len - r->rb_pos, need = rest + RB_SPARE;
+    if (need < 2 * RB_SPARE)
+        need = 2 * RB_SPARE;
+    unsigned char *nb = *buf;
+    size_t ncap = *cap;
+    if (ncap < need) {
+        if (!(nb = realloc(nb, need)))
+            return -1;
+        ncap = need;
+    }
+    memcpy(nb, r->rb + r->rb_pos, rest);
+    *buf = r->rb;
+    *cap = r->rb_cap;
+    *off = r->rb_soff;
+    r->rb = nb;
+    r->rb_cap = ncap;
+    r->rb_soff += r->rb_pos;
+    r->rb_len = rest;
+    r->rb_pos = 0;
+    r->holding = 0;
     return 0;
 }
 

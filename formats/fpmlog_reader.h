@@ -73,6 +73,8 @@ struct fpmlog_reader {
     unsigned char *rb;          /* decoded stream not yet consumed */
     size_t rb_len, rb_pos, rb_cap;
     uint64_t rb_soff;           /* stream offset of rb[0] */
+    int holding;                /* the bytes from hold_soff on are kept */
+    uint64_t hold_soff;
 
     segment segs[MAX_SEGS];
     size_t nsegs;

@@ -59,7 +59,7 @@ first_test() {
     b=${b%.[ch]}
     case $b in
     text | why | json | csv | metrics | histview | activity_view) b=report ;; window) b=seek ;;
-    zahead) b=fpmlog ;; pairs | rounds | readings_round) b=pipeline ;; seen) b=replay ;; fpmlog_feed) b=fpmlog ;;
+    zahead) b=fpmlog ;; pairs | rounds | readings_round) b=pipeline ;; seen | pending) b=replay ;; fpmlog_feed) b=fpmlog ;;
     cpu_round) echo "bin/tests/test_pipeline bin/tests/test_activity bin/tests/test_recover"; return ;;
     esac
     for n in "$b" "${b%%_*}"; do

@@ -880,12 +880,70 @@ static void test_a_reset_reader_reads_like_a_new_one(void **state)
     close(fd2);
 }
 
+/* Holding: a caller gathering a round's records reads them where the
+ * reader decoded them.  Held from one record on, every later record's bytes
+ * stay at their offsets while the reader decodes far more than its buffer
+ * held (it grows instead of dropping them); swapped, the held bytes leave
+ * with the buffer and the reader goes on with the rest. */
+static void test_held_records_stay_until_swapped(void **state)
+{
+    (void)state;
+    enum { N = 3000, HOLD = 10, SWAP = 1500 };
+    buf plain = {0}, file = {0};
+    char payload[400];
+    for (int i = 0; i < N; i++) {
+        snprintf(payload, sizeof payload, "record %05d %0*d\n", i, 200 + i % 150, i);
+        rec(&plain, "STATUS", "shop", payload);
+    }
+    zframe(&file, plain.p, plain.n);
+    fpmlog_reader *r = fpmlog_reader_fdopen(file_of(file.p, file.n));
+    fpmlog_record rec;
+    fpmlog_damage d;
+    static uint64_t off[N];
+    static size_t len[N];
+    for (int i = 0; i < SWAP; i++) {
+        assert_int_equal(fpmlog_reader_next(r, &rec, &d), 1);
+        if (i == HOLD) {
+            assert_true(fpmlog_reader_holds(r, rec.payload));
+            fpmlog_reader_hold(r, rec.payload);
+        }
+        off[i] = fpmlog_reader_offset(r, rec.payload);
+        len[i] = rec.len;
+    }
+    for (int i = HOLD; i < SWAP; i++) { /* all still there, where they are now */
+        snprintf(payload, sizeof payload, "record %05d %0*d\n", i, 200 + i % 150, i);
+        assert_int_equal(len[i], strlen(payload));
+        assert_memory_equal(fpmlog_reader_at(r, off[i]), payload, len[i]);
+    }
+    unsigned char *held = NULL;
+    size_t cap = 0;
+    uint64_t base;
+    assert_int_equal(fpmlog_reader_swap(r, &held, &cap, &base), 0);
+    assert_true(base <= off[HOLD] && off[SWAP - 1] + len[SWAP - 1] <= base + cap);
+    for (int i = HOLD; i < SWAP; i++) {
+        snprintf(payload, sizeof payload, "record %05d %0*d\n", i, 200 + i % 150, i);
+        assert_memory_equal(held + (off[i] - base), payload, len[i]);
+    }
+    for (int i = SWAP; i < N; i++) { /* the rest, read from the buffer it was given */
+        assert_int_equal(fpmlog_reader_next(r, &rec, &d), 1);
+        snprintf(payload, sizeof payload, "record %05d %0*d\n", i, 200 + i % 150, i);
+        assert_int_equal(rec.len, strlen(payload));
+        assert_memory_equal(rec.payload, payload, rec.len);
+    }
+    assert_int_equal(fpmlog_reader_next(r, &rec, &d), 0);
+    free(held);
+    fpmlog_reader_free(r);
+    buf_free(&plain);
+    buf_free(&file);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plain_records_read_in_order),
         cmocka_unit_test(test_writer_round_trip_plain_and_zstd),
         cmocka_unit_test(test_a_reset_reader_reads_like_a_new_one),
+        cmocka_unit_test(test_held_records_stay_until_swapped),
         cmocka_unit_test(test_source_is_percent_decoded),
         cmocka_unit_test(test_raw_byte_in_source_is_a_damaged_header),
         cmocka_unit_test(test_bad_crc_reported_with_offset_and_skipped),

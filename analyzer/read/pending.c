@@ -29,6 +29,10 @@ static int keep(bytes *b, const void *src, size_t n)
 /* Forgets the round gathered so far; the buffers stay for the next. */
 void pend_drop(pending *p)
 {
+    if (p->rd)
+        fpmlog_reader_release(p->rd);
+    p->copies = 0;
+    p->taken = 0;
     p->n = 0;
     namemap_clear(&p->index);
     p->any = 0;
@@ -74,6 +78,29 @@ static pend_pool *pend_pool_get(pending *p, const fpmlog_record *rec)
     return pp;
 }
 
+/* Where rec's payload is: held by the reader where it was decoded, else a
+ * copy in the blob.  0, or FPM_ENOMEM. */
+static int place(pending *p, const fpmlog_record *rec, span *s)
+{
+    s->len = rec->len;
+    if (rec->len == 0) {
+        s->held = SPAN_EMPTY;
+        return 0;
+    }
+    if (p->rd && fpmlog_reader_holds(p->rd, rec->payload)) {
+        fpmlog_reader_hold(p->rd, rec->payload);
+        s->held = SPAN_HELD;
+        s->at = fpmlog_reader_offset(p->rd, rec->payload);
+        return 0;
+    }
+    size_t at = 0;
+    s->held = SPAN_COPY;
+    p->copies++;
+    int rc = append(&p->blob, rec->payload, rec->len, &at);
+    s->at = at;
+    return rc;
+}
+
 /* Gathers a record of a round (where a kind appears twice, the later one
  * stands); 0 ok, FPM_ENOMEM. */
 int pend_gather(pending *p, rec_kind k, const fpmlog_record *rec)
@@ -83,8 +110,7 @@ int pend_gather(pending *p, rec_kind k, const fpmlog_record *rec)
         if (hr == PL_REC_STAT)
             p->stat_mono = rec->mono;
         p->any = p->has[hr] = 1;
-        p->host[hr].len = rec->len;
-        return append(&p->blob, rec->payload, rec->len, &p->host[hr].at);
+        return place(p, rec, &p->host[hr]);
     }
     if ((k.type != REC_STATUS && k.type != REC_ERROR && k.type != REC_PIDS &&
          k.type != REC_LISTEN && k.type != REC_SCHED && k.type != REC_STATM) ||
@@ -96,58 +122,113 @@ int pend_gather(pending *p, rec_kind k, const fpmlog_record *rec)
     p->any = 1;
     if (k.type == REC_PIDS) {
         pp->has_pids = 1;
-        pp->pids.len = rec->len;
-        return append(&p->blob, rec->payload, rec->len, &pp->pids.at);
+        return place(p, rec, &pp->pids);
     }
     if (k.type == REC_SCHED) {
         pp->has_sched = 1;
-        pp->sched.len = rec->len;
-        return append(&p->blob, rec->payload, rec->len, &pp->sched.at);
+        return place(p, rec, &pp->sched);
     }
     if (k.type == REC_STATM) {
         pp->has_statm = 1;
-        pp->statm.len = rec->len;
-        return append(&p->blob, rec->payload, rec->len, &pp->statm.at);
+        return place(p, rec, &pp->statm);
     }
     if (k.type == REC_LISTEN) {
         pp->has_listen = 1;
-        pp->listen.len = rec->len;
-        return append(&p->blob, rec->payload, rec->len, &pp->listen.at);
+        return place(p, rec, &pp->listen);
     }
     pp->has_status = 1;
     pp->is_error = k.type == REC_ERROR;
-    pp->status.len = rec->len;
-    return append(&p->blob, rec->payload, rec->len, &pp->status.at);
+    return place(p, rec, &pp->status);
+}
+
+/* Every span of the round, for f. */
+static int each_span(pending *p, int (*f)(pending *, span *))
+{
+    int rc = 0;
+    for (int k = 0; k < PL_NREC; k++)
+        if (p->has[k] && !rc)
+            rc = f(p, &p->host[k]);
+    for (size_t i = 0; i < p->n && !rc; i++) {
+        pend_pool *pp = &p->pools[i];
+        if (pp->has_status)
+            rc = f(p, &pp->status);
+        if (pp->has_pids && !rc)
+            rc = f(p, &pp->pids);
+        if (pp->has_listen && !rc)
+            rc = f(p, &pp->listen);
+        if (pp->has_sched && !rc)
+            rc = f(p, &pp->sched);
+        if (pp->has_statm && !rc)
+            rc = f(p, &pp->statm);
+    }
+    return rc;
+}
+
+/* A held payload copied into the blob. */
+static int copy_held(pending *p, span *s)
+{
+    if (s->held != SPAN_HELD)
+        return 0;
+    size_t at = 0;
+    if (append(&p->blob, fpmlog_reader_at(p->rd, s->at), s->len, &at))
+        return FPM_ENOMEM;
+    s->at = at;
+    s->held = SPAN_COPY;
+    return 0;
+}
+
+int pend_take(pending *p)
+{
+    if (!p->rd || p->taken)
+        return 0;
+    if (p->copies == 0) {
+        if (fpmlog_reader_swap(p->rd, &p->blob.p, &p->blob.cap, &p->base))
+            return FPM_ENOMEM;
+        p->taken = 1;
+        return 0;
+    }
+    int rc = each_span(p, copy_held);
+    fpmlog_reader_release(p->rd);
+    return rc;
+}
+
+/* Where a payload's bytes are now. */
+static const unsigned char *where(const pending *p, const span *s)
+{
+    if (s->held == SPAN_EMPTY)
+        return (const unsigned char *)"";
+    if (s->held == SPAN_COPY)
+        return p->blob.p + s->at;
+    return p->taken ? p->blob.p + (s->at - p->base) : fpmlog_reader_at(p->rd, s->at);
 }
 
 pl_round pend_round(pending *p, uint64_t real)
 {
     pl_round r = {0};
     r.real = real;
-    const unsigned char *b = p->blob.p;
     r.stat_mono = p->stat_mono;
     for (int k = 0; k < PL_NREC; k++)
-        r.rec[k] = (pl_host_rec){p->has[k], p->has[k] ? b + p->host[k].at : NULL,
+        r.rec[k] = (pl_host_rec){p->has[k], p->has[k] ? where(p, &p->host[k]) : NULL,
                                  p->host[k].len};
     for (size_t i = 0; i < p->n; i++) {
         pend_pool *pp = &p->pools[i];
         p->rp[i] = pl_pool_round_of((const char *)pp->name.p, pp->name.len,
-                                    pp->has_status ? b + pp->status.at : NULL, pp->status.len,
-                                    pp->is_error, pp->has_pids ? b + pp->pids.at : NULL,
-                                    pp->pids.len);
+                                    pp->has_status ? where(p, &pp->status) : NULL,
+                                    pp->status.len, pp->is_error,
+                                    pp->has_pids ? where(p, &pp->pids) : NULL, pp->pids.len);
         if (pp->has_listen) {
             p->rp[i].has_listen = 1;
-            p->rp[i].listen = b + pp->listen.at;
+            p->rp[i].listen = where(p, &pp->listen);
             p->rp[i].listen_len = pp->listen.len;
         }
         if (pp->has_sched) {
             p->rp[i].has_sched = 1;
-            p->rp[i].sched = b + pp->sched.at;
+            p->rp[i].sched = where(p, &pp->sched);
             p->rp[i].sched_len = pp->sched.len;
         }
         if (pp->has_statm) {
             p->rp[i].has_statm = 1;
-            p->rp[i].statm = b + pp->statm.at;
+            p->rp[i].statm = where(p, &pp->statm);
             p->rp[i].statm_len = pp->statm.len;
         }
     }

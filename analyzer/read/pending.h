@@ -1,8 +1,10 @@
 /*
  * pending: the records of the round being read, gathered until its ROUND
- * closes it (docs/rules.md section 1): the host's by kind and each pool's,
- * their payloads copied one after the other into one blob (the applier
- * takes the blob whole and gives one back).  replay.c's.
+ * closes it (docs/rules.md section 1): the host's by kind and each pool's.
+ * Their payloads stay where the reader decoded them (it holds them from the
+ * round's first: no copy); with threads, pend_take gives the reader's
+ * buffer to the round and the applier takes it whole, giving one back.  A
+ * payload from elsewhere is copied into the blob.  replay.c's.
  */
 #ifndef PENDING_H
 #define PENDING_H
@@ -21,9 +23,13 @@ typedef struct {
     size_t         len, cap;
 } bytes;
 
-/* A payload of the round: where it is in the round's blob. */
+/* A payload of the round: its offset in the reader's stream (held), or
+ * in the round's blob (a copy); an empty one is neither. */
+enum { SPAN_COPY, SPAN_HELD, SPAN_EMPTY };
 typedef struct {
-    size_t at, len;
+    uint64_t at;
+    size_t   len;
+    int      held;
 } span;
 
 typedef struct {
@@ -33,6 +39,10 @@ typedef struct {
 } pend_pool;
 
 typedef struct {
+    fpmlog_reader *rd;           /* the reader the records come from, or NULL */
+    size_t         copies;       /* payloads copied into blob this round */
+    int            taken;        /* blob is the reader's buffer: its first byte at base */
+    uint64_t       base;
     int            any;          /* a record was gathered */
     int            has[PL_NREC];  /* the host's records of the round, by kind */
     uint64_t       stat_mono;
@@ -52,7 +62,14 @@ void pend_free(pending *p);
  * stands); 0 ok, FPM_ENOMEM. */
 int pend_gather(pending *p, rec_kind k, const fpmlog_record *rec);
 
-/* The round gathered, as the pipeline takes it (pointing into p's blob),
+/* The payloads held by the reader made the blob's (the round's bytes, to
+ * be handed over with it): the reader's buffer taken, or, when some
+ * payloads were copies, the held ones copied after them.  0, or
+ * FPM_ENOMEM. */
+int pend_take(pending *p);
+
+/* The round gathered, as the pipeline takes it (pointing into the reader's
+ * bytes or p's blob, valid until the next record is read or pend_drop),
  * closed by a ROUND at real. */
 pl_round pend_round(pending *p, uint64_t real);
 

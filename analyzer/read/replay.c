@@ -43,8 +43,12 @@ void replay_set_seek(replay *st, seek *sk)
 
 static int finish_round(replay *st, pending *p, const fpmlog_record *rec)
 {
+    /* with threads the applier takes the blob (the round's bytes), and gives
+     * one back for the next round; alone, the pipeline reads them where the
+     * reader holds them */
+    if (st->apply && pend_take(p))
+        return FPM_ENOMEM;
     pl_round r = pend_round(p, rec->real);
-    /* with threads the applier takes the blob, and gives one back for the next round */
     int rc = st->apply ? applier_round(st->apply, &r, &p->blob.p, &p->blob.cap)
                        : pipeline_round(st->pl, &r);
     pend_drop(p);
@@ -378,7 +382,7 @@ int replay_file(replay *st, const char *path, int progress)
     fpmlog_reader *r = open_log(st, path);
     if (!r)
         return FPM_EFAIL;
-    pending p = {0};
+    pending p = {.rd = r};
     struct stat sb;
     uint64_t total = stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0;
     if (progress && st->progress_start == 0)

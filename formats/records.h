@@ -14,7 +14,7 @@
 typedef enum {
     REC_HOST, REC_POOL,                              /* take effect when read */
     REC_STATUS, REC_ERROR, REC_PIDS, REC_LISTEN,     /* a pool's, in a round */
-    REC_SCHED, REC_STATM,
+    REC_SCHED, REC_STATM, REC_STATM0,
     REC_STAT, REC_CGROUP, REC_STEAL, REC_PRESSURE,   /* the host's, in a round */
     REC_MASTER, REC_MEMINFO,
     REC_ROUND,                                       /* closes a round */
@@ -36,6 +36,7 @@ static const rec_kind REC_KINDS[] = {
     {"STATUS", REC_STATUS, REC_IN_ROUND, 1},   {"ERROR", REC_ERROR, REC_IN_ROUND, 1},
     {"PIDS", REC_PIDS, REC_IN_ROUND, 1},       {"LISTEN", REC_LISTEN, REC_IN_ROUND, 1},
     {"SCHED", REC_SCHED, REC_IN_ROUND, 1},     {"STATM", REC_STATM, REC_IN_ROUND, 1},
+    {"STATM0", REC_STATM0, REC_IN_ROUND, 1},
     {"STAT", REC_STAT, REC_IN_ROUND, 0},
     {"CGROUP", REC_CGROUP, REC_IN_ROUND, 0},   {"STEAL", REC_STEAL, REC_IN_ROUND, 0},
     {"PRESSURE", REC_PRESSURE, REC_IN_ROUND, 0}, {"MASTER", REC_MASTER, REC_IN_ROUND, 0},
@@ -75,6 +76,11 @@ static inline const char *rec_name(rec_type t)
 #define HOST_CGROUP_VERSION "cgroup_version" /* 1, 2 or "-" */
 #define HOST_PAGE_SIZE   "page_size"      /* sysconf(_SC_PAGESIZE) */
 #define HOST_MEM_LIMIT   "mem_limit_bytes" /* php-fpm's cgroup's limit below MemTotal; 0 none */
+/* how the kernel's scheduler groups php-fpm against the rest (fpmlog(5)) */
+#define HOST_AUTOGROUP   "autogroup"      /* the master's /proc/<pid>/autogroup, "-" none */
+#define HOST_CPU_WEIGHT  "cpu_weight"     /* v2 cpu.weight, v1 cpu.shares; "-" unknown */
+#define HOST_CPU_WEIGHT_KIND "cpu_weight_kind" /* "weight", "shares" or "-" */
+#define HOST_CPU_CONTROLLER  "cpu_controller"  /* 1, 0 or "-" */
 
 /* POOL keys */
 #define POOL_NAME         "name"

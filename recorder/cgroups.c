@@ -213,3 +213,64 @@ int cg_cpus(const char *proc_root, pid_t pid, char *out, size_t outlen)
     free(b);
     return rc;
 }
+
+/* A file's first line into out (without its newline), when it is printable
+ * text that fits; 0, or -1 with out unchanged. */
+static int first_line(const char *path, char *out, size_t n)
+{
+    char *b;
+    size_t len;
+    if (ps_read_file(path, &b, &len) != 0)
+        return -1;
+    size_t l = 0;
+    while (l < len && b[l] != '\n')
+        l++;
+    int ok = l > 0 && l < n;
+    for (size_t i = 0; ok && i < l; i++)
+        ok = (unsigned char)b[i] >= 0x20 && b[i] != 0x7f;
+    if (ok) {
+        memcpy(out, b, l);
+        out[l] = '\0';
+    }
+    free(b);
+    return ok ? 0 : -1;
+}
+
+void cg_sched_of(const char *proc_root, pid_t pid, const cg_place *cg, cg_sched *out)
+{
+    char path[8400], v[128];
+    strcpy(out->autogroup, "-");
+    strcpy(out->weight, "-");
+    strcpy(out->weight_kind, "-");
+    strcpy(out->controller, "-");
+    snprintf(path, sizeof path, "%s/sys/kernel/sched_autogroup_enabled", proc_root);
+    int off = first_line(path, v, sizeof v) == 0 && strcmp(v, "0") == 0;
+    snprintf(path, sizeof path, "%s/%d/autogroup", proc_root, (int)pid);
+    if (!off && pid > 0)
+        (void)first_line(path, out->autogroup, sizeof out->autogroup);
+    const char *d = cg->dir[CG_CPU];
+    if (cg->version == 1)
+        strcpy(out->controller, d[0] ? "1" : "0");
+    if (!d[0] || (cg->version != 1 && cg->version != 2))
+        return;
+    snprintf(path, sizeof path, "%s/%s", d, cg->version == 2 ? "cpu.weight" : "cpu.shares");
+    uint64_t w;
+    if (first_line(path, v, sizeof v) == 0 && procfs_first_u64(v, strlen(v), &w) == 0) {
+        snprintf(out->weight, sizeof out->weight, "%llu", (unsigned long long)w);
+        strcpy(out->weight_kind, cg->version == 2 ? "weight" : "shares");
+    }
+    if (cg->version == 2) {
+        snprintf(path, sizeof path, "%s/cgroup.controllers", d);
+        char *b;
+        size_t len;
+        if (ps_read_file(path, &b, &len) == 0) {
+            int has = 0;
+            for (size_t i = 0; i + 3 <= len; i++)
+                if (memcmp(b + i, "cpu", 3) == 0 && (i == 0 || b[i - 1] == ' ') &&
+                    (i + 3 == len || b[i + 3] == ' ' || b[i + 3] == '\n'))
+                    has = 1;
+            strcpy(out->controller, has ? "1" : "0");
+            free(b);
+        }
+    }
+}

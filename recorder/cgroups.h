@@ -37,4 +37,15 @@ uint64_t cg_quota(const cg_place *cg);
  * out; 0, or -1 with "-" in out. */
 int cg_cpus(const char *proc_root, pid_t pid, char *out, size_t outlen);
 
+/* How the kernel's scheduler groups pid against the rest of the host
+ * (fpmlog(5) HOST): its autogroup ("/autogroup-54 nice 0", "-" when the file
+ * is absent or autogroups are off), its cgroup's CPU weight (v2 cpu.weight,
+ * v1 cpu.shares, "-" unknown) and its kind ("weight", "shares", "-"), and
+ * whether the cpu controller groups it ("1", "0", "-" unknown: v2 `cpu` in
+ * its cgroup.controllers; v1 its cpu cgroup is not the root one). */
+typedef struct {
+    char autogroup[128], weight[24], weight_kind[8], controller[2];
+} cg_sched;
+void cg_sched_of(const char *proc_root, pid_t pid, const cg_place *cg, cg_sched *out);
+
 #endif

@@ -22,6 +22,8 @@ typedef struct {
     msg_once said_pids;       /* the last problem said about its workers */
     msg_once said_error;      /* "unreadable" while its status page is not read */
     uint64_t error_rounds;  /* rounds in a row it could not be read */
+    pid_t   *known;         /* its workers at the last round's PIDS (STATM0 reads them) */
+    size_t   nknown;
 } rec_pool;
 
 typedef struct {

@@ -250,6 +250,11 @@ void recorder_free(recorder *r)
     ps_stat_fds_free(&r->fds);
     ps_stat_fds_free(&r->sched_fds);
     ps_stat_fds_free(&r->statm_fds);
+    for (size_t i = 0; r->cfg && i < r->cfg->npools; i++) {
+        free(r->cfg->pools[i].known);
+        r->cfg->pools[i].known = NULL;
+        r->cfg->pools[i].nknown = 0;
+    }
     free(r->schedbuf);
     free(r->statmbuf);
     ps_kept_free(&r->meminfo_file);

@@ -188,6 +188,8 @@ void rec_write_header(recorder *r)
     if (cfg->hostname)
         snprintf(r->host.hostname, sizeof r->host.hostname, "%s", cfg->hostname);
     find_cgroup(r);
+    cg_sched sg;
+    cg_sched_of(cfg->proc_root, r->master, &r->cg, &sg);
     uint64_t mono = MONO(r), real = REAL(r);
     int n = snprintf(p, sizeof p,
                      HOST_FORMAT "=1\n" HOST_RECORDER "=" PROG " " FPMCPU_VERSION "\n"
@@ -195,12 +197,14 @@ void rec_write_header(recorder *r)
                      HOST_NPROC "=%ld\n" HOST_CLK_TCK "=%ld\n" HOST_INTERVAL_MS "=%llu\n"
                      HOST_QUOTA_MC "=%llu\n" HOST_CGROUP "=%s\n" HOST_CLOCKSOURCE "=%s\n"
                      HOST_CPUS "=%s\n" HOST_CGROUP_VERSION "=%s\n" HOST_PAGE_SIZE "=%ld\n"
-                     HOST_MEM_LIMIT "=%llu\n",
+                     HOST_MEM_LIMIT "=%llu\n" HOST_AUTOGROUP "=%s\n" HOST_CPU_WEIGHT "=%s\n"
+                     HOST_CPU_WEIGHT_KIND "=%s\n" HOST_CPU_CONTROLLER "=%s\n",
                      r->host.hostname, r->host.boot_id, r->host.kernel, r->host.nproc,
                      r->host.clk_tck, (unsigned long long)cfg->interval_ms,
                      (unsigned long long)r->quota_mc, r->cg.rel, r->host.clocksource, r->cpus,
                      r->cg.version == 1 ? "1" : r->cg.version == 2 ? "2" : "-",
-                     sysconf(_SC_PAGESIZE), (unsigned long long)r->mem_limit);
+                     sysconf(_SC_PAGESIZE), (unsigned long long)r->mem_limit, sg.autogroup,
+                     sg.weight, sg.weight_kind, sg.controller);
     if (n < 0 || (size_t)n >= sizeof p)
         n = 0;
     rec_add(r, rec_name(REC_HOST), mono, real, NULL, p, (size_t)n);
@@ -323,7 +327,12 @@ static void write_pids(recorder *r, rec_pool *pool, const unsigned char *page, s
         msg_warnx("pool %s: %s", pool->c.name, why);
         rec_note(r, "pool %s: %s", pool->c.name, why);
     }
-    free(pids);
+    /* the workers the next round's STATM0 reads */
+    free(pool->known);
+    pool->known = n > 0 && got > 0 ? pids : NULL;
+    pool->nknown = n > 0 && got > 0 ? (size_t)n : 0;
+    if (!pool->known)
+        free(pids);
 }
 
 /* MASTER: the /proc/<pid>/stat lines of the php-fpm masters that own the
@@ -378,10 +387,21 @@ static void write_listens(recorder *r)
     free(w);
 }
 
+/* STATM0 (fpmlog(5)): the statm of the workers known from the pool's last
+ * round, read just before its status page, so that with the STATM read
+ * after it the page is bracketed (docs/rules.md 14.1). */
+static void write_statm0(recorder *r, const rec_pool *pool)
+{
+    if (pool->nknown)
+        write_per_worker(r, pool, REC_STATM0, &r->statm_fds, &r->statmbuf, &r->statmcap,
+                         pool->known, pool->nknown);
+}
+
 static void read_pool(recorder *r, rec_pool *pool)
 {
     fcgi_response resp = {0};
     char err[600] = "";
+    write_statm0(r, pool);
     uint64_t mono = MONO(r), real = REAL(r);
     int ok = fetch_status(r, pool, &resp, err, sizeof err);
     write_status(r, pool, mono, real, &resp, ok, err);

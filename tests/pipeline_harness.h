@@ -43,8 +43,8 @@ static inline void th_pool(pipeline *pl, const char *name, int max_children, con
 
 typedef struct {
     char name[32];
-    int  has_status, is_error, has_pids, has_listen, has_statm;
-    buf  status, pids, listen, statm;
+    int  has_status, is_error, has_pids, has_listen, has_statm, has_statm0;
+    buf  status, pids, listen, statm, statm0;
 } th_pool_round;
 
 typedef struct {
@@ -268,6 +268,11 @@ static inline int th_run(pipeline *pl, th_round *r)
             pr[i].statm = (const unsigned char *)(p->statm.p ? p->statm.p : "");
             pr[i].statm_len = p->statm.n;
         }
+        if (p->has_statm0) {
+            pr[i].has_statm0 = 1;
+            pr[i].statm0 = (const unsigned char *)(p->statm0.p ? p->statm0.p : "");
+            pr[i].statm0_len = p->statm0.n;
+        }
     }
     pl_round round = {.real = r->real, .stat_mono = r->mono, .pools = pr, .npools = (size_t)r->n};
     const int has[PL_NREC] = {[PL_REC_STAT] = r->has_stat, [PL_REC_CPU_STAT] = r->has_cg,
@@ -290,6 +295,7 @@ static inline int th_run(pipeline *pl, th_round *r)
         buf_free(&r->p[i].pids);
         buf_free(&r->p[i].listen);
         buf_free(&r->p[i].statm);
+        buf_free(&r->p[i].statm0);
     }
     buf_free(&r->meminfo);
     buf_free(&r->mem_stat);

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -445,7 +446,7 @@ static void test_14_5_an_advice_of_0_is_none(void **state)
     wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
     wi_view *v = whatif_views(&t.h, &sc);
     assert_int_equal(v[2].advice, -1); /* floor(6 x 196 / 1758) = 0 */
-    assert_int_equal(v[2].binds, WI_BINDS_NONE);
+    assert_int_equal(v[2].binds, WI_BINDS_MEMORY); /* the advice is null, memory binds */
     assert_int_equal(v[2].no_advice, WI_NA_NO_ROOM);
     assert_int_equal(v[2].limit, WI_LIMIT_CPU); /* section 7's: 20 > 8 */
     assert_int_equal(v[1].advice, 1);  /* floor(10 x 196 / 1758) */
@@ -689,6 +690,72 @@ static void test_15_2_the_diff_patch_applies(void **state)
     pipeline_free(pl);
 }
 
+/* 14.1: a memory reading's private memory from the STATM and STATM0 lines
+ * of one round of pid 101 (page 4096, `last request memory` 2 MiB); the
+ * readings' largest, in MiB, or -1 for none */
+static long long bracket(const char *statm0, const char *statm)
+{
+    pipeline *pl = pipeline_new(&(pl_options){0});
+    th_host_with(pl, "h", 4, "b", 0, "page_size=4096\n");
+    th_pool(pl, "shop", 4, "/status");
+    for (int r = 0; r < 2; r++) {
+        th_round *x = th_round_at(30.0 * r, 1000 * (unsigned long long)r);
+        tworker w[] = {{101, "Idle", 5 + r, 120000, "/buy", "80.00"}};
+        th_status(x, "shop", 0, w, 1);
+        th_pids(x, "shop", 1, 101LL, 10ULL);
+        th_pool_round *p = th_p(x, "shop");
+        if (statm) {
+            p->has_statm = 1;
+            buf_printf(&p->statm, "%s", statm);
+        }
+        if (statm0) {
+            p->has_statm0 = 1;
+            buf_printf(&p->statm0, "%s", statm0);
+        }
+        assert_int_equal(th_run(pl, x), 0);
+    }
+    pl_pool *p = th_find(pl, "h", "shop");
+    long long mib = p->mem.total ? (long long)(p->mem.max_bytes / MEM_MIB) : -1;
+    pipeline_free(pl);
+    return mib;
+}
+
+/* 14.1: the smaller private memory of the two reads that bracket the page */
+static void test_14_1_statm0_smaller(void **state)
+{
+    (void)state;
+    /* STATM0 (10752 - 3072) x 4 KiB = 30 MiB, STATM 94 MiB (its next request's
+     * 64 MiB): 30 + 2 */
+    assert_int_equal(bracket("101 60000 10752 3072 300 0 9000 0\n",
+                             "101 60000 27136 3072 300 0 9000 0\n"), 32);
+}
+
+static void test_14_1_statm_smaller(void **state)
+{
+    (void)state;
+    assert_int_equal(bracket("101 60000 27136 3072 300 0 9000 0\n",
+                             "101 60000 10752 3072 300 0 9000 0\n"), 32);
+}
+
+/* 14.1: without STATM0 (an older log), STATM alone */
+static void test_14_1_statm0_missing(void **state)
+{
+    (void)state;
+    assert_int_equal(bracket(NULL, "101 60000 27136 3072 300 0 9000 0\n"), 96);
+    /* STATM0 without a line for the pid: STATM alone */
+    assert_int_equal(bracket("102 60000 4096 3072 300 0 9000 0\n",
+                             "101 60000 27136 3072 300 0 9000 0\n"), 96);
+}
+
+/* 14.1: a pid in STATM0 only gives no reading: a reading needs STATM */
+static void test_14_1_a_pid_in_statm0_only(void **state)
+{
+    (void)state;
+    assert_int_equal(bracket("101 60000 10752 3072 300 0 9000 0\n",
+                             "102 60000 10752 3072 300 0 9000 0\n"), -1);
+    assert_int_equal(bracket("101 60000 10752 3072 300 0 9000 0\n", NULL), -1);
+}
+
 /* 14.3: a host whose HOST record gives no page size has no memory
  * figures: its STATM lines count as absent (the page size is never
  * guessed) */
@@ -715,8 +782,84 @@ static void test_14_3_no_page_size_no_memory_figures(void **state)
     assert_int_equal(h->page_size, 0);
     assert_int_equal(p->mem.total, 0);
     assert_int_equal(p->has_private, 0);
-    assert_false(h->has_mem_total);
+    /* M stays known from MEMINFO; php, other and B need the page size */
+    assert_true(h->has_mem_total);
+    assert_int_equal(h->mem_total, 8ull << 30);
+    assert_false(h->has_php);
     assert_false(h->has_mem);
+    wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
+    wi_view *v = whatif_views(h, &sc);
+    wi_memory m;
+    whatif_host_memory(h, &sc, v, &m);
+    assert_true(m.has_total);
+    assert_int_equal(m.total, 8ull << 30);
+    assert_false(m.has_budget);
+    free(v);
+    pipeline_free(pl);
+}
+
+/* 14.3: the page size of the HOST in effect for each round: STATM lines of
+ * a round under a HOST without page_size count as absent, those under one
+ * with it count */
+static void test_14_3_page_size_per_round(void **state)
+{
+    (void)state;
+    pipeline *pl = pipeline_new(&(pl_options){0});
+    th_host_with(pl, "h", 4, "b", 0, "page_size=4096\n");
+    th_pool(pl, "shop", 4, "/status");
+    for (int r = 0; r < 4; r++) {
+        if (r == 2) /* the recorder restarted: an older one, without page_size */
+            th_host(pl, "h", 4, "b", 0);
+        th_round *x = th_round_at(30.0 * r, 1000 * (unsigned long long)r);
+        tworker w[] = {{101, "Idle", 5 + r, 120000, "/buy", "80.00"}};
+        th_status(x, "shop", 0, w, 1);
+        th_pids(x, "shop", 1, 101LL, 10ULL);
+        th_pool_round *p = th_p(x, "shop");
+        p->has_statm = 1;
+        buf_printf(&p->statm, "101 60000 10752 3072 300 0 9000 0\n");
+        assert_int_equal(th_run(pl, x), 0);
+    }
+    pl_pool *p = th_find(pl, "h", "shop");
+    assert_int_equal(p->mem.total, 1); /* round 1 only: round 0 primes, 2 and 3 have no page size */
+    pipeline_free(pl);
+}
+
+/* 14.3: where no round has MEMINFO, M is the HOST's limit or --mem-limit;
+ * B stays unknown */
+static void test_14_3_m_from_the_limit_without_meminfo(void **state)
+{
+    (void)state;
+    pipeline *pl = pipeline_new(&(pl_options){0});
+    th_host_with(pl, "h", 4, "b", 0, "page_size=4096\nmem_limit_bytes=1073741824\n");
+    th_pool(pl, "shop", 4, "/status");
+    th_run(pl, th_round_at(0, 0));
+    pl_host *h = th_find_host(pl, "h");
+    assert_false(h->has_mem_total);
+    wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
+    wi_view *v = whatif_views(h, &sc);
+    wi_memory m;
+    whatif_host_memory(h, &sc, v, &m);
+    assert_true(m.has_total);
+    assert_int_equal(m.total, 1073741824);
+    assert_false(m.has_budget);
+    assert_int_equal(m.needed_now, -1); /* no MEMINFO: the sums stay null */
+    free(v);
+    sc.has_mem_limit = 1;
+    sc.mem_limit = 2147483648ull;
+    v = whatif_views(h, &sc);
+    whatif_host_memory(h, &sc, v, &m);
+    assert_int_equal(m.total, 2147483648ull);
+    free(v);
+    pipeline_free(pl);
+    pl = pipeline_new(&(pl_options){0});
+    th_host_with(pl, "h", 4, "b", 0, "page_size=4096\n"); /* no limit, no MEMINFO */
+    th_run(pl, th_round_at(0, 0));
+    h = th_find_host(pl, "h");
+    sc.has_mem_limit = 0;
+    v = whatif_views(h, &sc);
+    whatif_host_memory(h, &sc, v, &m);
+    assert_false(m.has_total);
+    free(v);
     pipeline_free(pl);
 }
 
@@ -740,6 +883,8 @@ static void test_14_3_the_limit_known_without_memory_stat(void **state)
     assert_true(h->has_mem_total);
     assert_int_equal(h->mem_total, GIB);
     assert_false(h->has_mem);
+    assert_true(h->has_php); /* php needs no other: still known */
+    assert_int_equal(h->mem_php_max, 0);
     pipeline_free(pl);
 }
 
@@ -748,19 +893,42 @@ static void test_14_3_the_limit_known_without_memory_stat(void **state)
 static void test_15_2_the_points_none_under_1_each_once(void **state)
 {
     (void)state;
-    wi_view v = {.knee_hundredths = 100, .now = 1, .advice = -1};
-    int64_t pts[4];
+    wi_view v = {.knee_hundredths = 100, .knee = 1.0, .now = 1, .advice = -1};
+    ad_point pts[4];
     assert_int_equal(advise_points(&v, NULL, 0, pts), 1); /* 1, a knee of 1.00 and now 1 are one */
-    assert_int_equal(pts[0], 100);
-    v = (wi_view){.knee_hundredths = 40, .now = 0, .advice = 3};
+    assert_int_equal(pts[0].hundredths, 100);
+    v = (wi_view){.knee_hundredths = 40, .knee = 0.4, .now = 0, .advice = 3};
     assert_int_equal(advise_points(&v, NULL, 0, pts), 2); /* a knee of 0.40 is under 1 */
-    assert_int_equal(pts[0], 100);
-    assert_int_equal(pts[1], 300);
-    v = (wi_view){.knee_hundredths = 2004, .now = 40, .advice = 12};
+    assert_int_equal(pts[0].hundredths, 100);
+    assert_int_equal(pts[1].hundredths, 300);
+    v = (wi_view){.knee_hundredths = 2004, .knee = 20.04, .now = 40, .advice = 12};
     assert_int_equal(advise_points(&v, NULL, 0, pts), 4);
-    assert_int_equal(pts[1], 1200);
-    assert_int_equal(pts[2], 2004);
-    assert_int_equal(pts[3], 4000);
+    assert_int_equal(pts[1].hundredths, 1200);
+    assert_int_equal(pts[2].hundredths, 2004);
+    assert_int_equal(pts[3].hundredths, 4000);
+    /* a knee of 0.996 prints as 1.00 but is under 1 */
+    v = (wi_view){.knee_hundredths = 100, .knee = 0.996, .now = 0, .advice = -1};
+    assert_int_equal(advise_points(&v, NULL, 0, pts), 1);
+    assert_true(pts[0].n == 1.0);
+}
+
+/* 15.2: each line at the exact N: the knee's line at the knee unrounded,
+ * its bound exactly C / D and R */
+static void test_15_2_each_line_at_the_exact_n(void **state)
+{
+    (void)state;
+    wi_view v = {.knee_hundredths = 286, .knee = 2000.0 / 700, .now = 0, .advice = -1};
+    ad_point pts[4];
+    assert_int_equal(advise_points(&v, NULL, 0, pts), 2);
+    assert_int_equal(pts[1].hundredths, 286);
+    assert_true(pts[1].n == 2000.0 / 700);
+    /* R = 0.1 s, m = 700: D = 0.07 s, C = 2: the knee's line is C / D and R */
+    bd_model m = {.r = 0.1, .d = 0.07, .c = 2};
+    assert_true(fabs(bounds_max_rps(&m, pts[1].n) - 2 / 0.07) < 1e-9); /* 28.57, not 28.60 */
+    assert_true(fabs(bounds_min_ms(&m, pts[1].n) - 100) < 1e-9);
+    char b[16];
+    snprintf(b, sizeof b, "%.2f", bounds_max_rps(&m, pts[1].n));
+    assert_string_equal(b, "28.57");
 }
 
 /* 15.2: a pool whose shares are floors (17.4) gets no knee and no bounds
@@ -805,10 +973,17 @@ int main(void)
         cmocka_unit_test(test_14_5_a_held_pool_with_unknown_max_children),
         cmocka_unit_test(test_14_5_the_host_sums_and_the_empty_ones),
         cmocka_unit_test(test_14_5_no_advice_with_one_ceiling),
+        cmocka_unit_test(test_14_1_statm0_smaller),
+        cmocka_unit_test(test_14_1_statm_smaller),
+        cmocka_unit_test(test_14_1_statm0_missing),
+        cmocka_unit_test(test_14_1_a_pid_in_statm0_only),
         cmocka_unit_test(test_14_3_no_page_size_no_memory_figures),
+        cmocka_unit_test(test_14_3_page_size_per_round),
+        cmocka_unit_test(test_14_3_m_from_the_limit_without_meminfo),
         cmocka_unit_test(test_14_3_the_limit_known_without_memory_stat),
         cmocka_unit_test(test_15_1_the_bounds),
         cmocka_unit_test(test_15_2_the_points_none_under_1_each_once),
+        cmocka_unit_test(test_15_2_each_line_at_the_exact_n),
         cmocka_unit_test(test_15_2_no_knee_or_bounds_for_floors),
         cmocka_unit_test(test_15_2_the_line_keeps_its_spelling),
         cmocka_unit_test(test_15_2_the_diff_patch_applies),

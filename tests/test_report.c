@@ -306,7 +306,7 @@ static void test_what_if_max_children_replaces_now_for_that_pool(void **state)
     wi_view v = whatif_pool_view(shop, 4000, 200, whatif_now(shop, &sc));
     assert_int_equal(v.limit, WI_LIMIT_CPU);
     char *j = render(pl, "json", &sc);
-    assert_non_null(strstr(j, "\"scenario\": {\"host_millicores\": null, \"headroom\": 2.00, "
+    assert_non_null(strstr(j, "\"scenario\": {\"host_millicores\": null, \"mem_limit_bytes\": null, \"headroom\": 2.00, "
                               "\"max_children\": {\"shop\": 13, \"nosuch\": 5}, \"cost\": \"busy\"}"));
     assert_non_null(strstr(j, "\"needed_now_millicores\": 9100")); /* 13 x 700 */
     assert_non_null(strstr(j, "\"max_children\": 13, \"limit\": \"cpu\""));
@@ -565,7 +565,7 @@ static void test_busy_in_json_scenario_and_why(void **state)
     free(t);
     sc.cost = WI_COST_TYPICAL;
     j = render(pl, "json", &sc);
-    assert_non_null(strstr(j, "\"scenario\": {\"host_millicores\": null, \"headroom\": 2.00, "
+    assert_non_null(strstr(j, "\"scenario\": {\"host_millicores\": null, \"mem_limit_bytes\": null, \"headroom\": 2.00, "
                               "\"max_children\": {}, \"cost\": \"typical\"}"));
     assert_non_null(strstr(j, "\"fill_workers\": 19, "));
     free(j);

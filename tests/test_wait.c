@@ -93,20 +93,62 @@ static void test_17_3_a_readings_own_share(void **state)
     assert_int_equal(o.share, 4200);
 }
 
-/* 17.3: w so large that u - w <= c / 10: the wait is not trusted */
-static void test_17_3_w_above_u_less_c_over_10_is_not_trusted(void **state)
+/* 17.8: a wait so large that u - w would fall under c / 10 is clamped at
+ * u - c / 10, never dropped: the own share is then 1000% */
+static void test_17_8_the_wait_is_clamped_at_u_less_c_over_10(void **state)
 {
     (void)state;
-    /* c = 90000 us, w = 9 x c = 810000 > u: untrusted */
+    /* c = 90000 us, c x dw / dc = 810000 > u: w = 100000 - 9000 = 91000 */
     wt_own o = wt_own_share(9000, 100000, 100, 900);
-    assert_int_equal(o.corrected, 0);
-    assert_int_equal(o.share, 9000);
-    assert_int_equal(o.duration_us, 100000);
-    /* the boundary: u - w = c / 10 exactly is not trusted, just above is */
-    o = wt_own_share(10000, 110000, 10, 9); /* c 110000, w 99000, u - w 11000 = c / 10 */
-    assert_int_equal(o.corrected, 0);
-    o = wt_own_share(10000, 110001, 10, 9);
     assert_int_equal(o.corrected, 1);
+    assert_true(o.wait_us == 91000);
+    assert_int_equal(o.share, 100000);
+    assert_int_equal(o.duration_us, 9000);
+    /* the boundary: c x dw / dc = u - c / 10 exactly, the same either way */
+    o = wt_own_share(10000, 110000, 10, 9); /* c 110000, w 99000 = 110000 - 11000 */
+    assert_true(o.wait_us == 99000);
+    assert_int_equal(o.share, 100000);
+    assert_int_equal(o.duration_us, 11000);
+    /* just under the cap: the estimate stands */
+    o = wt_own_share(10000, 110001, 10, 9); /* w 99000.9, cap 99000.9: equal again */
+    assert_int_equal(o.duration_us, 11000);
+    o = wt_own_share(10000, 200000, 10, 9); /* c 200000, w 180000, cap 180000 */
+    assert_int_equal(o.share, 100000);
+    o = wt_own_share(10000, 200000, 100, 80); /* w 160000 under the cap 180000 */
+    assert_int_equal(o.share, 50000);
+    assert_int_equal(o.duration_us, 40000);
+}
+
+/* 17.8: w = 0 when dc is 0, and when u - c / 10 is not positive (a share
+ * of 1000% or more) */
+static void test_17_8_no_wait_without_cpu_or_room(void **state)
+{
+    (void)state;
+    wt_own o = wt_own_share(5000, 100000, 0, 900);
+    assert_true(o.wait_us == 0);
+    assert_int_equal(o.share, 5000);
+    assert_int_equal(o.duration_us, 100000);
+    o = wt_own_share(100000, 100000, 10, 9); /* c = 10 u: u - c / 10 = 0 */
+    assert_true(o.wait_us == 0);
+    assert_int_equal(o.share, 100000);
+    assert_int_equal(o.duration_us, 100000);
+    o = wt_own_share(150000, 100000, 10, 9);
+    assert_int_equal(o.share, 150000);
+}
+
+/* 17.3: the histogram counts a corrected reading at min(s', max(s, 100%)):
+ * not above 100% unless php-fpm's own share was */
+static void test_17_3_a_reading_is_shown_at_no_more_than_100_pct(void **state)
+{
+    (void)state;
+    assert_int_equal(wt_shown_share(9000, 100000), 10000);   /* 1000% own, shown 100% */
+    assert_int_equal(wt_shown_share(5000, 8000), 8000);      /* under 100%: as it is */
+    assert_int_equal(wt_shown_share(25000, 33333), 25000);   /* php-fpm's 250%: at most that */
+    assert_int_equal(wt_shown_share(25000, 20000), 20000);
+    /* 250% raw (children on other cores), corrected: c 250000, w 25000 */
+    wt_own o = wt_own_share(25000, 100000, 1000, 100);
+    assert_int_equal(o.share, 33333);
+    assert_int_equal(wt_shown_share(25000, o.share), 25000);
 }
 
 /* 17.3: contended from a wait ratio of 0.05 */
@@ -124,7 +166,9 @@ int main(void)
         cmocka_unit_test(test_17_2_a_workers_wait_in_a_pair),
         cmocka_unit_test(test_17_2_a_wait_that_shrinks_is_not_known),
         cmocka_unit_test(test_17_3_a_readings_own_share),
-        cmocka_unit_test(test_17_3_w_above_u_less_c_over_10_is_not_trusted),
+        cmocka_unit_test(test_17_8_the_wait_is_clamped_at_u_less_c_over_10),
+        cmocka_unit_test(test_17_8_no_wait_without_cpu_or_room),
+        cmocka_unit_test(test_17_3_a_reading_is_shown_at_no_more_than_100_pct),
         cmocka_unit_test(test_17_3_the_0_05_boundary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

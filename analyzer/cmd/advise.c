@@ -73,23 +73,24 @@ static char *pool_patch(const pl_pool *p, const wi_view *v)
     return d;
 }
 
-size_t advise_points(const wi_view *v, const int64_t *at, size_t nat, int64_t *out)
+size_t advise_points(const wi_view *v, const int64_t *at, size_t nat, ad_point *out)
 {
     size_t n = 0;
     for (size_t i = 0; i < 4 + nat; i++) {
-        int64_t c = i == 0 ? 100 : i == 1 ? v->knee_hundredths : i == 2 ? v->now * 100
-                  : i == 3 ? v->advice * 100 : at[i - 4] * 100;
-        if (c < 100)
+        double x = i == 0 ? 1 : i == 1 ? v->knee : i == 2 ? (double)v->now
+                 : i == 3 ? (double)v->advice : (double)at[i - 4];
+        if (!(x >= 1)) /* none under 1 (nor a knee not known) */
             continue;
+        int64_t c = i == 1 ? v->knee_hundredths : (int64_t)x * 100;
         int seen = 0;
         for (size_t k = 0; k < n; k++)
-            seen |= out[k] == c;
+            seen |= out[k].hundredths == c;
         if (!seen)
-            out[n++] = c;
+            out[n++] = (ad_point){x, c};
     }
     for (size_t i = 1; i < n; i++) /* ascending */
-        for (size_t k = i; k > 0 && out[k - 1] > out[k]; k--) {
-            int64_t t = out[k];
+        for (size_t k = i; k > 0 && out[k - 1].hundredths > out[k].hundredths; k--) {
+            ad_point t = out[k];
             out[k] = out[k - 1];
             out[k - 1] = t;
         }
@@ -173,18 +174,18 @@ static int text_host(FILE *out, const pl_host *h, const wi_scenario *sc, const w
                                : "no shape or no cost measured yet");
             continue;
         }
-        int64_t pts[4 + ADVISE_MAX_AT];
+        ad_point pts[4 + ADVISE_MAX_AT];
         size_t np = advise_points(&v[i], at, nat, pts);
         for (size_t k = 0; k < np; k++) {
             char wb[48];
-            double n = (double)pts[k] / 100;
+            double n = pts[k].n; /* exact: the knee unrounded (15.2) */
             int64_t p50, p95;
-            workers_text(wb, sizeof wb, pts[k]);
+            workers_text(wb, sizeof wb, pts[k].hundredths);
             fprintf(out, "%s: at %s: <= %.1f req/s, each >= %.0f ms", name, wb,
                     bounds_max_rps(&m, n), bounds_min_ms(&m, n));
             if (whatif_predict(&v[i], n, &p50, &p95) == 0)
                 fprintf(out, "; p50 %lld ms, p95 %lld ms", (long long)p50, (long long)p95);
-            fputs(pts[k] == v[i].knee_hundredths ? " (the knee)\n" : "\n", out);
+            fputs(pts[k].hundredths == v[i].knee_hundredths ? " (the knee)\n" : "\n", out);
         }
         rest_note(out, name, &v[i]);
     }
@@ -236,16 +237,16 @@ static void json_pool(FILE *out, const pl_host *h, const pl_pool *p, const wi_vi
     jw_hundredths(out, has, v->knee_hundredths);
     jw_key(out, "bounds", &k);
     fputc('[', out);
-    int64_t pts[4 + ADVISE_MAX_AT];
+    ad_point pts[4 + ADVISE_MAX_AT];
     size_t np = has ? advise_points(v, at, nat, pts) : 0;
     for (size_t i = 0; i < np; i++) {
-        double n = (double)pts[i] / 100;
+        double n = pts[i].n; /* exact: the knee unrounded (15.2) */
         int b = 1;
         int64_t p50 = 0, p95 = 0;
         int pred = whatif_predict(v, n, &p50, &p95) == 0;
         fputs(i ? ", {" : "{", out);
         jw_key(out, "workers", &b);
-        jw_two(out, n);
+        jw_two(out, (double)pts[i].hundredths / 100);
         jw_key(out, "max_rps", &b);
         jw_two(out, bounds_max_rps(&m, n));
         jw_key(out, "min_ms", &b);

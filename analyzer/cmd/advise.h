@@ -20,10 +20,17 @@ char *advise_line(const char *text, long long n);
 
 #define ADVISE_MAX_AT 16
 
-/* 15.2, 18.4: the N of a pool's lines, in hundredths: 1, the knee, now, the
- * advice and the nat of at (--at), none under 1, each once after rounding
- * to two decimals, ascending; how many (out has room for 4 + nat). */
-size_t advise_points(const wi_view *v, const int64_t *at, size_t nat, int64_t *out);
+/* A line's N: exact (the knee unrounded), and rounded to hundredths. */
+typedef struct {
+    double  n;
+    int64_t hundredths;
+} ad_point;
+
+/* 15.2, 18.4: the N of a pool's lines: 1, the knee, now, the advice and the
+ * nat of at (--at), none under 1, each once after rounding to two decimals
+ * (the first of them kept), ascending; how many (out has room for 4 + nat).
+ * Each line is computed at its exact N and printed rounded. */
+size_t advise_points(const wi_view *v, const int64_t *at, size_t nat, ad_point *out);
 
 /* The report: text, or JSON with json; at: --at's worker counts.  0,
  * FPM_ENOMEM. */

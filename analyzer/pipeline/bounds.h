@@ -5,8 +5,8 @@
  * max(R, N x D / C) seconds; they meet at the knee C x R / D, which is
  * the view's knee_hundredths (17.5: host / cost), decided in whatif.c.
  * R is the mean duration of the readings the pool's figures come from, D
- * the host CPU seconds one request costs (the busy share x R x the
- * overhead), C the host's cores.
+ * the host CPU seconds one request costs (m x R / 1000, m the host
+ * millicores per worker that size the pool), C the host's cores.
  */
 #ifndef BOUNDS_H
 #define BOUNDS_H

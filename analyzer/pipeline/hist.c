@@ -27,7 +27,12 @@ int hist_floor_pct(int i)
 
 void hist_add(hist *h, int64_t s, int64_t duration_us)
 {
-    h->count[hist_bucket(s)]++;
+    hist_add_shown(h, s, s, duration_us);
+}
+
+void hist_add_shown(hist *h, int64_t shown, int64_t s, int64_t duration_us)
+{
+    h->count[hist_bucket(shown)]++;
     h->total++;
     uint64_t cs = s < 0 ? 0 : s > HIST_BUSY_MAX_SHARE ? HIST_BUSY_MAX_SHARE : (uint64_t)s;
     uint64_t d = duration_us < 0 ? 0 : (uint64_t)duration_us / 1000;

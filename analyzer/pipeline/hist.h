@@ -42,6 +42,11 @@ int hist_floor_pct(int bucket);
  * When the count passes HIST_LIMIT every bucket and both sums are halved. */
 void hist_add(hist *h, int64_t s, int64_t duration_us);
 
+/* The same, the bucket from `shown` (17.3: a corrected reading is shown at
+ * no more than 100% unless php-fpm's own share was above it) and the sums
+ * from s. */
+void hist_add_shown(hist *h, int64_t shown, int64_t s, int64_t duration_us);
+
 /* The duration-weighted share: C / W in hundredths of a percent, and
  * C / (10 W) in millicores, each rounded half away from zero.  0 with both,
  * -1 when W is 0. */

@@ -70,6 +70,7 @@ static void pool_free(pl_pool *p)
     wt_free(&p->wait_before);
     wt_free(&p->wait_now);
     pidmap_free(&p->mem_now);
+    pidmap_free(&p->mem_before);
     pr_free(&p->keep);
     pr_free(&p->keep_calm);
     free(p->conf_file);
@@ -97,6 +98,7 @@ static void host_free(pl_host *h)
     free(h->boot_id);
     free(h->cpus);
     free(h->cpus_text);
+    free(h->autogroup);
     free(h);
 }
 
@@ -253,6 +255,33 @@ pl_host *pl_find_host(const pipeline *pl, const char *name, size_t nl, size_t *a
     return NULL;
 }
 
+/* 16.4: the scheduler's groups, from a HOST record that has any of the
+ * four keys (else the last one's stay); "-" or absent is null.  0,
+ * FPM_ENOMEM. */
+static int host_sched(pl_host *h, const unsigned char *payload, size_t len)
+{
+    size_t al, wl, kl, cl;
+    const char *a = fpmlog_kv(payload, len, HOST_AUTOGROUP, 0, &al);
+    const char *w = fpmlog_kv(payload, len, HOST_CPU_WEIGHT, 0, &wl);
+    const char *k = fpmlog_kv(payload, len, HOST_CPU_WEIGHT_KIND, 0, &kl);
+    const char *c = fpmlog_kv(payload, len, HOST_CPU_CONTROLLER, 0, &cl);
+    if (!a && !w && !k && !c)
+        return 0;
+    h->has_sched = 1;
+    free(h->autogroup);
+    h->autogroup = NULL;
+    if (a && !(al == 1 && a[0] == '-') && !(h->autogroup = dup_bytes(a, al)))
+        return FPM_ENOMEM;
+    uint64_t x;
+    h->cpu_weight = w && fpmlog_kv_u64(payload, len, HOST_CPU_WEIGHT, &x) == 0 &&
+                            x <= INT64_MAX ? (int64_t)x : -1;
+    h->cpu_weight_kind = k && kl == 6 && memcmp(k, "weight", 6) == 0   ? "weight"
+                         : k && kl == 6 && memcmp(k, "shares", 6) == 0 ? "shares"
+                                                                       : NULL;
+    h->cpu_controller = c && cl == 1 && (c[0] == '0' || c[0] == '1') ? c[0] - '0' : -1;
+    return 0;
+}
+
 int pipeline_host(pipeline *pl, const unsigned char *payload, size_t len)
 {
     size_t nl, bl = 0;
@@ -296,7 +325,7 @@ int pipeline_host(pipeline *pl, const unsigned char *payload, size_t len)
     if (h->page_size > PL_MAX_PAGE_SIZE)
         h->page_size = 0;
     h->mem_limit = pl_kv_u64(payload, len, HOST_MEM_LIMIT, 0);
-    if (host_cpus(h, payload, len) != 0)
+    if (host_sched(h, payload, len) != 0 || host_cpus(h, payload, len) != 0)
         return FPM_ENOMEM;
     host_size(h);
     pl->cur = h;

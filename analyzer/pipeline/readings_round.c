@@ -31,18 +31,19 @@ typedef struct {
     int             nomem;
 } reading_ctx;
 
-/* A reading into the sums of section 10 (the all set, and the calm set
- * when calm), and into the readings kept for section 18 (own duration us,
- * own share). */
-static void sums_add(reading_ctx *c, int64_t share, int64_t us, int calm, int waited)
+/* A reading into the histogram at `shown` and the sums of section 10 at
+ * share (the all set, and the calm set when calm), and into the readings
+ * kept for section 18 (own duration us, own share). */
+static void sums_add(reading_ctx *c, int64_t shown, int64_t share, int64_t us, int calm,
+                     int waited)
 {
     pl_pool *p = c->p;
     int64_t ms = (us < 0 ? 0 : us) / 1000;
-    hist_add(&p->h, share, us);
+    hist_add_shown(&p->h, shown, share, us);
     c->nomem |= pr_add(&p->keep, ms, share, waited) != 0;
     if (!calm)
         return;
-    hist_add(&p->calm, share, us);
+    hist_add_shown(&p->calm, shown, share, us);
     c->nomem |= pr_add(&p->keep_calm, ms, share, waited) != 0;
 }
 
@@ -57,7 +58,7 @@ static int own_reading(reading_ctx *c, const status_worker *w, int64_t share)
         return 0;
     wt_own o = wt_own_share(share, w->has_duration ? w->duration : 0, dc, dw);
     int contended = wt_ratio(dc, dw) >= WT_CONTENDED;
-    sums_add(c, o.share, o.duration_us, 1, contended);
+    sums_add(c, wt_shown_share(share, o.share), o.share, o.duration_us, 1, contended);
     p->contended_readings += (uint64_t)contended;
     p->corrected_readings++;
     p->wait_us += o.wait_us;
@@ -68,13 +69,18 @@ static int own_reading(reading_ctx *c, const status_worker *w, int64_t share)
 /* 14.1: a new request of an idle worker, not monitoring's own (rules 1-4
  * of section 2: accepted, short or invalid), with its `last request
  * memory`, by a worker with a STATM line this round: its private memory
- * plus that peak. */
+ * plus that peak.  Where its STATM0 (read before the page) has a line for
+ * the pid too, the smaller of the two private memories: a worker that took
+ * its next request between the page and STATM holds that request's memory
+ * there, and the page's peak would count a request twice. */
 static void memory_reading(pl_pool *p, const status_worker *w, rd_verdict v)
 {
-    int64_t private_bytes = 0;
+    int64_t private_bytes = 0, before;
     if ((v != RD_ACCEPTED && v != RD_SHORT && v != RD_INVALID) || !w->has_memory ||
         w->memory < 0 || !pidmap_get(&p->mem_now, w->pid, &private_bytes))
         return;
+    if (pidmap_get(&p->mem_before, w->pid, &before) && before < private_bytes)
+        private_bytes = before;
     uint64_t sum = (uint64_t)private_bytes + (uint64_t)w->memory; /* both < 2^63 */
     mem_add(&p->mem, sum);
 }
@@ -87,7 +93,7 @@ static void on_reading(void *arg, const status_worker *w, rd_verdict v, int64_t 
     memory_reading(c->p, w, v);
     if (v == RD_ACCEPTED && !own_reading(c, w, share)) {
         int64_t us = w->has_duration ? w->duration : 0;
-        sums_add(c, share, us, !c->contended, c->contended);
+        sums_add(c, share, share, us, !c->contended, c->contended);
         c->p->contended_readings += (uint64_t)c->contended;
         c->p->uncorrected_contended += (uint64_t)c->contended;
     } else if (v != RD_ACCEPTED)
@@ -229,9 +235,26 @@ static void add_rss(void *arg, const procfs_proc *m)
         *pages += (uint64_t)m->rss;
 }
 
+/* STATM0's lines into m (replaced), for the memory readings' bracket
+ * (14.1).  0, FPM_ENOMEM. */
+static int statm0_map(pidmap *m, const pl_pool_round *in_rec, uint64_t page_size)
+{
+    pidmap_clear(m);
+    if (!in_rec->has_statm0 || page_size == 0)
+        return 0;
+    statm_ctx c = {.m = m};
+    mem_each_statm(in_rec->statm0, in_rec->statm0_len, page_size, on_statm, &c);
+    if (c.nomem)
+        return FPM_ENOMEM;
+    pidmap_seal(m);
+    return 0;
+}
+
 /* Sections 14.1 and 14.3: each pool's private memory of the round; in a
- * counted round with MEMINFO, the host's php (every worker's private
- * memory and the masters' resident size) and other memory. */
+ * counted round with MEMINFO, M, and the host's php (every worker's private
+ * memory and the masters' resident size) and other memory.  A round whose
+ * HOST in effect gives no page size has no STATM (the page size is never
+ * guessed): M alone. */
 int pl_round_memory(pipeline *pl, pl_host *h, const pl_round *r, int in, size_t n)
 {
     uint64_t php = 0;
@@ -242,6 +265,8 @@ int pl_round_memory(pipeline *pl, pl_host *h, const pl_round *r, int in, size_t 
         pidmap_clear(&p->mem_now);
         if (in && w->in->has_pids && (int64_t)p->workers.n > p->most_workers)
             p->most_workers = (int64_t)p->workers.n;
+        if (statm0_map(&p->mem_before, w->in, h->page_size) != 0)
+            return FPM_ENOMEM;
         if (!w->in->has_statm || h->page_size == 0) /* 14.3: the page size is never guessed */
             continue;
         statm_ctx c = {.m = &p->mem_now};
@@ -259,10 +284,10 @@ int pl_round_memory(pipeline *pl, pl_host *h, const pl_round *r, int in, size_t 
     }
     const pl_host_rec *mi = &r->rec[PL_REC_MEMINFO], *ms = &r->rec[PL_REC_MEM_STAT],
                       *ma = &r->rec[PL_REC_MASTER];
-    if (!in || !mi->has || h->page_size == 0)
+    if (!in || !mi->has)
         return 0;
     uint64_t pages = 0;
-    if (ma->has)
+    if (ma->has && h->page_size)
         procfs_each_pid((const char *)ma->p, ma->len, add_rss, &pages);
     uint64_t rss = h->page_size && pages > UINT64_MAX / h->page_size ? UINT64_MAX
                                                                       : pages * h->page_size;
@@ -270,18 +295,21 @@ int pl_round_memory(pipeline *pl, pl_host *h, const pl_round *r, int in, size_t 
     uint64_t other, total;
     int got = mem_other(mi->p, mi->len, ms->has ? ms->p : NULL, ms->len, h->mem_limit,
                         h->cgroup_v1, php, &other, &total);
-    if (got >= 0) { /* M, even where the cgroup's memory.stat is missing */
+    if (got >= 0) { /* M, even where the cgroup's memory.stat or the page size is missing */
         h->has_mem_total = 1;
         h->mem_total = total;
     }
+    if (got < 0 || h->page_size == 0) /* no php without a page size: B unknown */
+        return 0;
+    pl->host_php = php > INT64_MAX ? INT64_MAX : (int64_t)php;
+    if (!h->has_php || php > h->mem_php_max) /* php needs no other (14.3) */
+        h->mem_php_max = php;
+    h->has_php = 1;
     if (got != 0)
         return 0;
     pl->host_other = other > INT64_MAX ? INT64_MAX : (int64_t)other;
-    pl->host_php = php > INT64_MAX ? INT64_MAX : (int64_t)php;
     if (!h->has_mem || other > h->mem_other_max)
         h->mem_other_max = other;
-    if (!h->has_mem || php > h->mem_php_max)
-        h->mem_php_max = php;
     h->has_mem = 1;
     return 0;
 }

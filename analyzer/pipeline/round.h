@@ -23,8 +23,9 @@ typedef struct {
     const char          *name;
     size_t               name_len;
     int                  has_status, is_error, has_pids, has_listen, has_sched, has_statm;
-    const unsigned char *status, *pids, *listen, *sched, *statm;
-    size_t               status_len, pids_len, listen_len, sched_len, statm_len;
+    int                  has_statm0;  /* STATM0: statm read just before the page (14.1) */
+    const unsigned char *status, *pids, *listen, *sched, *statm, *statm0;
+    size_t               status_len, pids_len, listen_len, sched_len, statm_len, statm0_len;
     const status_page   *page;      /* the STATUS parsed, or NULL */
     int                  page_rc;   /* with page: status_parse's result */
     const pl_tick       *ticks;     /* the PIDS parsed, or NULL */

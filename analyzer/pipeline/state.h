@@ -83,7 +83,8 @@ typedef struct {
     pidmap         remembered;    /* pid -> request counter */
     wk_map         workers;       /* its workers at the last PIDS (11.1) */
     mem_hist       mem;           /* its memory readings (14.1, 14.2) */
-    pidmap         mem_now;       /* pid -> private bytes, of this round's STATM */
+    pidmap         mem_now;       /* pid -> private bytes, of this round's STATM ... */
+    pidmap         mem_before;    /* ... and of its STATM0, read before the page (14.1) */
     int64_t        most_workers;  /* the most workers it had in one counted round (14.4) */
     int            has_private;   /* a STATM line of its workers in a counted round ... */
     uint64_t       private_max;   /* ... and the largest private memory of one (14.4) */
@@ -147,12 +148,21 @@ typedef struct pl_host_s {
     pl_shares  shares[SIG_N];     /* section 9's signals (SIG_FIRST_SHARE on) */
     uint64_t   throttled_usec;    /* throttled_usec's growth over the throttled shares */
     pl_probe   probe;
+    /* 16.4: how the kernel groups php-fpm, from the latest HOST that said any
+     * of it (no rule reads it yet); has_sched: one did */
+    int        has_sched;
+    char      *autogroup;         /* NULL: null */
+    int64_t    cpu_weight;        /* -1: null */
+    const char *cpu_weight_kind;  /* "weight", "shares", NULL: null */
+    int        cpu_controller;    /* 1, 0, -1: null */
     uint64_t   page_size;         /* HOST page_size; 0 unknown: no memory figures (14.3) */
     uint64_t   mem_limit;         /* HOST mem_limit_bytes: php-fpm's cgroup's limit, 0 none */
     int        has_mem_total;     /* a counted round had MEMINFO (14.3) ... */
     uint64_t   mem_total;         /* ... M of the latest such round (MemTotal or the limit) */
     int        has_mem;           /* a counted round gave other (14.3): B is known */
-    uint64_t   mem_other_max, mem_php_max; /* the largest other and php of them */
+    uint64_t   mem_other_max;     /* the largest other of them */
+    int        has_php;           /* a counted round with MEMINFO gave php (14.3) ... */
+    uint64_t   mem_php_max;       /* ... the largest of them */
     pl_pool  **pools;             /* sorted by name */
     size_t     npools;
     joint      j;                 /* section 11's sums, by the pools' jx */

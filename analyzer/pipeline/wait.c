@@ -97,19 +97,28 @@ double wt_ratio(uint64_t dc, uint64_t dw)
 
 wt_own wt_own_share(int64_t s, int64_t u, uint64_t dc, uint64_t dw)
 {
-    wt_own o = {s, u, 0, 0, 0};
+    wt_own o = {s, u, 0, 0, 1};
     if (s < 0 || u <= 0)
         return o;
     o.cpu_us = (double)s * (double)u / 10000.0;
-    o.wait_us = dc ? o.cpu_us * (double)dw / (double)dc : 0;
-    double own = (double)u - o.wait_us;
-    if (!(own > o.cpu_us / 10)) {
-        o.wait_us = 0; /* the wait is not trusted */
-        return o;
+    /* 17.8: the wait clamped so that the own duration keeps a tenth of the
+     * CPU; none where dc is 0 or the CPU is ten times the duration or more */
+    double cap = (double)u - o.cpu_us / 10;
+    double w = dc && cap > 0 ? o.cpu_us * (double)dw / (double)dc : 0;
+    o.wait_us = w < cap ? w : cap > 0 ? cap : 0;
+    if (o.wait_us <= 0) {
+        o.wait_us = 0;
+        return o; /* the share and the duration as php-fpm gave them */
     }
+    double own = (double)u - o.wait_us;
     double x = round((double)s * (double)u / own); /* half away from zero */
     o.share = x > (double)INT64_MAX ? INT64_MAX : (int64_t)x;
     o.duration_us = (int64_t)own;
-    o.corrected = 1;
     return o;
+}
+
+int64_t wt_shown_share(int64_t s, int64_t own)
+{
+    int64_t top = s > 10000 ? s : 10000;
+    return own < top ? own : top;
 }

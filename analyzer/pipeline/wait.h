@@ -45,16 +45,22 @@ double wt_ratio(uint64_t dc, uint64_t dw);
 
 #define WT_CONTENDED 0.05 /* a reading whose worker waited this share is contended */
 
-/* 17.3: a reading of share s (hundredths of a percent) that lasted u
- * microseconds, by a worker whose counters grew by dc and dw: its own share
- * (s x u / (u - w), w = c x dw / dc, c = s x u / 10000; s itself when
- * u - w <= c / 10) and its own duration u - w (u when uncorrected); the
- * CPU and the wait of the request, in microseconds, in *cpu_us, *wait_us. */
+/* 17.3 and 17.8: a reading of share s (hundredths of a percent) that lasted
+ * u microseconds, by a worker whose counters grew by dc and dw: its request's
+ * CPU c = s x u / 10000 and its wait w = min(c x dw / dc, u - c / 10) (0 when
+ * dc is 0 or u - c / 10 is not positive), its own share s x u / (u - w),
+ * half away from zero, and its own duration u - w, in whole microseconds; the
+ * CPU and the wait in *cpu_us, *wait_us.  corrected: the wait was known (a
+ * wait of 0 leaves s and u as they were). */
 typedef struct {
     int64_t share, duration_us;
     double  cpu_us, wait_us;
     int     corrected;
 } wt_own;
 wt_own wt_own_share(int64_t s, int64_t u, uint64_t dc, uint64_t dw);
+
+/* 17.3: the share a corrected reading counts at in the histogram:
+ * min(own, max(s, 10000)), never above 100% unless php-fpm's own was. */
+int64_t wt_shown_share(int64_t s, int64_t own);
 
 #endif

@@ -156,6 +156,7 @@ wi_view whatif_pool_view_cost(const pl_pool *p, uint64_t hm, int headroom, int64
      * the least */
     v.has_fill = 1;
     v.knee_hundredths = ((int64_t)hm * 200 + cost) / (2 * cost);
+    v.knee = (double)hm / (double)cost;
     /* the fewest workers that give 95% of what the host allows: the
      * smallest N >= 1 with 100 x N x cost >= 95 x hm (a measured knee of
      * 2.04 is 2 workers, not 3); hm >= 1 makes it at least 1 */
@@ -195,12 +196,13 @@ uint64_t whatif_host_millicores(const pl_host *h, const wi_scenario *sc)
     return sc->has_host_millicores ? sc->host_millicores : h->host_millicores;
 }
 
-/* 14.3: M in the scenario, 0 unknown. */
+/* 14.3: M in the scenario: --mem-limit, else MEMINFO's (MemTotal, or the
+ * limit), else the HOST's limit where no round had MEMINFO; 0 unknown. */
 static uint64_t mem_total(const pl_host *h, const wi_scenario *sc)
 {
-    if (!h->has_mem_total)
-        return 0;
-    return sc->has_mem_limit ? sc->mem_limit : h->mem_total;
+    if (sc->has_mem_limit)
+        return sc->mem_limit;
+    return h->has_mem_total ? h->mem_total : h->mem_limit;
 }
 
 const char *whatif_limit_name(wi_limit l)
@@ -282,12 +284,13 @@ void whatif_host_memory(const pl_host *h, const wi_scenario *sc, const wi_view *
 {
     memset(m, 0, sizeof *m);
     m->needed_now = m->needed_at_advice = m->needs_hundredths = m->room_hundredths = -1;
-    m->has_total = h->has_mem_total;
     m->total = mem_total(h, sc);
+    m->has_total = m->total > 0;
     m->has_budget = h->has_mem && m->has_total;
+    m->has_php = h->has_php;
+    m->php_max = h->mem_php_max;
     if (m->has_budget) {
         m->other_max = h->mem_other_max;
-        m->php_max = h->mem_php_max;
         m->budget = mem_budget(m->total, m->other_max);
     }
     int any_w = 0;
@@ -315,7 +318,7 @@ void whatif_host_memory(const pl_host *h, const wi_scenario *sc, const wi_view *
             held += (__int128)x->mem_now * w;
         }
     }
-    if (!m->has_total || !any_w) /* 14.5: null only with no W at all or no MEMINFO */
+    if (!h->has_mem_total || !any_w) /* 14.5: null only with no W at all or no MEMINFO */
         m->needed_now = m->needed_at_advice = -1;
     else {
         m->needed_now = m->needed_now < 0 ? 0 : m->needed_now;
@@ -366,9 +369,9 @@ static void memory_views(const pl_host *h, const wi_scenario *sc, wi_view *v)
     whatif_host_memory(h, sc, v, &m);
     for (size_t i = 0; i < h->npools; i++) {
         wi_view *x = &v[i];
-        if (x->sized && m.shared) {
+        if (x->sized && m.shared) { /* an advice under 1 is none; memory still binds */
             x->advice = advice_of(x, &m);
-            x->binds = x->advice >= 0 ? m.binds : WI_BINDS_NONE;
+            x->binds = m.binds;
         }
         x->no_advice = x->advice >= 0          ? WI_NA_NONE
                        : x->floor              ? WI_NA_FLOOR

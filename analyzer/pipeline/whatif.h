@@ -113,7 +113,8 @@ typedef struct {
     int         has_fill;           /* shape, cost > 0, host size known, no floor (17.4) */
     int         floor;              /* the same but measured under contention: no fill */
     int64_t     knee_hundredths;    /* with has_fill: host / cost, two decimals (17.5): the
-                                       one knee the table, advise and the plots print */
+                                       one knee the table, advise and the plots print ... */
+    double      knee;               /* ... and unrounded, where advise computes its line */
     int64_t     fill, ceiling;
     int         ceiling_by_headroom; /* the ceiling is knee x headroom (else cores + 1) */
     /* section 18: what N workers would see */
@@ -146,7 +147,8 @@ int whatif_predict(const wi_view *v, double n, int64_t *p50, int64_t *p95);
 /* Section 14.3, the host's advice as one (14.5) and its sums, in the
  * scenario: what whatif_views shared the memory by. */
 typedef struct {
-    int      has_total, has_budget; /* a counted round had MEMINFO; one gave other */
+    int      has_total, has_budget; /* M known (MEMINFO, the limit, --mem-limit); B known */
+    int      has_php;               /* a counted round with MEMINFO gave php */
     uint64_t total, budget, other_max, php_max; /* M, B, ... */
     int64_t  needed_now, needed_at_advice; /* bytes; -1 where no pool has W or no MEMINFO */
     int      unknown_w;             /* a pool with workers has no W at all (no STATM) */

@@ -73,7 +73,7 @@ static pend_pool *pend_pool_get(pending *p, const fpmlog_record *rec)
         namemap_put(&p->index, (const char *)pp->name.p, pp->name.len, p->n) != 0)
         return NULL;
     pp->has_status = pp->is_error = pp->has_pids = pp->has_listen = pp->has_sched =
-        pp->has_statm = 0;
+        pp->has_statm = pp->has_statm0 = 0;
     p->n++;
     return pp;
 }
@@ -113,7 +113,8 @@ int pend_gather(pending *p, rec_kind k, const fpmlog_record *rec)
         return place(p, rec, &p->host[hr]);
     }
     if ((k.type != REC_STATUS && k.type != REC_ERROR && k.type != REC_PIDS &&
-         k.type != REC_LISTEN && k.type != REC_SCHED && k.type != REC_STATM) ||
+         k.type != REC_LISTEN && k.type != REC_SCHED && k.type != REC_STATM &&
+         k.type != REC_STATM0) ||
         !rec->has_source)
         return 0; /* read by no rule yet */
     pend_pool *pp = pend_pool_get(p, rec);
@@ -131,6 +132,10 @@ int pend_gather(pending *p, rec_kind k, const fpmlog_record *rec)
     if (k.type == REC_STATM) {
         pp->has_statm = 1;
         return place(p, rec, &pp->statm);
+    }
+    if (k.type == REC_STATM0) {
+        pp->has_statm0 = 1;
+        return place(p, rec, &pp->statm0);
     }
     if (k.type == REC_LISTEN) {
         pp->has_listen = 1;
@@ -160,6 +165,8 @@ static int each_span(pending *p, int (*f)(pending *, span *))
             rc = f(p, &pp->sched);
         if (pp->has_statm && !rc)
             rc = f(p, &pp->statm);
+        if (pp->has_statm0 && !rc)
+            rc = f(p, &pp->statm0);
     }
     return rc;
 }
@@ -230,6 +237,11 @@ pl_round pend_round(pending *p, uint64_t real)
             p->rp[i].has_statm = 1;
             p->rp[i].statm = where(p, &pp->statm);
             p->rp[i].statm_len = pp->statm.len;
+        }
+        if (pp->has_statm0) {
+            p->rp[i].has_statm0 = 1;
+            p->rp[i].statm0 = where(p, &pp->statm0);
+            p->rp[i].statm0_len = pp->statm0.len;
         }
     }
     r.pools = p->rp;

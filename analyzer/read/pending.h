@@ -34,8 +34,8 @@ typedef struct {
 
 typedef struct {
     bytes name;
-    span  status, pids, listen, sched, statm;
-    int   has_status, is_error, has_pids, has_listen, has_sched, has_statm;
+    span  status, pids, listen, sched, statm, statm0;
+    int   has_status, is_error, has_pids, has_listen, has_sched, has_statm, has_statm0;
 } pend_pool;
 
 typedef struct {

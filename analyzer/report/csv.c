@@ -20,15 +20,17 @@
 #include "readings.h"
 #include "signals.h"
 
-#define CSV_SCHEMA 6 /* 2: overhead is the one sizing uses (section 11), joint_*; 3: the busy cost sizes, the ceiling from the knee (17.5), knee, cpu_ms_per_request; 4: cpus, cpu_source (16.3); 5: memory_* (14.6); 6: memory_per_worker_source, memory_needs_fraction, memory_room_fraction (14.4, 14.5) */
+#define CSV_SCHEMA 7 /* 7: sched_group_* (16.4); 2: overhead is the one sizing uses (section 11), joint_*; 3: the busy cost sizes, the ceiling from the knee (17.5), knee, cpu_ms_per_request; 4: cpus, cpu_source (16.3); 5: memory_* (14.6); 6: memory_per_worker_source, memory_needs_fraction, memory_room_fraction (14.4, 14.5) */
 #define MAX_COLUMNS 128
 
 extern const rp_format rp_json;
 
 /* The host's columns, then the pool's (figures.h), in the JSON's order. */
 static const char *const HOST_HEAD[] = {"schema", "hostname", "host_millicores", "cpus",
-                                        "cpu_source", "rounds", "first_round_at",
-                                        "last_round_at"};
+                                        "cpu_source", "sched_group_autogroup",
+                                        "sched_group_cpu_weight", "sched_group_cpu_weight_kind",
+                                        "sched_group_cpu_controller", "rounds",
+                                        "first_round_at", "last_round_at"};
 static const char *const HOST_TAIL[] = {
     "steal_probe_probes", "steal_probe_pct", "steal_probe_naive_pct", "inconsistent_pairs",
     "joint_n", "joint_base",

@@ -55,6 +55,8 @@ static int json_begin(rp_ctx *c)
     if (whatif_differs(sc)) {
         fputs("\"scenario\": {\"host_millicores\": ", out);
         jw_int(out, sc->has_host_millicores, (int64_t)sc->host_millicores);
+        fputs(", \"mem_limit_bytes\": ", out); /* 14.5: --mem-limit, M of the what-if */
+        jw_int(out, sc->has_mem_limit, (int64_t)sc->mem_limit);
         fprintf(out, ", \"headroom\": %d.%02d, \"max_children\": {", sc->headroom / 100,
                 sc->headroom % 100);
         int first = 1;
@@ -163,7 +165,7 @@ static void json_memory(FILE *out, const pl_host *h, const wi_scenario *sc, cons
     fputs(", \"other_max_bytes\": ", out);
     jw_int(out, m.has_budget, (int64_t)m.other_max);
     fputs(", \"php_max_bytes\": ", out);
-    jw_int(out, m.has_budget, (int64_t)m.php_max);
+    jw_int(out, m.has_php, (int64_t)m.php_max);
     fputs(", \"needed_now_bytes\": ", out);
     jw_int(out, m.needed_now >= 0, m.needed_now);
     fputs(", \"needed_at_advice_bytes\": ", out);
@@ -173,6 +175,24 @@ static void json_memory(FILE *out, const pl_host *h, const wi_scenario *sc, cons
     fputs(", \"room_fraction\": ", out);
     jw_hundredths(out, m.room_hundredths >= 0, m.room_hundredths);
     fputs("}, ", out);
+}
+
+/* 16.4: how the kernel groups php-fpm, or null where no HOST said. */
+static void json_sched(FILE *out, const pl_host *h)
+{
+    fputs("\"sched_group\": ", out);
+    if (!h->has_sched) {
+        fputs("null, ", out);
+        return;
+    }
+    fputs("{\"autogroup\": ", out);
+    jw_str(out, h->autogroup, h->autogroup ? strlen(h->autogroup) : 0);
+    fputs(", \"cpu_weight\": ", out);
+    jw_int(out, h->cpu_weight >= 0, h->cpu_weight);
+    fputs(", \"cpu_weight_kind\": ", out);
+    jw_word(out, h->cpu_weight_kind);
+    fprintf(out, ", \"cpu_controller\": %s}, ",
+            h->cpu_controller < 0 ? "null" : h->cpu_controller ? "true" : "false");
 }
 
 static int json_host(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_view *m)
@@ -186,8 +206,9 @@ static int json_host(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_vie
     fprintf(out, ", \"host_millicores\": %llu, \"cpus\": ",
             (unsigned long long)whatif_host_millicores(h, c->sc));
     jw_int(out, h->cpus != NULL, h->cpus ? (int64_t)h->cpus->n : 0);
-    fprintf(out, ", \"cpu_source\": \"%s\", \"rounds\": %llu, ", PL_CPU_SOURCE[h->cpu_source],
-            (unsigned long long)h->rounds);
+    fprintf(out, ", \"cpu_source\": \"%s\", ", PL_CPU_SOURCE[h->cpu_source]);
+    json_sched(out, h);
+    fprintf(out, "\"rounds\": %llu, ", (unsigned long long)h->rounds);
     json_time(out, "first_round_at", h->rounds > 0, h->first_real);
     json_time(out, "last_round_at", h->rounds > 0, h->last_real);
     json_truth(out, h);

@@ -45,12 +45,19 @@ static void why_activity(FILE *out, const pl_pool *p)
 
 /* 17.3: how long its requests waited for the CPU, where the kernel said;
  * 12.3: readings taken while the CPU was full, where it did not. */
-static void why_contention(FILE *out, const pl_pool *p)
+static void why_contention(FILE *out, const pl_pool *p, const wi_view *v)
 {
     double waited = p->want_us > 0 ? p->wait_us / p->want_us : 0;
     if (p->corrected_readings && waited >= WT_CONTENDED)
         fprintf(out, " Its requests waited for the CPU %.0f%% of the time they wanted it; their "
                      "own shares are corrected.", 100 * waited);
+    /* 17.8: a worker's wait is its average over the pair, the wait to be
+     * woken after accept() included: its busy share can pass 100% */
+    if (p->corrected_readings && v->has_busy && v->busy_hundredths > 10000)
+        fprintf(out, " Its busy share reads %lld.%02lld%%, above 100%%: its workers queued for "
+                     "the CPU, and the wake-up waits are charged to its requests (it errs "
+                     "toward fewer workers).",
+                (long long)(v->busy_hundredths / 100), (long long)(v->busy_hundredths % 100));
     uint64_t n = p->uncorrected_contended;
     if (!n)
         return;
@@ -316,7 +323,7 @@ median:
                                         : "; the default, --cost busy, sizes the pool by it");
 tail:
     why_memory(out, p, v, c);
-    why_contention(out, p);
+    why_contention(out, p, v);
     why_rounds(out, p, v, c);
 }
 

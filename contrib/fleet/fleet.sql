@@ -1,7 +1,7 @@
 -- fpm-cpu fleet tables and the questions an operator asks first.
 -- Loaded by fpm-fleet (psql -f fleet.sql), which then COPYs each host's
 -- `fpm-analyze --format csv` rows into fpm_pool.  Columns: fpm-analyze(1),
--- CSV COLUMNS; schema 6 (schema 5 had no memory_per_worker_source and
+-- CSV COLUMNS; schema 7 (schema 6 had no sched_group_* columns; schema 5 had no memory_per_worker_source and
 -- memory_*_fraction, and advised each pool beside the others at their
 -- pm.max_children; schema 4 had no memory_* columns; schema 3 had no
 -- cpus and cpu_source; schema 2 had
@@ -21,6 +21,10 @@ CREATE TABLE IF NOT EXISTS fpm_pool (
     host_millicores              bigint,
     cpus                         bigint,
     cpu_source                   text,
+    sched_group_autogroup        text,
+    sched_group_cpu_weight       bigint,
+    sched_group_cpu_weight_kind  text,
+    sched_group_cpu_controller   boolean,
     rounds                       bigint,
     first_round_at               timestamptz,
     last_round_at                timestamptz,
@@ -133,10 +137,14 @@ CREATE TABLE IF NOT EXISTS fpm_pool (
 
 -- an older table: the columns added since, and its schema check widened
 ALTER TABLE fpm_pool DROP CONSTRAINT IF EXISTS fpm_pool_schema_check;
-ALTER TABLE fpm_pool ADD CONSTRAINT fpm_pool_schema_check CHECK (schema IN (1, 2, 3, 4, 5, 6));
+ALTER TABLE fpm_pool ADD CONSTRAINT fpm_pool_schema_check CHECK (schema IN (1, 2, 3, 4, 5, 6, 7));
 ALTER TABLE fpm_pool ADD COLUMN IF NOT EXISTS joint_n double precision,
     ADD COLUMN IF NOT EXISTS cpus bigint,
     ADD COLUMN IF NOT EXISTS cpu_source text,
+    ADD COLUMN IF NOT EXISTS sched_group_autogroup text,
+    ADD COLUMN IF NOT EXISTS sched_group_cpu_weight bigint,
+    ADD COLUMN IF NOT EXISTS sched_group_cpu_weight_kind text,
+    ADD COLUMN IF NOT EXISTS sched_group_cpu_controller boolean,
     ADD COLUMN IF NOT EXISTS memory_total_bytes bigint,
     ADD COLUMN IF NOT EXISTS memory_budget_bytes bigint,
     ADD COLUMN IF NOT EXISTS memory_other_max_bytes bigint,

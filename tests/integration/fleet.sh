@@ -46,7 +46,7 @@ check "pools whose overhead is not measured ($got)" $?
 got=$(q "SELECT * FROM fleet_most_starved" | tr '\n' ' ')
 [ "$got" = "web1|3|240 vps1|2|40 " ]; check "hosts with the most starved rounds ($got)" $?
 got=$(q "SELECT count(*), count(DISTINCT hostname), min(schema), max(schema) FROM fpm_pool")
-[ "$got" = "9|4|6|6" ]; check "9 rows, 4 hosts, schema 6 ($got)" $?
+[ "$got" = "9|4|7|7" ]; check "9 rows, 4 hosts, schema 7 ($got)" $?
 got=$(q "SELECT * FROM fleet_advice" | tr '\n' ' ')
 [ "$got" = "web1|shop|40|6|memory|7|6 mem1|shop|40|9|cpu|9|55 web1|api|12|11|memory|40|12 " ]; check "pools past the advice, and what binds it ($got)" $?
 got=$(q "SELECT memory_per_worker_bytes, memory_budget_bytes > 0 FROM fpm_pool WHERE hostname = 'mem1' AND pool = 'api'")

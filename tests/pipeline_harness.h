@@ -43,8 +43,8 @@ static inline void th_pool(pipeline *pl, const char *name, int max_children, con
 
 typedef struct {
     char name[32];
-    int  has_status, is_error, has_pids, has_listen, has_statm, has_statm0;
-    buf  status, pids, listen, statm, statm0;
+    int  has_status, is_error, has_pids, has_listen, has_statm, has_statm0, has_sched;
+    buf  status, pids, listen, statm, statm0, sched;
 } th_pool_round;
 
 typedef struct {
@@ -147,6 +147,24 @@ static inline void th_master(th_round *r, int n, ...)
         unsigned long long child = va_arg(ap, unsigned long long);
         long long start = va_arg(ap, long long);
         proc_stat_line(&r->master, pid, 1, child + 4, child, start);
+    }
+    va_end(ap);
+}
+
+/* SCHED of a pool: n of (pid, cpu_ns, run_delay_ns). */
+static inline void th_sched(th_round *r, const char *pool, int n, ...)
+{
+    th_pool_round *p = th_p(r, pool);
+    va_list ap;
+    p->has_sched = 1;
+    p->sched.n = 0;
+    buf_add(&p->sched, "", 0);
+    va_start(ap, n);
+    for (int i = 0; i < n; i++) {
+        long long pid = va_arg(ap, long long);
+        unsigned long long cpu = va_arg(ap, unsigned long long);
+        unsigned long long delay = va_arg(ap, unsigned long long);
+        buf_printf(&p->sched, "%lld %llu %llu 7\n", pid, cpu, delay);
     }
     va_end(ap);
 }
@@ -268,6 +286,11 @@ static inline int th_run(pipeline *pl, th_round *r)
             pr[i].statm = (const unsigned char *)(p->statm.p ? p->statm.p : "");
             pr[i].statm_len = p->statm.n;
         }
+        if (p->has_sched) {
+            pr[i].has_sched = 1;
+            pr[i].sched = (const unsigned char *)(p->sched.p ? p->sched.p : "");
+            pr[i].sched_len = p->sched.n;
+        }
         if (p->has_statm0) {
             pr[i].has_statm0 = 1;
             pr[i].statm0 = (const unsigned char *)(p->statm0.p ? p->statm0.p : "");
@@ -296,6 +319,7 @@ static inline int th_run(pipeline *pl, th_round *r)
         buf_free(&r->p[i].listen);
         buf_free(&r->p[i].statm);
         buf_free(&r->p[i].statm0);
+        buf_free(&r->p[i].sched);
     }
     buf_free(&r->meminfo);
     buf_free(&r->mem_stat);

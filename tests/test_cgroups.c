@@ -60,6 +60,32 @@ static void test_master_cpu_list_from_its_affinity(void **state)
     assert_string_equal(cpus, "-");
 }
 
+/* 16.4: how the scheduler groups the master: its autogroup, its cgroup's
+ * weight and whether the cpu controller groups it */
+static void test_16_4_the_scheduler_groups_of_the_master(void **state)
+{
+    (void)state;
+    cg_place cg;
+    cg_sched sg;
+    assert_int_equal(cg_find(V2 "/proc", V2 "/sys", 100, &cg), 0);
+    cg_sched_of(V2 "/proc", 100, &cg, &sg);
+    assert_string_equal(sg.autogroup, "/autogroup-54 nice 0");
+    assert_string_equal(sg.weight, "100");
+    assert_string_equal(sg.weight_kind, "weight");
+    assert_string_equal(sg.controller, "1");
+    assert_int_equal(cg_find(V1 "/proc", V1 "/sys", 100, &cg), 0);
+    cg_sched_of(V1 "/proc", 100, &cg, &sg);
+    assert_string_equal(sg.autogroup, "-"); /* no autogroup file */
+    assert_string_equal(sg.weight, "512");
+    assert_string_equal(sg.weight_kind, "shares");
+    assert_string_equal(sg.controller, "1"); /* its cpu cgroup is not the root one */
+    cg.dir[CG_CPU][0] = '\0';                /* the root cpu cgroup */
+    cg_sched_of(V1 "/proc", 100, &cg, &sg);
+    assert_string_equal(sg.controller, "0");
+    assert_string_equal(sg.weight, "-");
+    assert_string_equal(sg.weight_kind, "-");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -67,6 +93,7 @@ int main(void)
         cmocka_unit_test(test_v1_each_controller_on_its_own_mount),
         cmocka_unit_test(test_v1_quota_from_cfs_files),
         cmocka_unit_test(test_master_cpu_list_from_its_affinity),
+        cmocka_unit_test(test_16_4_the_scheduler_groups_of_the_master),
     };
     return cmocka_run_group_tests_name("cgroups", tests, NULL, NULL);
 }

@@ -665,6 +665,40 @@ static void test_a_page_after_a_jump_needs_the_activitys_page_before(void **stat
     pipeline_free(pl);
 }
 
+/* 16.4: the scheduler's groups from the latest HOST that has any of the
+ * keys; "-" or a value that is not one is null; a HOST without them keeps
+ * what the last one said */
+static void test_16_4_sched_group_from_the_latest_host_that_says_it(void **state)
+{
+    (void)state;
+    pipeline *pl = pipeline_new(NULL);
+    th_host(pl, "h", 2, "b", 0);
+    pl_host *h = th_find_host(pl, "h");
+    assert_false(h->has_sched);
+    th_host_with(pl, "h", 2, "b", 0, "autogroup=/autogroup-54 nice 0\ncpu_weight=100\n"
+                                     "cpu_weight_kind=weight\ncpu_controller=1\n");
+    assert_true(h->has_sched);
+    assert_string_equal(h->autogroup, "/autogroup-54 nice 0");
+    assert_int_equal(h->cpu_weight, 100);
+    assert_string_equal(h->cpu_weight_kind, "weight");
+    assert_int_equal(h->cpu_controller, 1);
+    th_host(pl, "h", 2, "b", 0); /* an older recorder: what was said stays */
+    assert_true(h->has_sched);
+    assert_int_equal(h->cpu_weight, 100);
+    th_host_with(pl, "h", 2, "b", 0, "autogroup=-\ncpu_weight=-\ncpu_weight_kind=-\n"
+                                     "cpu_controller=0\n");
+    assert_null(h->autogroup);
+    assert_int_equal(h->cpu_weight, -1);
+    assert_null(h->cpu_weight_kind);
+    assert_int_equal(h->cpu_controller, 0);
+    th_host_with(pl, "h", 2, "b", 0, "cpu_weight=1024x\ncpu_weight_kind=shares\n"
+                                     "cpu_controller=2\n");
+    assert_int_equal(h->cpu_weight, -1);
+    assert_string_equal(h->cpu_weight_kind, "shares");
+    assert_int_equal(h->cpu_controller, -1);
+    pipeline_free(pl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -696,6 +730,7 @@ int main(void)
         cmocka_unit_test(test_a_worker_running_since_before_a_jump_needs_more_when_idle),
         cmocka_unit_test(test_a_reboot_after_a_jump_settles_the_counters_and_pids),
         cmocka_unit_test(test_a_page_after_a_jump_needs_the_activitys_page_before),
+        cmocka_unit_test(test_16_4_sched_group_from_the_latest_host_that_says_it),
     };
     return cmocka_run_group_tests_name("pipeline", tests, NULL, NULL);
 }

@@ -253,10 +253,46 @@ static void test_sigterm_ends_the_run_with_its_frame_closed(void **state)
     assert_non_null(strstr(lr.notes, "stop: SIGTERM|"));
 }
 
+/* STATM0 (fpmlog(5)): from the second round on, right before the pool's
+ * STATUS or ERROR, the statm of the workers its last PIDS named; none in
+ * the first round (no worker known yet); HOST says how the kernel groups
+ * the master (16.4) */
+static void test_statm0_brackets_the_page_and_host_says_the_groups(void **state)
+{
+    (void)state;
+    fake f = {.mono = 1000 * S, .step = 1000};
+    assert_int_equal(run(&f, "--interval 5s --rounds 3"), 0);
+    char err[256], types[4096] = "";
+    fpmlog_reader *r = fpmlog_reader_open(path, err, sizeof err);
+    assert_non_null(r);
+    fpmlog_record rec;
+    fpmlog_damage dmg;
+    int ret, host_keys = 0;
+    while ((ret = fpmlog_reader_next(r, &rec, &dmg)) != 0) {
+        assert_true(ret > 0);
+        if (strcmp(rec.type, "STATM0") == 0 || strcmp(rec.type, "ERROR") == 0 ||
+            strcmp(rec.type, "ROUND") == 0 || strcmp(rec.type, "STATM") == 0)
+            snprintf(types + strlen(types), sizeof types - strlen(types), "%s ", rec.type);
+        if (strcmp(rec.type, "STATM0") == 0)
+            assert_true(rec.len > 4 && (memcmp(rec.payload, "101 ", 4) == 0 || memcmp(rec.payload, "102 ", 4) == 0));
+        if (strcmp(rec.type, "HOST") == 0) {
+            const char *p = (const char *)rec.payload;
+            host_keys = strstr(p, "\nautogroup=/autogroup-54 nice 0\n") &&
+                        strstr(p, "\ncpu_weight=100\n") && strstr(p, "\ncpu_weight_kind=weight\n") &&
+                        strstr(p, "\ncpu_controller=1\n");
+        }
+    }
+    fpmlog_reader_free(r);
+    assert_string_equal(types, "ERROR STATM ROUND STATM0 ERROR STATM ROUND STATM0 ERROR STATM ROUND ");
+    assert_true(host_keys);
+}
+
 int main(void)
 {
     msg_init("fpm-record");
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_statm0_brackets_the_page_and_host_says_the_groups, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_rounds_keep_the_schedule_and_the_5s_pairs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_slots_a_stall_missed_are_skipped, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_late_stat_pushes_the_next_round, setup, teardown),

@@ -224,7 +224,7 @@ static void test_json_output_is_section_8(void **state)
     const char *want =
         "{\"format\": 1, \"hosts\": [\n"
         "  {\"hostname\": \"web1\", \"host_millicores\": 4000, \"cpus\": null, "
-        "\"cpu_source\": \"host\", \"rounds\": 21, "
+        "\"cpu_source\": \"host\", \"sched_group\": null, \"rounds\": 21, "
         "\"first_round_at\": \"2027-01-15T08:00:00Z\", \"last_round_at\": \"2027-01-15T08:10:00Z\", "
         "\"steal\": {\"pairs\": 20, \"p10_pct\": 0.00, \"p50_pct\": 0.00, \"p90_pct\": 0.00, "
         "\"max_pct\": 0.00}, \"throttled\": {\"pairs\": 0, \"p10_pct\": null, \"p50_pct\": null, "
@@ -576,6 +576,59 @@ static void test_busy_in_json_scenario_and_why(void **state)
     pipeline_free(pl);
 }
 
+/* 17.3, 17.8: a pool whose workers waited 1.2 times their CPU, each reading
+ * 50% of 200 ms: own share 125% (50 x 200 / 80) in the sums, shown at 100%
+ * in the histogram; the WHY says the busy share is above 100% */
+static pipeline *waited_history(void)
+{
+    pipeline *pl = pipeline_new(NULL);
+    th_host(pl, "web1", 4, "b", 0);
+    th_pool(pl, "cpu", 8, "/status");
+    for (int k = 0; k < 23; k++) {
+        th_round *r = th_round_at(30.0 * k, 1000ULL * k);
+        tworker w[] = {{100, "Idle", k + 1, 200000, "/buy", "50.00"}};
+        th_status(r, "cpu", 0, w, 1);
+        th_pids(r, "cpu", 1, 100LL, 10ULL * k);
+        th_sched(r, "cpu", 1, 100LL, 100000000ULL * k, 120000000ULL * k);
+        th_run(pl, r);
+    }
+    return pl;
+}
+
+static void test_17_3_a_corrected_share_above_100_in_the_sums_at_100_in_the_histogram(void **state)
+{
+    (void)state;
+    pipeline *pl = waited_history();
+    pl_pool *p = th_find(pl, "web1", "cpu");
+    const hist *h = pl_hist(p);
+    assert_int_equal(h->total, 22); /* round 0 primes its worker */
+    assert_int_equal(h->count[20], 22); /* every reading shown at 100% */
+    int64_t busy, mc;
+    assert_int_equal(hist_busy(h, &busy, &mc), 0);
+    assert_int_equal(busy, 12500); /* the sums keep 125% */
+    assert_int_equal(p->keep.r[0].s, 12500);
+    assert_int_equal(p->keep.r[0].d_ms, 80);
+    pipeline_free(pl);
+}
+
+static void test_17_8_why_says_the_wake_up_waits_are_charged(void **state)
+{
+    (void)state;
+    pipeline *pl = waited_history();
+    wi_scenario sc = {.headroom = 200};
+    char *t = render(pl, "text", &sc);
+    assert_non_null(strstr(t, " Its busy share reads 125.00%, above 100%: its workers queued for "
+                              "the CPU, and the wake-up waits are charged to its requests (it "
+                              "errs toward fewer workers)."));
+    free(t);
+    pipeline_free(pl);
+    pl = history_of(0); /* no wait known: never said */
+    t = render(pl, "text", &sc);
+    assert_null(strstr(t, "wake-up waits"));
+    free(t);
+    pipeline_free(pl);
+}
+
 /* The WHY says the median hides heavy requests from 1.5x TYPICAL's cost on:
  * 300m against 200m does, 280m does not. */
 static void test_why_median_hides_heavy_requests_from_1_5x(void **state)
@@ -628,6 +681,8 @@ int main(void)
         cmocka_unit_test(test_cost_busy_drives_fill_ceiling_limit_and_the_host_line),
         cmocka_unit_test(test_busy_in_json_scenario_and_why),
         cmocka_unit_test(test_why_median_hides_heavy_requests_from_1_5x),
+        cmocka_unit_test(test_17_3_a_corrected_share_above_100_in_the_sums_at_100_in_the_histogram),
+        cmocka_unit_test(test_17_8_why_says_the_wake_up_waits_are_charged),
         cmocka_unit_test(test_numbers_from_a_log_are_range_checked_and_products_saturate),
     };
     return cmocka_run_group_tests_name("report", tests, NULL, NULL);

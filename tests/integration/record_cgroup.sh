@@ -6,10 +6,19 @@
 #   B: the same pool in a cpuset of CPU 1 under a v1 quota of 0.5 cores,
 #      loaded only in the second half of the recording.
 # Both are recorded at 5 s at the same time.  A must be judged against its
-# one CPU (1000m, busy ratio near 1, a knee near one worker), B against its
-# quota (500m, throttled), and B's load on the other CPU must not move A's
-# figures: the whole machine's `cpu` line, which the analyzer used before,
-# goes up by B's half core.
+# one CPU (1000m, busy ratio near 1), B against its quota (500m,
+# throttled), and B's load on the other CPU must not move A's figures: the
+# whole machine's `cpu` line, which the analyzer used before, goes up by B's
+# half core.  What the rules promise for A, alone and beside B (each half
+# of the recording), and what physics gives, not a closeness the rules
+# cannot hold (docs/rules.md 17.3, 17.8): its P90 at 100% and its TYPICAL
+# at 95% or 100% (a single reading is shown at no more than 100% unless
+# php-fpm's own share was above it, and the median own share of a pool that
+# computes all its time is 100% give or take the scatter), its busy share at least 95% (no reading falls back to its
+# raw share; the clamp errs high), and its FILL the knee measured before
+# the recording by the cores the kernel counted for A's workers at 1 and 2
+# clients: the fewest workers past which one more adds under half of what
+# the first one got.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/integration/fpm.sh"
@@ -67,6 +76,10 @@ check "php-fpm B starts in its cpuset and quota" $?
 grep -q "^Cpus_allowed_list:.0$" /proc/"$(cat "$dir/a/fpm.pid")"/status; check "A's master may run on CPU 0 only" $?
 
 burn=$top/tests/integration/burn.php
+load=$top/tests/integration/fcgi_load.py
+for n in 1 2; do
+    echo "$n $(python3 "$load" --rate "$dir/a/cpu.sock" "$burn" "busy=150" "$n" 3 "$(cat "$dir/a/fpm.pid")")"
+done > "$dir/sweep"
 for c in 1 2; do
     ( while [ ! -e "$dir/stop" ]; do fcgi_load "$dir/a/cpu.sock" /burn.php "$burn" "busy=150"; done ) &
 done
@@ -117,26 +130,37 @@ ratios = [float(r["busy_ratio"]) for r in csv.DictReader(open(d + "/a.csv")) if 
 say(len(ratios) >= rounds - 3 and min(ratios) >= 0.9,
     "A: the busy ratio of its one CPU is near 1 in every loaded pair (%d pairs, min %.3f)"
     % (len(ratios), min(ratios or [0])))
-say(pa["knee"] is not None and 0.8 <= pa["knee"] <= 1.25 and pa["fill_workers"] in (1, 2),
-    "A: the knee is near one busy worker, as one core and requests that only compute give "
-    "(knee %s, fill %s, busy %s%%)" % (pa["knee"], pa["fill_workers"], pa["busy_pct"]))
 say((b["host_millicores"], b["cpu_source"]) == (500, "quota-v1"),
     "B: 500m from its v1 quota (%s, %s)" % (b["host_millicores"], b["cpu_source"]))
 say(b["throttled"]["pairs"] > 0 and b["throttled"]["max_pct"] > 0,
     "B: throttled in its loaded pairs (%d pairs, max %s%%)" % (b["throttled"]["pairs"],
                                                               b["throttled"]["max_pct"]))
 a1, a2 = host("a.1.json")["pools"][0], host("a.2.json")["pools"][0]
-# (15 points: each half has 6 rounds, and a share corrected by a heavy wait
-# swings by several points, to 107% beside two burners (docs/rules.md 17.3))
-say(a1["busy_pct"] is not None and a2["busy_pct"] is not None and
-    abs(a1["busy_pct"] - a2["busy_pct"]) <= 15,
-    "A: B's load on the other CPU leaves A's busy share within 15 points (%s%% alone, %s%% beside B)"
-    % (a1["busy_pct"], a2["busy_pct"]))
+cores = {int(r[0]): float(r[3]) for r in (line.split() for line in open(d + "/sweep"))}
+knee = 1 if cores[2] - cores[1] < cores[1] / 2 else 2
+for part, x in (("alone", a1), ("beside B", a2)):
+    # (TYPICAL is the median's bucket floor: the own shares of a pool that
+    # computes all its time scatter around 100%, each corrected by its
+    # worker's wait averaged over the pair, so the median falls in the
+    # 95% bucket as often as in the 100% one; none is shown above 100%)
+    say(x["typical_pct"] in (95, 100) and x["p90_pct"] == 100,
+        "A %s: P90 at 100%% and TYPICAL at 95%% or 100%% (%s%%, %s%%)"
+        % (part, x["p90_pct"], x["typical_pct"]))
+    say(x["busy_pct"] is not None and x["busy_pct"] >= 95,
+        "A %s: its busy share %s%% is at least 95%%" % (part, x["busy_pct"]))
+    say(x["fill_workers"] == knee,
+        "A %s: FILL %s (knee %s) is the knee measured by the kernel's count of its workers' "
+        "CPU, %d (%.2f and %.2f cores at 1 and 2 clients)"
+        % (part, x["fill_workers"], x["knee"], knee, cores[1], cores[2]))
 print("note A: busy %s%% (TYPICAL %s%%), knee %s, fill %s, ceiling %s, host busy ratio min %.3f over "
-      "%d pairs; busy %s%% alone, %s%% beside B; B: %sm (%s), throttled p50 %s%% over %d pairs"
+      "%d pairs; alone busy %s%%, TYPICAL %s%%, P90 %s%%, FILL %s; beside B busy %s%%, TYPICAL %s%%, "
+      "P90 %s%%, FILL %s; measured knee %d (%.2f, %.2f cores at 1, 2); B: %sm (%s), throttled p50 %s%% "
+      "over %d pairs"
       % (pa["busy_pct"], pa["typical_pct"], pa["knee"], pa["fill_workers"], pa["ceiling"],
-         min(ratios or [0]), len(ratios), a1["busy_pct"], a2["busy_pct"], b["host_millicores"],
-         b["cpu_source"], b["throttled"]["p50_pct"], b["throttled"]["pairs"]))
+         min(ratios or [0]), len(ratios), a1["busy_pct"], a1["typical_pct"], a1["p90_pct"],
+         a1["fill_workers"], a2["busy_pct"], a2["typical_pct"], a2["p90_pct"], a2["fill_workers"],
+         knee, cores[1], cores[2], b["host_millicores"], b["cpu_source"],
+         b["throttled"]["p50_pct"], b["throttled"]["pairs"]))
 PY
 check "the python step ran" $?
 while read -r verdict rest; do

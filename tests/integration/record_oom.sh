@@ -10,6 +10,13 @@
 # php-fpm also runs in a cpu group of the highest cpu.shares, so that other
 # load on the machine does not keep its workers from going idle between
 # requests (the recording needs 20 memory readings).
+# Then the pool busy (docs/rules.md 14.1): its workers take a new request
+# 100 ms after each, recorded beside two CPU burners the test starts, the
+# recorder outside the cpu group (kept waiting between the status page and
+# the statm reads, as on a busy host): W must stay within 10% of the W
+# measured quiet, and the memory ceiling at most one below the OOM count.
+# The same log without its STATM0 records (the rule before them) is said
+# beside it.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/integration/fpm.sh"
@@ -50,6 +57,47 @@ m = h["pools"][0]["memory"]
 print(m["mem_ceiling"], m["per_worker_bytes"], h["memory"]["budget_bytes"], h["memory"]["other_max_bytes"], m["readings"])' "$dir/json")
 ceiling=$1 w=$2 budget=$3 other=$4
 [ "$ceiling" != None ]; check "a memory ceiling (W $w bytes of $5 readings, budget $budget, other $other)" $?
+
+# busy: a new request 100 ms after each, beside two burners, the recorder
+# not in the cpu group (the bracket of STATM0 and STATM is what holds W)
+mv "$dir/log" "$dir/log-quiet"
+rm -f "$dir/stop"
+wait
+# the clients in the cpu group with php-fpm (when made): the pool busy
+# whatever the burners take, the recorder beside them
+client_in=""
+if [ -d "$ccg" ]; then cg_wrap "$dir/client-incpu" "$ccg"; client_in=$dir/client-incpu; fi
+$client_in python3 "$load" "$dir/mem.sock" "$script" "mb=64&busy=20&sleep=100" 4 "$dir/stop" 100 &
+burners=""
+for b in 1 2; do sh -c 'while :; do :; done' & burners="$burners $!"; done
+sleep 1
+# (36 rounds: a busy worker is idle on a page in about one round of four,
+# and W needs 20 readings)
+"$top/bin/fpm-record" -q --fpm-config "$dir/fpm.conf" --interval 1s --rounds "${BUSY_ROUNDS:-36}" \
+    -o "$dir/log" 2>/dev/null
+check "fpm-record exits 0 (busy, beside two burners)" $?
+kill $burners 2>/dev/null
+touch "$dir/stop"
+wait
+rm -f "$dir/stop"
+zstdcat "$dir/log" | grep -q '^#fpmlog1 STATM0 '; check "the busy log has STATM0 records" $?
+"$top/bin/fpm-analyze" --format json "$dir/log" > "$dir/json-busy" 2>/dev/null
+check "fpm-analyze reads the busy log" $?
+"$top/bin/tests/logdrop" STATM0 < "$dir/log" > "$dir/log-nostatm0" 2>/dev/null
+"$top/bin/fpm-analyze" --format json "$dir/log-nostatm0" > "$dir/json-nostatm0" 2>/dev/null
+check "and the busy log without STATM0" $?
+set -- $(python3 -c '
+import json, sys
+def mem(f):
+    m = json.load(open(f))["hosts"][0]["pools"][0]["memory"]
+    return m["per_worker_bytes"], m["mem_ceiling"], m["readings"]
+w, c, n = mem(sys.argv[1])
+w0, c0, n0 = mem(sys.argv[2])
+print(w, c, n, "%.0f" % (w0 / 1048576) if w0 else None, c0)' "$dir/json-busy" "$dir/json-nostatm0")
+wbusy=$1 cbusy=$2 nbusy=$3 wold=$4 cold=$5
+[ "$wbusy" != None ] && [ "$w" != None ] &&
+    [ $((10 * wbusy)) -le $((11 * w)) ] && [ $((10 * wbusy)) -ge $((9 * w)) ]
+check "busy beside two burners, W $((wbusy / 1048576)) MiB ($nbusy readings) is within 10% of W quiet $((w / 1048576)) MiB" $?
 fpm_stop "$dir"
 
 # up one worker at a time, every worker busy, until the kernel kills one
@@ -69,5 +117,8 @@ if [ -n "$count" ] && [ "$ceiling" != None ]; then
     echo "record oom: memory ceiling $ceiling (W $((w / 1048576)) MiB, budget $((budget / 1048576)) MiB of $LIMIT_MIB), the OOM kill at $count workers"
     [ "$ceiling" -le "$count" ] && [ "$ceiling" -ge $((count - 2)) ]
     check "the memory ceiling $ceiling is at most the OOM count $count and no more than 2 below it" $?
+    echo "record oom: busy beside two burners: W $((wbusy / 1048576)) MiB, memory ceiling $cbusy; the same log without STATM0 (the rule before it): W $wold MiB, ceiling $cold"
+    [ "$cbusy" != None ] && [ "$cbusy" -le "$count" ] && [ "$cbusy" -ge $((count - 1)) ]
+    check "busy: the memory ceiling $cbusy is at most the OOM count $count and at most one below it" $?
 fi
 summary record_oom

@@ -78,9 +78,10 @@ bin/fpm-analyze --format json "$dir/web1.shop-a.example.log" "$dir/web1.shop-b.e
 check "two logs with their own --hostname are two hosts ($(cat "$dir/hn"))" $?
 grep -q '^cpus=1$' "$dir/plain"; check "HOST cpus: the master's CPU list (a cpuset of CPU 1)" $?
 grep -q '^cgroup_version=2$' "$dir/plain"; check "HOST cgroup_version 2" $?
-if [ "$(nproc)" -gt 1 ]; then want='"host_millicores": 1000, "cpus": 1, "cpu_source": "cpuset", "rounds": 2'
-else want='"host_millicores": 1500, "cpus": 1, "cpu_source": "quota", "rounds": 2'; fi
-grep -q "$want" "$dir/json"; check "analyzer: the cpuset (or on 1 CPU the quota) is the host, 2 rounds" $?
+groups='"sched_group": {"autogroup": "/autogroup-54 nice 0", "cpu_weight": 100, "cpu_weight_kind": "weight", "cpu_controller": true}'
+if [ "$(nproc)" -gt 1 ]; then want='"host_millicores": 1000, "cpus": 1, "cpu_source": "cpuset", '"$groups"', "rounds": 2'
+else want='"host_millicores": 1500, "cpus": 1, "cpu_source": "quota", '"$groups"', "rounds": 2'; fi
+grep -q "$want" "$dir/json"; check "analyzer: the cpuset (or on 1 CPU the quota) is the host, 2 rounds; the master's autogroup, cpu.weight and cpu controller (16.4)" $?
 bin/fpm-record --proc-root fixtures/world/proc --sys-root fixtures/world/sys -n \
     --pool www=unix:$dir/www.sock > "$dir/n.out" 2>&1
 grep -q "^php-fpm's master: pid 100, cgroup v2 /system.slice/php8.2-fpm.service$" "$dir/n.out"
@@ -113,8 +114,8 @@ for f in memory.limit_in_bytes memory.stat; do
 done
 grep -q '^total_shmem 8388608$' "$dir/v1.plain"; check "v1: memory.stat verbatim" $?
 bin/fpm-analyze --format json "$dir/v1.log" 2>/dev/null |
-    grep -q '"host_millicores": 1500, "cpus": 2, "cpu_source": "quota-v1", "rounds": 2'
-check "v1: analyzer: the v1 quota is the host" $?
+    grep -q '"host_millicores": 1500, "cpus": 2, "cpu_source": "quota-v1", "sched_group": {"autogroup": "/autogroup-54 nice 0", "cpu_weight": 512, "cpu_weight_kind": "shares", "cpu_controller": true}, "rounds": 2'
+check "v1: analyzer: the v1 quota is the host; its cpu.shares (16.4)" $?
 bin/fpm-record --proc-root "$dir/v1/proc" --sys-root "$dir/v1/sys" -n \
     --pool www=unix:$dir/www.sock 2>&1 | grep -q "^cgroup v1 quota 1.5 cores$"
 check "v1: -n says the v1 quota" $?

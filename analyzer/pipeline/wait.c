@@ -104,7 +104,7 @@ wt_own wt_own_share(int64_t s, int64_t u, uint64_t dc, uint64_t dw)
     /* 17.8: the wait clamped so that the own duration keeps a tenth of the
      * CPU; none where dc is 0 or the CPU is ten times the duration or more */
     double cap = (double)u - o.cpu_us / 10;
-    double w = dc && cap > 0 ? o.cpu_us * (double)dw / (double)dc : 0;
+    double w = dc ? o.cpu_us * (double)dw / (double)dc : 0;
     o.wait_us = w < cap ? w : cap > 0 ? cap : 0;
     if (o.wait_us <= 0) {
         o.wait_us = 0;

@@ -11,6 +11,7 @@
 #include "advise.h"
 #include "check.h"
 #include "rows.h"
+#include "routes_cmd.h"
 #include "escape.h"
 #include "outfile.h"
 #include "plot.h"
@@ -96,7 +97,8 @@ static int check_names(const config *cfg, pl_host *const *hosts, size_t n)
             return 2;
         }
     if (cfg->pool && !has_pool(hosts, n, cfg->pool)) {
-        snprintf(option, sizeof option, "hist --pool %s", cfg->pool);
+        snprintf(option, sizeof option, "%s --pool %s",
+                 cfg->command == CMD_ROUTES ? "routes" : "hist", cfg->pool);
         say_no_such_pool(option, cfg->pool, hosts, n);
         return 2;
     }
@@ -175,14 +177,18 @@ static FILE *open_as_is(const char *path)
  * opened for writing: none is an input or a log.  0, or 2 (said). */
 static int check_outputs(const config *cfg)
 {
-    char err[600], tmp[4096] = "";
+    char err[600], tmp[4096] = "", rtmp[4096] = "";
     if (cfg->output)
         snprintf(tmp, sizeof tmp, "%s.tmp", cfg->output);
-    const char *paths[4] = {cfg->output, cfg->output ? tmp : NULL, cfg->csv_readings,
-                            cfg->csv_rounds};
+    if (cfg->csv_routes)
+        snprintf(rtmp, sizeof rtmp, "%s.tmp", cfg->csv_routes);
+    const char *paths[6] = {cfg->output, cfg->output ? tmp : NULL, cfg->csv_readings,
+                            cfg->csv_rounds, cfg->csv_routes, cfg->csv_routes ? rtmp : NULL};
     if (outfile_is_null(cfg->output))
         paths[0] = paths[1] = NULL;
-    for (int k = 0; k < 4; k++)
+    if (outfile_is_null(cfg->csv_routes) || is_stdout(cfg->csv_routes))
+        paths[5] = NULL;
+    for (int k = 0; k < 6; k++)
         if (paths[k] && !is_stdout(paths[k]) && !outfile_is_null(paths[k]) &&
             outfile_replaceable(paths[k], err, sizeof err) != 0) {
             msg_warnx("%s: %s", paths[k], err);
@@ -294,6 +300,9 @@ static int write_output(const config *cfg, run *r)
              : cfg->command == CMD_ADVISE ? advise_print(out, r->pl, &cfg->scenario,
                                                          strcmp(cfg->format->name, "json") == 0,
                                                          cfg->at, cfg->nat)
+             : cfg->command == CMD_ROUTES ? routes_print(out, r->pl, &cfg->scenario, cfg->pool,
+                                                         cfg->top,
+                                                         strcmp(cfg->format->name, "json") == 0)
                                            : report_print(out, cfg->format, r->pl, &cfg->scenario)) != 0;
     }
     bad |= out == stdout ? fflush(out) != 0 : fclose(out) != 0;
@@ -312,6 +321,39 @@ static int write_output(const config *cfg, run *r)
         return 2;
     }
     return rc;
+}
+
+/* --csv-routes (section 19): written after the replay, through FILE.tmp
+ * renamed into place (standard output and the null device as they are).
+ * 0, or 2 (said). */
+static int write_routes_csv(const config *cfg, run *r)
+{
+    char err[600], tmp[4096];
+    const char *path = cfg->csv_routes;
+    int as_is = is_stdout(path) || outfile_is_null(path);
+    FILE *f = as_is ? open_as_is(path) : NULL;
+    if (!as_is) {
+        snprintf(tmp, sizeof tmp, "%s.tmp", path);
+        if (outfile_replaceable(path, err, sizeof err) != 0 ||
+            !(f = outfile_open(tmp, err, sizeof err))) {
+            msg_warnx("%s: %s", path, err);
+            return 2;
+        }
+    } else if (!f) {
+        msg_warnx("%s: %s", path, strerror(errno));
+        return 2;
+    }
+    int bad = rows_routes(f, r->pl, &cfg->scenario) != 0;
+    bad |= f == stdout ? fflush(f) != 0 : fclose(f) != 0;
+    if (!bad && !as_is && rename(tmp, path) != 0)
+        bad = 1;
+    if (bad) {
+        msg_warnx("%s: could not write: %s", path, strerror(errno));
+        if (!as_is)
+            unlink(tmp);
+        return 2;
+    }
+    return 0;
 }
 
 /* Closes the exports; 2 when one could not be written, else rc. */
@@ -358,7 +400,7 @@ int main(int argc, char **argv)
         rd_prefixes_free(&cfg.own_uri);
         return rc;
     }
-    pl_options opt = {.own_uri = &cfg.own_uri,
+    pl_options opt = {.own_uri = &cfg.own_uri, .route_params = &cfg.route_params,
                       .has_from = cfg.scenario.has_from, .from_ns = cfg.scenario.from_ns,
                       .has_until = cfg.scenario.has_until, .until_ns = cfg.scenario.until_ns};
     if (cfg.command == CMD_CUT) {
@@ -383,6 +425,8 @@ int main(int argc, char **argv)
     }
     if (rc == 0)
         rc = write_output(&cfg, &r);
+    if ((rc == 0 || rc == 1) && cfg.csv_routes && write_routes_csv(&cfg, &r) != 0)
+        rc = 2;
     if (plots_failed || (r.rp && replay_counts_of(r.rp).unreadable))
         rc = 2; /* the figures stand on the rest: said, and the exit says so */
     rc = close_exports(&cfg, &r, rc);

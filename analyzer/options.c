@@ -30,6 +30,7 @@ static void usage(FILE *out)
 "       " PROG " timing [--cutoff PCT] LOG...\n"
 "       " PROG " cut [--from T] [--until T] [--redact-query] -o OUT LOG...\n"
 "       " PROG " advise [--format text|json] [--at N[,N...]] [OPTION]... LOG...\n"
+"       " PROG " routes [--pool POOL] [--top N] [--format text|json] [OPTION]... LOG...\n"
 "Replays fpm-record logs and prints, per php-fpm pool, how CPU-bound its\n"
 "requests are, what a busy worker costs the host, and how many busy workers\n"
 "fill the CPU.  Several LOGs are one history, in the order given.\n"
@@ -42,6 +43,10 @@ static void usage(FILE *out)
 "      --csv-rounds FILE     a CSV row per round and pool: host and pool CPU,\n"
 "                            steal, throttled, pressure and accounted shares,\n"
 "                            listen queue, fit point, starved\n"
+"      --csv-routes FILE     a CSV row per host, pool and route, with its figures\n"
+"      --route-param NAME    the query parameter NAME is part of a route\n"
+"                            (/admin-ajax.php?action=heartbeat, OpenCart's\n"
+"                            route=); repeatable, at most 8\n"
 "      --plot DIR            per pool: histogram, fit and time series as PNG and\n"
 "                            SVG (gnuplot), with the .dat and .gp files\n"
 "      --host-millicores N   judge against a host of N millicores (what-if)\n"
@@ -106,6 +111,16 @@ static void usage_commands(FILE *out)
 "differs from now, the unified diff of its pm.max_children line, which\n"
 "`patch -p1 -d /` applies on that host.  It takes the report's what-if\n"
 "options (--cores, --mem-limit, --max-children, ...).\n"
+"\n"
+"routes prints, per pool, its routes by CPU (the script php-fpm ran, ids\n"
+"folded to {id}, no query but the --route-param ones): the readings, the\n"
+"share of the pool's CPU, CPU per request, busy share, p50 and p95 of the\n"
+"recorded time, p95 at the advice and the largest request memory; then\n"
+"what the rest hold.  A pool whose web server sends every path to one\n"
+"front controller (index.php) has one route: php-fpm never sees the\n"
+"visitor's URI.\n"
+"      --pool POOL           only pools named POOL\n"
+"      --top N               the N routes of most CPU (1 to 1000, default 10)\n"
 "\n"
 "timing prints the recorder's clock check of each start (its TIMING\n"
 "record) as PostgreSQL's pg_test_timing does: the log2 histogram of the\n"
@@ -187,33 +202,41 @@ static int resolve_time(const char *arg, const char *opt, int *has, uint64_t *ns
 
 enum { O_HOST_MC = 256, O_CORES, O_HEADROOM, O_OWN_URI, O_EXPLAIN, O_MAXCH, O_FROM, O_UNTIL,
        O_POOL, O_CUTOFF, O_BASELINE, O_TOL, O_RISE, O_CSV_READINGS, O_CSV_ROUNDS, O_PLOT,
-       O_COST, O_THREADS, O_FIT, O_REDACT, O_FRAME_SIZE, O_MEM_LIMIT, O_AT };
+       O_COST, O_THREADS, O_FIT, O_REDACT, O_FRAME_SIZE, O_MEM_LIMIT, O_AT, O_ROUTE_PARAM,
+       O_CSV_ROUTES, O_TOP };
 
 /* The commands an option goes with. */
 /* The commands (options.h) as a mask: those that replay, and all. */
-enum { CMD_REPLAY = CMD_REPORT | CMD_HIST | CMD_CHECK | CMD_ADVISE,
+enum { CMD_REPLAY = CMD_REPORT | CMD_HIST | CMD_CHECK | CMD_ADVISE | CMD_ROUTES,
        CMD_ALL = CMD_REPLAY | CMD_TIMING | CMD_CUT };
 
 static const char *const CMD_NAMES[] = {[CMD_REPORT] = "", [CMD_HIST] = "hist",
                                         [CMD_CHECK] = "check", [CMD_TIMING] = "timing",
-                                        [CMD_CUT] = "cut", [CMD_ADVISE] = "advise"};
+                                        [CMD_CUT] = "cut", [CMD_ADVISE] = "advise",
+                                        [CMD_ROUTES] = "routes"};
 
 static int goes_with(int opt)
 {
     switch (opt) {
     case O_EXPLAIN:
         return CMD_REPORT;
-    case 'f': case O_HOST_MC: case O_CORES: case O_HEADROOM: case O_MAXCH: case O_COST:
+    case 'f':
+        return CMD_REPORT | CMD_ADVISE | CMD_ROUTES;
+    case O_HOST_MC: case O_CORES: case O_HEADROOM: case O_MAXCH: case O_COST:
     case O_MEM_LIMIT:
-        return CMD_REPORT | CMD_ADVISE;
+        return CMD_REPORT | CMD_ADVISE | CMD_ROUTES; /* routes: p95 at the advice */
     case O_POOL:
-        return CMD_HIST;
+        return CMD_HIST | CMD_ROUTES;
+    case O_TOP:
+        return CMD_ROUTES;
+    case O_CSV_ROUTES:
+        return CMD_REPORT;
     case O_CUTOFF:
         return CMD_HIST | CMD_TIMING;
     case O_BASELINE: case O_TOL: case O_RISE:
         return CMD_CHECK;
     case O_FIT:
-        return CMD_REPORT | CMD_CHECK | CMD_ADVISE;
+        return CMD_REPORT | CMD_CHECK | CMD_ADVISE | CMD_ROUTES;
     case O_FROM: case O_UNTIL:
         return CMD_REPLAY | CMD_CUT;
     case O_REDACT: case O_FRAME_SIZE:
@@ -221,6 +244,7 @@ static int goes_with(int opt)
     case O_AT:
         return CMD_ADVISE;
     case O_OWN_URI: case O_CSV_READINGS: case O_CSV_ROUNDS: case O_PLOT: case O_THREADS:
+    case O_ROUTE_PARAM:
         return CMD_REPLAY; /* what replays the rounds */
     default:
         return CMD_ALL; /* -o, -q, help, errors */
@@ -292,6 +316,23 @@ static int take_option(config *cfg, int c, char *optarg)
     case 'o': cfg->output = strcmp(optarg, "-") == 0 ? NULL : optarg; break;
     case O_CSV_READINGS: cfg->csv_readings = optarg; break;
     case O_CSV_ROUNDS: cfg->csv_rounds = optarg; break;
+    case O_CSV_ROUTES: cfg->csv_routes = optarg; break;
+    case O_ROUTE_PARAM: {
+        rt_params *rp = &cfg->route_params;
+        if (optarg[0] == '\0' || strpbrk(optarg, "=&#?"))
+            return msg_usage("--route-param wants a query parameter's name (route, action), "
+                             "without = & # or ?, not \"%s\"", optarg);
+        if (rp->n == RT_MAX_PARAMS)
+            return msg_usage("--route-param is given more than %d times", RT_MAX_PARAMS);
+        rp->name[rp->n] = optarg;
+        rp->len[rp->n++] = strlen(optarg);
+        break;
+    }
+    case O_TOP:
+        if (num_whole(optarg, 1, 1000, &v))
+            return msg_usage("--top must be a whole number in range 1..1000, not \"%s\"", optarg);
+        cfg->top = (long)v;
+        break;
     case O_PLOT: cfg->plot_dir = optarg; break;
     case O_REDACT: cfg->redact = 1; break;
     case O_FRAME_SIZE:
@@ -369,7 +410,7 @@ static int take_command(config *cfg, int *argc, char ***argv)
 {
     char **v = *argv;
     cfg->command = CMD_REPORT;
-    for (int k = CMD_HIST; *argc > 1 && k <= CMD_ADVISE; k *= 2)
+    for (int k = CMD_HIST; *argc > 1 && k <= CMD_ROUTES; k *= 2)
         if (strcmp(v[1], CMD_NAMES[k]) == 0) {
             cfg->command = k;
             (*argv)++;
@@ -378,7 +419,8 @@ static int take_command(config *cfg, int *argc, char ***argv)
         }
     if (*argc > 1 && v[1][0] >= 'a' && v[1][0] <= 'z' &&
         strspn(v[1], "abcdefghijklmnopqrstuvwxyz-") == strlen(v[1]) && access(v[1], F_OK) != 0)
-        return msg_usage("\"%s\" is neither a command (hist, check, timing, cut, advise) nor a "
+        return msg_usage("\"%s\" is neither a command (hist, check, timing, cut, advise, routes) "
+                         "nor a "
                          "LOG file",
                          v[1]);
     return 0;
@@ -390,11 +432,14 @@ static int check_stdout(const config *cfg)
 {
     int rd = cfg->csv_readings && strcmp(cfg->csv_readings, "-") == 0;
     int rn = cfg->csv_rounds && strcmp(cfg->csv_rounds, "-") == 0;
-    if (rd && rn)
-        return msg_usage("--csv-readings - and --csv-rounds - cannot both go to standard output");
-    if ((rd || rn) && !cfg->output)
+    int rt = cfg->csv_routes && strcmp(cfg->csv_routes, "-") == 0;
+    if (rd + rn + rt > 1)
+        return msg_usage("only one of --csv-readings, --csv-rounds and --csv-routes can go to "
+                         "standard output (-)");
+    if ((rd || rn || rt) && !cfg->output)
         return msg_usage("%s -: standard output carries the report; send the report elsewhere "
-                         "with -o FILE", rd ? "--csv-readings" : "--csv-rounds");
+                         "with -o FILE",
+                         rd ? "--csv-readings" : rn ? "--csv-rounds" : "--csv-routes");
     return 0;
 }
 
@@ -420,6 +465,9 @@ int options_parse(int argc, char **argv, config *cfg)
         {"baseline", required_argument, NULL, O_BASELINE},
         {"csv-readings", required_argument, NULL, O_CSV_READINGS},
         {"csv-rounds", required_argument, NULL, O_CSV_ROUNDS},
+        {"csv-routes", required_argument, NULL, O_CSV_ROUTES},
+        {"route-param", required_argument, NULL, O_ROUTE_PARAM},
+        {"top", required_argument, NULL, O_TOP},
         {"plot", required_argument, NULL, O_PLOT},
         {"cost", required_argument, NULL, O_COST},
         {"fit", required_argument, NULL, O_FIT},
@@ -441,6 +489,7 @@ int options_parse(int argc, char **argv, config *cfg)
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     cfg->threads = cpus < 1 ? 1 : cpus > 64 ? 64 : (int)cpus;
     cfg->max_rise = 10;
+    cfg->top = 10;
     cfg->frame_bytes = FPMLOG_FRAME_BYTES;
     if (take_command(cfg, &argc, &argv) != 0)
         return 2;
@@ -453,9 +502,12 @@ int options_parse(int argc, char **argv, config *cfg)
             snprintf(optname, sizeof optname, "-%c", c);
         int goes = goes_with(c);
         if (!(goes & cmd)) {
-            if (goes == CMD_HIST || goes == CMD_CHECK)
+            if (goes == CMD_HIST || goes == CMD_CHECK || goes == CMD_ROUTES)
                 return msg_usage("option \"%s\" goes with \"" PROG " %s\"", optname,
                                  CMD_NAMES[goes]);
+            if (goes == (CMD_HIST | CMD_ROUTES))
+                return msg_usage("option \"%s\" goes with \"" PROG " hist\" and \"" PROG
+                                 " routes\"", optname);
             return msg_usage("option \"%s\" does not go with \"" PROG "%s%s\"", optname,
                              cmd == CMD_REPORT ? "" : " ", CMD_NAMES[cmd]);
         }
@@ -484,9 +536,10 @@ static int check_args(config *cfg, int argc, char **argv)
 {
     if (cfg->command == CMD_CHECK && !cfg->baseline)
         return msg_usage("check needs --baseline BASE.json");
-    if (cfg->command == CMD_ADVISE && strcmp(cfg->format->name, "text") != 0 &&
-        strcmp(cfg->format->name, "json") != 0)
-        return msg_usage("advise prints text or json, not %s", cfg->format->name);
+    if ((cfg->command == CMD_ADVISE || cfg->command == CMD_ROUTES) &&
+        strcmp(cfg->format->name, "text") != 0 && strcmp(cfg->format->name, "json") != 0)
+        return msg_usage("%s prints text or json, not %s", CMD_NAMES[cfg->command],
+                         cfg->format->name);
     if (cfg->command == CMD_CUT && !cfg->output)
         return msg_usage("cut needs -o OUT, a new file for the log it writes");
     if (optind >= argc)

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "readings.h"
+#include "routes.h"
 #include "report.h"
 #include "whatif.h"
 
@@ -17,16 +18,18 @@ typedef struct {
     const rp_format *format;
     wi_scenario      scenario;
     rd_prefixes      own_uri;
+    rt_params        route_params;   /* --route-param NAME (section 19) */
     wi_override      max_children[64];
     const char      *from, *until;
     long             from_sod, until_sod; /* HH:MM[:SS] given: its seconds, to resolve; else -1 */
     const char      *output;         /* -o FILE: FILE.tmp renamed into place */
-    const char      *csv_readings, *csv_rounds;
+    const char      *csv_readings, *csv_rounds, *csv_routes;
     const char      *plot_dir;
     int              quiet;
     int              threads;        /* --threads: 1 serial */
     enum { CMD_REPORT = 1, CMD_HIST = 2, CMD_CHECK = 4, CMD_TIMING = 8, CMD_CUT = 16,
-                     CMD_ADVISE = 32 } command;
+                     CMD_ADVISE = 32, CMD_ROUTES = 64 } command;
+    long             top;            /* routes --top N */
     int              redact;         /* cut --redact-query */
     uint64_t         frame_bytes;    /* cut --frame-size */
     const char      *baseline;
@@ -34,7 +37,7 @@ typedef struct {
     size_t           nat;
     int              tolerance;
     double           max_rise;
-    const char      *pool;           /* hist --pool */
+    const char      *pool;           /* hist and routes --pool */
     double           cutoff;         /* hist and timing --cutoff */
     char           **logs;
     int              nlogs;

@@ -59,7 +59,7 @@ static void test_nothing_worse_exits_0(void **state)
     int worse;
     char *s = check("{" SAME "}", 0, &worse, err, sizeof err);
     assert_int_equal(worse, 0);
-    assert_string_equal(s, "check: no regression; 1 pool as good as the baseline\n");
+    assert_string_equal(s, "check: the baseline has no routes (an older fpm-analyze): routes not compared\n" "check: no regression; 1 pool as good as the baseline\n");
     free(s);
 }
 
@@ -78,7 +78,7 @@ static void test_each_thing_worse_is_one_line(void **state)
                            "web1 shop: starved rounds 0 -> 2 (requests queued while the CPU was "
                            "full)\n"
                            "web1 gone: in the baseline, not in the new log\n"
-                           "check: 5 regressions against the baseline\n");
+                           "check: the baseline has no routes (an older fpm-analyze): routes not compared\n" "check: 5 regressions against the baseline\n");
     free(s);
     /* within the tolerance */
     s = check("{\"pool\": \"shop\", \"typical_pct\": 50, \"p90_pct\": 70, \"shape\": \"cpu-bound\", "
@@ -99,12 +99,13 @@ static void test_an_overhead_believed_then_and_not_now(void **state)
                     sizeof err);
     assert_int_equal(worse, 1);
     assert_string_equal(s, "web1 shop: overhead 1.42x (joint fit) in the baseline, not believed now\n"
-                           "check: 1 regression against the baseline\n");
+                           "check: the baseline has no routes (an older fpm-analyze): routes not compared\n" "check: 1 regression against the baseline\n");
     free(s);
     s = check("{" SAME ", \"overhead\": 1.42}", 0, &worse, err, sizeof err);
     assert_int_equal(worse, 1);
     assert_string_equal(s, "web1 shop: overhead 1.42x (--fit dominant) in the baseline, not "
-                           "believed now\ncheck: 1 regression against the baseline\n");
+                           "believed now\ncheck: the baseline has no routes (an older fpm-analyze): routes not "
+                           "compared\ncheck: 1 regression against the baseline\n");
     free(s);
 }
 
@@ -210,7 +211,7 @@ static void test_17_6_check_fails_a_41_percent_heavier_cpu_per_request(void **st
     char *s = check("{" SAME ", \"cpu_ms_per_request\": 44.68}", 0, &worse, err, sizeof err);
     assert_int_equal(worse, 1);
     assert_string_equal(s, "web1 shop: cpu per request 44.68 ms -> 63.00 ms (+41%)\n"
-                           "check: 1 regression against the baseline\n");
+                           "check: the baseline has no routes (an older fpm-analyze): routes not compared\n" "check: 1 regression against the baseline\n");
     free(s);
     s = check("{" SAME ", \"cpu_ms_per_request\": 44.68}", 2, &worse, err, sizeof err);
     assert_int_equal(worse, 1); /* 41% is past 40% */
@@ -272,13 +273,13 @@ static void test_17_check_refuses_a_floor_against_a_share(void **state)
     assert_int_equal(worse, 1);
     assert_string_equal(s, "web1 shop: this log was measured under contention and the baseline "
                            "was not: their shares are not compared\n"
-                           "check: 1 regression against the baseline\n");
+                           "check: the baseline has no routes (an older fpm-analyze): routes not compared\n" "check: 1 regression against the baseline\n");
     free(s);
     s = check("{" SAME ", \"measured_under_contention\": true}", 0, &worse, err, sizeof err);
     assert_int_equal(worse, 0);
     assert_string_equal(s, "web1 shop: note: both were measured under contention: their shares "
                            "are floors\n"
-                           "check: no regression; 1 pool as good as the baseline\n");
+                           "check: the baseline has no routes (an older fpm-analyze): routes not compared\n" "check: no regression; 1 pool as good as the baseline\n");
     free(s);
 }
 
@@ -299,7 +300,7 @@ static void test_17_7_check_of_a_pool_that_waited(void **state)
     assert_int_equal(worse, 0);
     assert_string_equal(s, "web1 shop: TYPICAL and P90 not compared: 75% of its readings waited "
                            "for the CPU; compared by busy share and CPU per request\n"
-                           "check: no regression; 1 pool as good as the baseline\n");
+                           "check: the baseline has no routes (an older fpm-analyze): routes not compared\n" "check: no regression; 1 pool as good as the baseline\n");
     free(s);
     s = check(WAITED("50.00", "15"), 0, &worse, err, sizeof err);
     assert_int_equal(worse, 1);

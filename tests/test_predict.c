@@ -18,10 +18,10 @@ static void test_18_1_the_cpu_part_capped_at_the_duration(void **state)
 {
     (void)state;
     int64_t p, q;
-    pr_split(&(pr_reading){300, 2550, 0}, &p, &q); /* 25.50% of 300 ms: 76.5, floored */
+    pr_split(&(pr_reading){300, 2550, 0, 0}, &p, &q); /* 25.50% of 300 ms: 76.5, floored */
     assert_int_equal(p, 76);
     assert_int_equal(q, 224);
-    pr_split(&(pr_reading){300, 27500, 0}, &p, &q); /* a corrected 275%: all of it CPU */
+    pr_split(&(pr_reading){300, 27500, 0, 0}, &p, &q); /* a corrected 275%: all of it CPU */
     assert_int_equal(p, 300);
     assert_int_equal(q, 0);
 }

@@ -249,7 +249,9 @@ static void test_json_output_is_section_8(void **state)
         "\"unanswered_full_queue_max\": null, \"starved_rounds\": 2, "
         "\"starved_by_steal_rounds\": 0, \"throttled_rounds\": 0, "
         "\"unanswered_full_rounds\": 0, \"error_rounds\": 0, \"filtered\": {\"no_request\": 0, \"running\": 0, \"repeat\": 0, \"own\": 0, "
-        "\"short\": 0, \"invalid\": 0, \"primed\": 0}, \"predicted\": null},\n"
+        "\"short\": 0, \"invalid\": 0, \"primed\": 0}, \"predicted\": null, \"routes\": [{\"route\": \"/buy\", "
+        "\"readings\": 20, \"cpu_share_pct\": 100.00, \"cpu_ms_per_request\": 63.00, \"busy_pct\": 70.00, "
+        "\"p50_ms\": 90, \"p95_ms\": 90, \"p95_ms_at_advice\": null, \"memory_max_bytes\": 2097152}]},\n"
         "    {\"pool\": \"young\", \"readings\": 3, \"histogram\": [3, 0, 0, 0, 0, 0, 0, 0, 0, 0, "
         "0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "
         "0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], \"typical_pct\": 0, "
@@ -263,7 +265,9 @@ static void test_json_output_is_section_8(void **state)
         "\"unanswered_full_queue_max\": null, \"starved_rounds\": 0, "
         "\"starved_by_steal_rounds\": 0, \"throttled_rounds\": 0, "
         "\"unanswered_full_rounds\": 0, \"error_rounds\": 0, \"filtered\": {\"no_request\": 0, \"running\": 0, \"repeat\": 17, \"own\": 0, "
-        "\"short\": 0, \"invalid\": 0, \"primed\": 0}, \"predicted\": null}\n"
+        "\"short\": 0, \"invalid\": 0, \"primed\": 0}, \"predicted\": null, \"routes\": [{\"route\": \"/y\", "
+        "\"readings\": 3, \"cpu_share_pct\": 100.00, \"cpu_ms_per_request\": 4.49, \"busy_pct\": 4.99, "
+        "\"p50_ms\": null, \"p95_ms\": null, \"p95_ms_at_advice\": null, \"memory_max_bytes\": 2097152}]}\n"
         "  ]}\n"
         "]}\n";
     char *w = with_memory(want);
@@ -340,10 +344,10 @@ static void test_text_table_and_why_sentences(void **state)
         "young         -     -         1         -        -          0\n"
         "\n"
         "shop: cpu-bound. Measured while it waited for the CPU and its waits were not recorded: "
-        "no ceiling from shares that are floors. Measured under contention: 2 of its readings "
+        "no ceiling from shares that are floors. `/buy` computes 100% of its CPU, 63 ms a request. Measured under contention: 2 of its readings "
         "came while the CPU was full, when each request also waited for it, so its shares are a "
         "floor. Queued in 2 rounds while the CPU was full.\n"
-        "young: too few readings yet (3 of 20).\n"
+        "young: too few readings yet (3 of 20). `/y` computes 100% of its CPU, 4 ms a request.\n"
         "\n"
         "host web1: busy 0.72 cores on average, 4.20 at its busiest pair.\n"
         "host web1: every worker busy at once would need 28.00 cores, 7.00x its 4 cores; every "
@@ -366,7 +370,8 @@ static void test_17_5_why_says_the_knee_and_the_ceiling_as_latency(void **state)
                               "cost: "));
     assert_non_null(strstr(t, " The knee is at 5.71: past it more workers add only latency. "));
     assert_non_null(strstr(t, " Ceiling 8: with that many busy, each request takes at most 1.50x "
-                              "as long as alone. pm.max_children 40 is past it.\n"));
+                              "as long as alone. pm.max_children 40 is past it."
+                              " `/buy` computes 100% of its CPU, 63 ms a request.\n"));
     free(t);
     sc.headroom = 100; /* floor(5.71) = 5, the cores + 1 too: no request slower than alone */
     t = render(pl, "text", &sc);
@@ -375,7 +380,7 @@ static void test_17_5_why_says_the_knee_and_the_ceiling_as_latency(void **state)
     free(t);
     sc.has_host_millicores = 1, sc.host_millicores = 2000; /* knee 2.86: the cores + 1, 3 */
     t = render(pl, "text", &sc);
-    assert_non_null(strstr(t, " Ceiling 3. pm.max_children 40 is past it.\n"));
+    assert_non_null(strstr(t, " Ceiling 3. pm.max_children 40 is past it. `/buy` computes 100% of its CPU, 63 ms a request.\n"));
     free(t);
     pipeline_free(pl);
 }
@@ -420,7 +425,8 @@ static void test_why_says_why_a_pool_has_no_readings(void **state)
                               "its 4 rounds. Last error: cannot connect to /d.sock: Connection "
                               "refused.\n"));
     assert_non_null(strstr(t, "\nfast: no readings: every request that finished was under 50 ms "
-                              "(3), too short for its CPU share to mean anything.\n"));
+                              "(3), too short for its CPU share to mean anything. `/short` computes "
+                              "100% of its CPU, 10 ms a request.\n"));
     assert_non_null(strstr(t, "\nquiet: no readings: only monitoring requests finished (3 own, "
                               "such as the recorder's status requests). Visitors' requests count "
                               "once they come.\n"));
@@ -439,7 +445,7 @@ static void test_host_line_says_what_the_pools_need_together(void **state)
     wi_scenario sc = {.headroom = 200};
     char *t = render(pl, "text", &sc);
     assert_non_null(strstr(t, "pm.max_children 6 is within it: the pool runs out of workers "
-                              "before the host runs out of CPU.\n"));
+                              "before the host runs out of CPU. `/buy` computes 100% of its CPU, 63 ms a request.\n"));
     assert_non_null(strstr(t, "\nhost web1: every worker busy at once would need 4.20 cores, "
                               "1.05x its 4 cores; every pool at its ceiling 7.70 cores, 1.93x.\n"
                               "host web1: not in these sums, no cost measured: young.\n"));

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "escape.h"
@@ -171,10 +172,96 @@ static int compare_memory(FILE *out, const char *hname, const char *pname, const
     return 1;
 }
 
+#define CHECK_ROUTE_MIN 20 /* 19.5: a route is compared from 20 readings on each side */
+
+/* The baseline route of name[0..len) in the array br, or NULL. */
+static const json_t *baseline_route(const json_t *br, const char *name, size_t len)
+{
+    size_t i;
+    const json_t *r;
+    json_array_foreach(br, i, r) {
+        const json_t *n = json_object_get(r, "route");
+        if (json_is_string(n) && json_string_length(n) == len &&
+            memcmp(json_string_value(n), name, len) == 0)
+            return r;
+    }
+    return NULL;
+}
+
+/* 19.5: each route with 20 readings in the baseline and now whose CPU per
+ * request rose by more than 20% (10% more per step of the tolerance) fails,
+ * named: "web1 shop /checkout: cpu per request 120.00 ms -> 180.00 ms
+ * (+50%)"; one with 20 readings on one side only is said.  A baseline
+ * without routes sets *said (the caller says it once).  Returns how many
+ * failed. */
+static int compare_routes(FILE *out, const char *hname, const char *pname, const json_t *bp,
+                          const pl_pool *p, const wi_view *v, int tol, int *said)
+{
+    const json_t *br = json_object_get(bp, "routes");
+    if (!json_is_array(br)) {
+        *said = 1; /* said once, before the verdict */
+        return 0;
+    }
+    rt_fig *f;
+    size_t n;
+    if (whatif_routes(p, v, &f, &n) != 0)
+        return 0;
+    int worse = 0;
+    for (size_t i = 0; i < n; i++) {
+        const json_t *b = baseline_route(br, f[i].name, f[i].len);
+        json_int_t was_n = b ? json_integer_value(json_object_get(b, "readings")) : 0;
+        int now_enough = f[i].readings >= CHECK_ROUTE_MIN, was_enough = was_n >= CHECK_ROUTE_MIN;
+        if (!now_enough && !was_enough)
+            continue;
+        char *rn = esc_display_name(f[i].name, f[i].len, NULL);
+        if (now_enough != was_enough) {
+            fprintf(out, "%s %s %s: %lld readings %s, %lld %s: not compared\n", hname, pname,
+                    rn ? rn : "?", (long long)(now_enough ? (json_int_t)f[i].readings : was_n),
+                    now_enough ? "now" : "in the baseline",
+                    (long long)(now_enough ? was_n : (json_int_t)f[i].readings),
+                    now_enough ? "in the baseline" : "now");
+        } else {
+            const json_t *bv = json_object_get(b, "cpu_ms_per_request");
+            double was = json_is_number(bv) ? json_number_value(bv) : 0;
+            long double lim = (long double)llround(was * 100) * (120 + 10.0L * tol);
+            if (was > 0 && (long double)f[i].cpu_ms_h * 100 > lim) {
+                char now[ESC_HUNDREDTHS];
+                fprintf(out, "%s %s %s: cpu per request %.2f ms -> %s ms (+%.0f%%)\n", hname,
+                        pname, rn ? rn : "?", was, esc_hundredths(now, f[i].cpu_ms_h),
+                        100 * ((double)f[i].cpu_ms_h / 100 / was - 1));
+                worse++;
+            }
+        }
+        free(rn);
+    }
+    /* a baseline route with 20 readings that the new log has none of */
+    size_t k;
+    const json_t *b;
+    json_array_foreach(br, k, b) {
+        const json_t *name = json_object_get(b, "route");
+        if (!json_is_string(name) ||
+            json_integer_value(json_object_get(b, "readings")) < CHECK_ROUTE_MIN)
+            continue;
+        int found = 0;
+        for (size_t i = 0; i < n && !found; i++)
+            found = f[i].len == json_string_length(name) &&
+                    memcmp(f[i].name, json_string_value(name), f[i].len) == 0;
+        if (!found) {
+            char *rn = esc_display_name(json_string_value(name), json_string_length(name), NULL);
+            fprintf(out, "%s %s %s: %lld readings in the baseline, none now: not compared\n",
+                    hname, pname, rn ? rn : "?",
+                    (long long)json_integer_value(json_object_get(b, "readings")));
+            free(rn);
+        }
+    }
+    free(f);
+    return worse;
+}
+
 /* One pool against its baseline object bp: a line per figure of the table
  * (figures.h) that check compares and that got worse.  Returns how many. */
 static int compare_pool(FILE *out, const char *hname, const char *pname, const json_t *bp,
-                        const pl_pool *p, wi_view v, int tol, double rise_pct)
+                        const pl_pool *p, wi_view v, int tol, double rise_pct, int *said)
 {
     int worse = 0;
     /* 17.3: shares that are floors are not compared with shares that are
@@ -220,7 +307,8 @@ static int compare_pool(FILE *out, const char *hname, const char *pname, const j
         case CHK_MEMORY: worse += compare_memory(out, hname, pname, bp, e, &v); break;
         }
     }
-    return worse;
+    /* 19.5: CPU per request is immune to contention (17.6): by route, always */
+    return worse + compare_routes(out, hname, pname, bp, p, &v, tol, said);
 }
 
 /* The bucket of a host signal's share, capped at 100% (section 9): the
@@ -280,7 +368,7 @@ int check_against(FILE *out, const pipeline *pl, const wi_scenario *sc, const ch
     }
     pl_host *const *hosts;
     size_t nh = pipeline_hosts(pl, &hosts);
-    int worse = 0, compared = 0;
+    int worse = 0, compared = 0, said = 0;
     size_t hi;
     const json_t *bh;
     json_array_foreach(bhosts, hi, bh) {
@@ -323,11 +411,14 @@ int check_against(FILE *out, const pipeline *pl, const wi_scenario *sc, const ch
                 continue;
             }
             compared++;
-            worse += compare_pool(out, hname, pname, bp, p, views[at], tol, rise_pct);
+            worse += compare_pool(out, hname, pname, bp, p, views[at], tol, rise_pct, &said);
         }
         free(views);
     }
     json_decref(root);
+    if (said)
+        fprintf(out, "check: the baseline has no routes (an older fpm-analyze): routes not "
+                     "compared\n");
     if (worse)
         fprintf(out, "check: %d regression%s against the baseline\n", worse, worse == 1 ? "" : "s");
     else

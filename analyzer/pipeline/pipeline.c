@@ -73,6 +73,7 @@ static void pool_free(pl_pool *p)
     pidmap_free(&p->mem_before);
     pr_free(&p->keep);
     pr_free(&p->keep_calm);
+    rt_free(&p->routes);
     free(p->conf_file);
     free(p->conf_text);
     free(p);

@@ -16,6 +16,7 @@
 
 typedef struct {
     const rd_prefixes *own_uri;    /* --own-uri, added to every pool */
+    const rt_params   *route_params; /* --route-param (section 19), or NULL */
     int      has_from, has_until;
     uint64_t from_ns, until_ns;    /* REAL window [from, until) */
 } pl_options;

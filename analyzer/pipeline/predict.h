@@ -17,10 +17,15 @@
 
 typedef struct {
     uint32_t d_ms;       /* its own duration, ms (capped at 2^32 - 1) */
-    uint32_t s : 31;     /* its own share, hundredths of a percent (capped) */
+    uint32_t s : 23;     /* its own share, hundredths of a percent (capped at
+                            83,886%: from 100% on a reading's CPU part is its
+                            whole duration, 18.1) */
     uint32_t waited : 1; /* contended (17.3): its own time carries its worker's
                             average wait over the pair */
+    uint32_t route : 8;  /* its route's slot (section 19), PR_NO_ROUTE none */
 } pr_reading;
+
+#define PR_NO_ROUTE 255
 
 /* A ring of the latest PR_KEEP readings, in the order they came; r is
  * allocated at the first reading (memory flat in the log's length). */
@@ -32,6 +37,18 @@ typedef struct {
 /* Keeps a reading of d_ms and share s (waited: contended), forgetting the
  * oldest past PR_KEEP.  0, FPM_ENOMEM. */
 int pr_add(pr_keep *k, int64_t d_ms, int64_t s, int waited);
+
+/* The same, with the slot of its route (section 19), or PR_NO_ROUTE. */
+int pr_add_route(pr_keep *k, int64_t d_ms, int64_t s, int waited, unsigned route);
+
+/* The kept readings whose route's slot is marked in gone[slot] (a route
+ * forgotten, its slot free for another) lose their route. */
+void pr_forget_routes(pr_keep *k, const unsigned char *gone);
+
+/* 19.3: the p50 and p95 (nearest rank, whole ms half away from zero) of
+ * q + p x stretch over the kept readings of route slot (stretch 1: their own
+ * durations).  0, or -1 under PR_MIN such readings (or out of memory). */
+int pr_route(const pr_keep *k, unsigned route, double stretch, int64_t *p50, int64_t *p95);
 
 /* The share of the kept readings that were contended, 0 to 1. */
 double pr_waited(const pr_keep *k);
@@ -55,5 +72,8 @@ double pr_stretch(double h, double m, double o, double p, double q, double n);
  * of memory for the sort). */
 int pr_predict(const pr_keep *k, double h, double m, double o, double n, int64_t *p50,
                int64_t *p95);
+
+/* 18.2's k(n) for the kept readings (their P and Q), 1 where P is 0. */
+double pr_stretch_at(const pr_keep *k, double h, double m, double o, double n);
 
 #endif

@@ -8,6 +8,8 @@
 
 #include "rc.h"
 
+_Static_assert(RT_NONE == PR_NO_ROUTE && RT_SLOTS <= PR_NO_ROUTE, "a kept reading's route fits its 8 bits");
+
 /* A counted round in which the pool could not be read, and why. */
 static void note_error(pl_pool *p, const pl_pool_round *in_rec)
 {
@@ -33,32 +35,76 @@ typedef struct {
 
 /* A reading into the histogram at `shown` and the sums of section 10 at
  * share (the all set, and the calm set when calm), and into the readings
- * kept for section 18 (own duration us, own share). */
+ * kept for section 18 (own duration us, own share, its route's slot). */
 static void sums_add(reading_ctx *c, int64_t shown, int64_t share, int64_t us, int calm,
-                     int waited)
+                     int waited, unsigned route)
 {
     pl_pool *p = c->p;
     int64_t ms = (us < 0 ? 0 : us) / 1000;
     hist_add_shown(&p->h, shown, share, us);
-    c->nomem |= pr_add(&p->keep, ms, share, waited) != 0;
+    c->nomem |= pr_add_route(&p->keep, ms, share, waited, route) != 0;
     if (!calm)
         return;
     hist_add_shown(&p->calm, shown, share, us);
-    c->nomem |= pr_add(&p->keep_calm, ms, share, waited) != 0;
+    c->nomem |= pr_add_route(&p->keep_calm, ms, share, waited, route) != 0;
+}
+
+/* 17.2: the worker's wait in the pair that ends at this round, when known. */
+static int known_wait(const reading_ctx *c, const status_worker *w, uint64_t *dc, uint64_t *dw)
+{
+    return c->waits && wt_growth(&c->p->wait_before, &c->p->wait_now, w->pid, dc, dw);
+}
+
+/* Section 19.2: a route reading (rules 1-4 and 6 of section 2, short ones
+ * included, with a duration of 0 or more) into its route's sums, at its own
+ * share and duration where the wait is known (17.3); its route's slot in
+ * *slot (PR_NO_ROUTE when it is none).  Routes a halving forgot leave the
+ * kept readings (18.1). */
+static void route_reading(reading_ctx *c, const status_worker *w, rd_verdict v, int64_t share,
+                          unsigned *slot)
+{
+    pl_pool *p = c->p;
+    *slot = PR_NO_ROUTE;
+    if (v == RD_SHORT && (!w->has_duration || w->duration < 0 || !w->has_cpu ||
+                          status_cpu_hundredths(w->cpu, w->cpu_len, &share) != 0))
+        return;
+    if (v != RD_ACCEPTED && v != RD_SHORT)
+        return;
+    int64_t s = share, us = w->duration;
+    uint64_t dc, dw;
+    if (known_wait(c, w, &dc, &dw)) {
+        wt_own o = wt_own_share(share, us, dc, dw);
+        s = o.share;
+        us = o.duration_us;
+    }
+    char route[RT_MAX_BYTES];
+    static const rt_params none;
+    size_t rl = rt_route_of(w->has_uri ? w->uri : NULL, w->has_uri ? w->uri_len : 0,
+                            c->pl->opt.route_params ? c->pl->opt.route_params : &none, route);
+    int64_t mem = w->has_memory && w->memory >= 0 ? w->memory : -1;
+    if (rt_add(&p->routes, route, rl, s, us / 1000, mem, slot) != 0) {
+        c->nomem = 1;
+        return;
+    }
+    if (p->routes.any_gone) {
+        pr_forget_routes(&p->keep, p->routes.gone);
+        pr_forget_routes(&p->keep_calm, p->routes.gone);
+        rt_clear_gone(&p->routes);
+    }
 }
 
 /* Section 17.3: a reading whose worker's wait in the pair is known goes in
  * with its own share and duration, contended by its own wait; 0 when the
  * wait is not known (12.3 then says whether it is contended). */
-static int own_reading(reading_ctx *c, const status_worker *w, int64_t share)
+static int own_reading(reading_ctx *c, const status_worker *w, int64_t share, unsigned route)
 {
     uint64_t dc, dw;
     pl_pool *p = c->p;
-    if (!c->waits || !wt_growth(&p->wait_before, &p->wait_now, w->pid, &dc, &dw))
+    if (!known_wait(c, w, &dc, &dw))
         return 0;
     wt_own o = wt_own_share(share, w->has_duration ? w->duration : 0, dc, dw);
     int contended = wt_ratio(dc, dw) >= WT_CONTENDED;
-    sums_add(c, wt_shown_share(share, o.share), o.share, o.duration_us, 1, contended);
+    sums_add(c, wt_shown_share(share, o.share), o.share, o.duration_us, 1, contended, route);
     p->contended_readings += (uint64_t)contended;
     p->corrected_readings++;
     p->wait_us += o.wait_us;
@@ -91,9 +137,11 @@ static void on_reading(void *arg, const status_worker *w, rd_verdict v, int64_t 
     if (!c->in)
         return;
     memory_reading(c->p, w, v);
-    if (v == RD_ACCEPTED && !own_reading(c, w, share)) {
+    unsigned route;
+    route_reading(c, w, v, share, &route);
+    if (v == RD_ACCEPTED && !own_reading(c, w, share, route)) {
         int64_t us = w->has_duration ? w->duration : 0;
-        sums_add(c, share, share, us, !c->contended, c->contended);
+        sums_add(c, share, share, us, !c->contended, c->contended, route);
         c->p->contended_readings += (uint64_t)c->contended;
         c->p->uncorrected_contended += (uint64_t)c->contended;
     } else if (v != RD_ACCEPTED)

@@ -21,6 +21,7 @@
 #include "procfs.h"
 #include "readings.h"
 #include "recover.h"
+#include "routes.h"
 #include "signals.h"
 #include "wait.h"
 
@@ -82,6 +83,7 @@ typedef struct {
     char           last_error[160]; /* the last such round's reason, "" none */
     pidmap         remembered;    /* pid -> request counter */
     wk_map         workers;       /* its workers at the last PIDS (11.1) */
+    rt_table       routes;        /* its routes' sums (section 19) */
     mem_hist       mem;           /* its memory readings (14.1, 14.2) */
     pidmap         mem_now;       /* pid -> private bytes, of this round's STATM ... */
     pidmap         mem_before;    /* ... and of its STATM0, read before the page (14.1) */

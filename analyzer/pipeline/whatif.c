@@ -118,6 +118,31 @@ int whatif_predict(const wi_view *v, double n, int64_t *p50, int64_t *p95)
                       p95);
 }
 
+int whatif_routes(const pl_pool *p, const wi_view *v, rt_fig **out, size_t *n)
+{
+    int rc = rt_figures(&p->routes, out, n);
+    if (rc != 0 || *n == 0)
+        return rc;
+    const pr_keep *k = pl_keep(p);
+    /* 19.3: at the advice, k(advice) of 18.2 over all of the pool's kept
+     * readings, where 18.4's at_advice exists */
+    double at = v->predicts && v->advice >= 1
+        ? pr_stretch_at(k, v->hm, (double)v->host_millicores_per_worker, v->other_mc,
+                        (double)v->advice)
+        : -1;
+    for (size_t i = 0; i < *n; i++) {
+        rt_fig *f = &(*out)[i];
+        int64_t p50, p95;
+        if (pr_route(k, f->slot, 1.0, &p50, &p95) != 0)
+            continue;
+        f->p50_ms = p50;
+        f->p95_ms = p95;
+        if (at > 0 && pr_route(k, f->slot, at, &p50, &p95) == 0)
+            f->p95_at_advice_ms = p95;
+    }
+    return 0;
+}
+
 wi_view whatif_pool_view_cost(const pl_pool *p, uint64_t hm, int headroom, int64_t now,
                                    int cost_of, int fit, const joint_pool *jp,
                                    const joint_sol *sol)

@@ -144,6 +144,12 @@ typedef struct {
  * 0, or -1 where it has no prediction. */
 int whatif_predict(const wi_view *v, double n, int64_t *p50, int64_t *p95);
 
+/* Section 19: the pool's routes and their figures (19.3: p50 and p95 of
+ * their kept readings' own durations, and p95 at the advice where the pool
+ * has a prediction there), in 19.4's order; malloc'd into *out (NULL with
+ * none), *n.  0, FPM_ENOMEM. */
+int whatif_routes(const pl_pool *p, const wi_view *v, rt_fig **out, size_t *n);
+
 /* Section 14.3, the host's advice as one (14.5) and its sums, in the
  * scenario: what whatif_views shared the memory by. */
 typedef struct {

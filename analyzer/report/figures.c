@@ -2,6 +2,7 @@
  * how each is computed: docs/rules.md, by section. */
 #include "figures.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "escape.h"
@@ -193,6 +194,41 @@ static void json_predicted(FILE *out, const pl_pool *p, const wi_view *v)
     fputc('}', out);
 }
 
+/* 19.4: the pool's routes, in their order; an empty list for none */
+static void json_routes(FILE *out, const pl_pool *p, const wi_view *v)
+{
+    rt_fig *f;
+    size_t n;
+    fputc('[', out);
+    if (whatif_routes(p, v, &f, &n) != 0)
+        n = 0, f = NULL;
+    for (size_t i = 0; i < n; i++) {
+        int k = 1;
+        fputs(i ? ", {" : "{", out);
+        jw_key(out, "route", &k);
+        jw_str(out, f[i].name, f[i].len);
+        jw_key(out, "readings", &k);
+        jw_int(out, 1, (int64_t)f[i].readings);
+        jw_key(out, "cpu_share_pct", &k);
+        jw_hundredths(out, f[i].cpu_share_h >= 0, f[i].cpu_share_h);
+        jw_key(out, "cpu_ms_per_request", &k);
+        jw_hundredths(out, 1, f[i].cpu_ms_h);
+        jw_key(out, "busy_pct", &k);
+        jw_hundredths(out, f[i].busy_h >= 0, f[i].busy_h);
+        jw_key(out, "p50_ms", &k);
+        jw_int(out, f[i].p50_ms >= 0, f[i].p50_ms);
+        jw_key(out, "p95_ms", &k);
+        jw_int(out, f[i].p95_ms >= 0, f[i].p95_ms);
+        jw_key(out, "p95_ms_at_advice", &k);
+        jw_int(out, f[i].p95_at_advice_ms >= 0, f[i].p95_at_advice_ms);
+        jw_key(out, "memory_max_bytes", &k);
+        jw_int(out, f[i].mem_max >= 0, f[i].mem_max);
+        fputc('}', out);
+    }
+    fputc(']', out);
+    free(f);
+}
+
 typedef void (*add_fn)(void *arg, const char *col);
 
 static const char *const COLS_FIT[] = {"fit_n", "fit_slope", "fit_intercept", "fit_sd_x", NULL};
@@ -358,6 +394,8 @@ const fig_entry FIG_POOL[] = {
      .om = COUNTER("error_rounds", "Rounds the status page could not be read")},
     {.key = "filtered", .kind = FIG_OBJECT, .json = json_filtered, .columns = cols_filtered},
     {.key = "predicted", .kind = FIG_OBJECT, .json = json_predicted, .cols = COLS_PREDICTED},
+    /* a list: no CSV column (--csv-routes has a row per route), no metric */
+    {.key = "routes", .kind = FIG_OBJECT, .json = json_routes},
 };
 
 const size_t FIG_NPOOL = sizeof FIG_POOL / sizeof FIG_POOL[0];

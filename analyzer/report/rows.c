@@ -4,9 +4,11 @@
 
 #include <csv.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "escape.h"
+#include "rc.h"
 #include "timearg.h"
 
 static void field(FILE *f, int first, const char *s, size_t n)
@@ -153,4 +155,63 @@ void rows_attach(csvout *c, pipeline *pl)
         header(c->rounds, oh, n);
         pipeline_on_round(pl, on_round, c->rounds);
     }
+}
+
+/* An integer, or an empty field for none (v < 0). */
+static void maybe_int(FILE *f, long long v)
+{
+    if (v >= 0)
+        fieldf(f, 0, "%lld", v);
+    else
+        number(f, 0, "");
+}
+
+static void maybe_hundredths(FILE *f, long long v)
+{
+    char b[ESC_HUNDREDTHS];
+    number(f, 0, v >= 0 ? esc_hundredths(b, v) : "");
+}
+
+int rows_routes(FILE *f, const pipeline *pl, const wi_scenario *sc)
+{
+    static const char *const head[] = {
+        "schema", "hostname", "pool", "route", "readings", "cpu_share_pct",
+        "cpu_ms_per_request", "busy_pct", "p50_ms", "p95_ms", "p95_ms_at_advice",
+        "memory_max_bytes"};
+    header(f, head, sizeof head / sizeof head[0]);
+    pl_host *const *hosts;
+    size_t nh = pipeline_hosts(pl, &hosts);
+    for (size_t i = 0; i < nh; i++) {
+        const pl_host *h = hosts[i];
+        wi_view *v = whatif_views(h, sc);
+        if (!v)
+            return FPM_ENOMEM;
+        for (size_t k = 0; k < h->npools; k++) {
+            const pl_pool *p = h->pools[k];
+            rt_fig *fig;
+            size_t n;
+            if (whatif_routes(p, &v[k], &fig, &n) != 0) {
+                free(v);
+                return FPM_ENOMEM;
+            }
+            for (size_t r = 0; r < n; r++) {
+                number(f, 1, ROWS_ROUTES_SCHEMA);
+                field(f, 0, h->hostname, h->hostname_len);
+                field(f, 0, p->name, p->name_len);
+                field(f, 0, fig[r].name, fig[r].len);
+                fieldf(f, 0, "%llu", (unsigned long long)fig[r].readings);
+                maybe_hundredths(f, fig[r].cpu_share_h);
+                maybe_hundredths(f, fig[r].cpu_ms_h);
+                maybe_hundredths(f, fig[r].busy_h);
+                maybe_int(f, fig[r].p50_ms);
+                maybe_int(f, fig[r].p95_ms);
+                maybe_int(f, fig[r].p95_at_advice_ms);
+                maybe_int(f, fig[r].mem_max);
+                fputs("\r\n", f);
+            }
+            free(fig);
+        }
+        free(v);
+    }
+    return 0;
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "pipeline.h"
+#include "whatif.h"
 
 typedef struct {
     FILE *readings;   /* --csv-readings: one row per worker seen per round */
@@ -18,5 +19,11 @@ typedef struct {
 /* Writes the header lines and registers the hooks for the streams given
  * (either may be NULL).  The caller closes the streams. */
 void rows_attach(csvout *c, pipeline *pl);
+
+/* --csv-routes (docs/rules.md 19.3): a header, then a row per host, pool and
+ * route in 19.4's order, every figure of the route, an empty field for
+ * null; the first column the columns' version.  0, FPM_ENOMEM. */
+#define ROWS_ROUTES_SCHEMA "1"
+int rows_routes(FILE *f, const pipeline *pl, const wi_scenario *sc);
 
 #endif

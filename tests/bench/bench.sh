@@ -22,7 +22,8 @@
 #            2,000 unrelated listening unix sockets (the LISTEN lookup);
 #            beside it, on the same workers in the same minute, its floor
 #            (bin/floor: one pread each of every worker's kept-open stat,
-#            statm and schedstat, nothing else) and the ratio (goal <= 1.2x);
+#            statm and schedstat and a second of its statm, the read before
+#            the status page, nothing else) and the ratio (goal <= 1.2x);
 #            beside it the recorder of BASE_REV (default 2368d2b, before
 #            STATM and MEMINFO), built from git, on the same php-fpm
 #   size     the log's bytes against gzip -6 of the same records

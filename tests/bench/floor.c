@@ -1,6 +1,8 @@
 /* floor: what any recorder of php-fpm's workers must spend each round, for
  * make bench to set fpm-record beside: one pread each of every worker's
- * /proc/PID/stat, statm and schedstat, kept open, and nothing else.  The
+ * /proc/PID/stat, statm and schedstat, kept open, and a second of its statm
+ * (the recorder reads it on both sides of the status page: STATM0 and
+ * STATM, docs/rules.md 14.1), and nothing else.  The
  * workers are the children of the masters given.  Prints the CPU time
  * (user + system, getrusage) per round of ROUNDS rounds 100 ms apart (as
  * the recorder, it finds caches cooled between rounds), in microseconds,
@@ -25,13 +27,13 @@ static long cpu_us(void)
 
 int main(int argc, char **argv)
 {
-    static int fds[3 * 65536];
+    static int fds[4 * 65536];
     static char buf[4096];
-    static const char *const files[3] = {"stat", "statm", "schedstat"};
+    static const char *const files[4] = {"statm", "stat", "statm", "schedstat"};
     int n = 0, rounds = argc > 2 ? atoi(argv[1]) : 0;
     DIR *d = opendir("/proc");
     struct dirent *e;
-    while (d && (e = readdir(d)) && n + 3 <= (int)(sizeof fds / sizeof fds[0])) {
+    while (d && (e = readdir(d)) && n + 4 <= (int)(sizeof fds / sizeof fds[0])) {
         char p[300];
         long ppid = 0;
         snprintf(p, sizeof p, "/proc/%s/stat", e->d_name);
@@ -42,7 +44,7 @@ int main(int argc, char **argv)
             fclose(f);
         for (int i = 2; ppid && i < argc; i++)
             if (ppid == atol(argv[i]))
-                for (int k = 0; k < 3; k++) {
+                for (int k = 0; k < 4; k++) {
                     snprintf(p, sizeof p, "/proc/%s/%s", e->d_name, files[k]);
                     if ((fds[n] = open(p, O_RDONLY | O_CLOEXEC)) >= 0)
                         n++;
@@ -67,6 +69,6 @@ int main(int argc, char **argv)
         if (best < 0 || c < best)
             best = c;
     }
-    printf("%ld %d\n", best, n / 3);
+    printf("%ld %d\n", best, n / 4);
     return 0;
 }

@@ -1,0 +1,209 @@
+/* fpm-analyze routes (routes_cmd.h; docs/rules.md section 19). */
+#include "routes_cmd.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "escape.h"
+#include "jsonw.h"
+#include "rc.h"
+#include "table.h"
+
+int routes_front_controller(const rt_fig *f, size_t n)
+{
+    return n == 1 && !f[0].other && f[0].len >= 4 &&
+           memcmp(f[0].name + f[0].len - 4, ".php", 4) == 0;
+}
+
+/* The rest past the top: their number, and their part of the CPU in
+ * hundredths (-1 where the pool computed nothing). */
+static void rest_of(const rt_fig *f, size_t n, size_t top, size_t *k, int64_t *share_h)
+{
+    unsigned __int128 all = 0, rest = 0;
+    for (size_t i = 0; i < n; i++) {
+        all += f[i].c;
+        if (i >= top)
+            rest += f[i].c;
+    }
+    *k = n > top ? n - top : 0;
+    *share_h = all ? (int64_t)((200 * 100 * rest + all) / (2 * all)) : -1;
+}
+
+static int named(const pl_pool *p, const char *pool)
+{
+    return !pool || (strlen(pool) == p->name_len && memcmp(pool, p->name, p->name_len) == 0);
+}
+
+static void cell_h(table *t, int64_t h, const char *unit)
+{
+    if (h < 0)
+        tbl_cell(t, "-");
+    else
+        tbl_cell(t, "%lld.%02lld%s", (long long)(h / 100), (long long)(h % 100), unit);
+}
+
+static void cell_ms(table *t, int64_t ms)
+{
+    if (ms < 0)
+        tbl_cell(t, "-");
+    else
+        tbl_cell(t, "%lldms", (long long)ms);
+}
+
+/* what a pool that is one front controller can show, and why */
+static void front_controller(FILE *out, const char *pn, const char *route)
+{
+    fprintf(out, "%s: every request ran %s: a front controller, so one route here. php-fpm's "
+                 "status page shows the script it ran and its query, not the URI the visitor "
+                 "asked for, which tells the pages apart; where the application routes by a "
+                 "query parameter, --route-param NAME does.\n", pn, route);
+}
+
+static int text_pool(FILE *out, const char *hn, const pl_pool *p, const rt_fig *f, size_t n,
+                     long top)
+{
+    size_t pw = 0;
+    char *pn = esc_display_name(p->name, p->name_len, &pw);
+    if (!pn)
+        return FPM_ENOMEM;
+    uint64_t readings = 0;
+    for (size_t i = 0; i < n; i++)
+        readings += f[i].readings;
+    if (n == 0) {
+        fprintf(out, "%s %s: no route readings in the window\n", hn, pn);
+        free(pn);
+        return 0;
+    }
+    fprintf(out, "%s %s: %llu reading%s in %zu route%s, by CPU\n", hn, pn,
+            (unsigned long long)readings, readings == 1 ? "" : "s", n, n == 1 ? "" : "s");
+    static const int left[9] = {1, 0, 0, 0, 0, 0, 0, 0, 0};
+    table t = tbl_new(9, left);
+    const char *head[9] = {"ROUTE", "READINGS", "CPU", "CPU/REQ", "BUSY", "P50", "P95",
+                           "P95 AT ADVICE", "MEM MAX"};
+    for (int k = 0; k < 9; k++)
+        tbl_cell(&t, "%s", head[k]);
+    size_t shown = n < (size_t)top ? n : (size_t)top;
+    for (size_t i = 0; i < shown; i++) {
+        size_t w = 0;
+        char *name = esc_display_name(f[i].name, f[i].len, &w);
+        tbl_cell_owned(&t, name, w);
+        tbl_cell(&t, "%llu", (unsigned long long)f[i].readings);
+        cell_h(&t, f[i].cpu_share_h, "%");
+        cell_h(&t, f[i].cpu_ms_h, "ms");
+        cell_h(&t, f[i].busy_h, "%");
+        cell_ms(&t, f[i].p50_ms);
+        cell_ms(&t, f[i].p95_ms);
+        cell_ms(&t, f[i].p95_at_advice_ms);
+        if (f[i].mem_max < 0)
+            tbl_cell(&t, "-");
+        else /* rounded up, as W is: memory errs toward more */
+            tbl_cell(&t, "%lluMiB", (unsigned long long)(((uint64_t)f[i].mem_max + (1u << 20) - 1)
+                                                        >> 20));
+    }
+    int rc = tbl_print(out, &t);
+    tbl_free(&t);
+    size_t more;
+    int64_t share;
+    rest_of(f, n, shown, &more, &share);
+    if (rc == 0 && more)
+        fprintf(out, "%zu more route%s: %lld%% of its CPU\n", more, more == 1 ? "" : "s",
+                (long long)(share < 0 ? 0 : (share + 50) / 100));
+    if (rc == 0 && routes_front_controller(f, n)) {
+        char *r = esc_display_name(f[0].name, f[0].len, NULL);
+        front_controller(out, pn, r ? r : "?");
+        free(r);
+    }
+    free(pn);
+    return rc;
+}
+
+static void json_pool(FILE *out, const pl_host *h, const pl_pool *p, const rt_fig *f, size_t n,
+                      long top, int first)
+{
+    int k = 1;
+    fputs(first ? "\n  {" : ",\n  {", out);
+    jw_key(out, "hostname", &k);
+    jw_str(out, h->hostname, h->hostname_len);
+    jw_key(out, "pool", &k);
+    jw_str(out, p->name, p->name_len);
+    jw_key(out, "routes", &k);
+    size_t shown = n < (size_t)top ? n : (size_t)top;
+    fputc('[', out);
+    for (size_t i = 0; i < shown; i++) {
+        int b = 1;
+        fputs(i ? ", {" : "{", out);
+        jw_key(out, "route", &b);
+        jw_str(out, f[i].name, f[i].len);
+        jw_key(out, "readings", &b);
+        jw_int(out, 1, (int64_t)f[i].readings);
+        jw_key(out, "cpu_share_pct", &b);
+        jw_hundredths(out, f[i].cpu_share_h >= 0, f[i].cpu_share_h);
+        jw_key(out, "cpu_ms_per_request", &b);
+        jw_hundredths(out, 1, f[i].cpu_ms_h);
+        jw_key(out, "busy_pct", &b);
+        jw_hundredths(out, f[i].busy_h >= 0, f[i].busy_h);
+        jw_key(out, "p50_ms", &b);
+        jw_int(out, f[i].p50_ms >= 0, f[i].p50_ms);
+        jw_key(out, "p95_ms", &b);
+        jw_int(out, f[i].p95_ms >= 0, f[i].p95_ms);
+        jw_key(out, "p95_ms_at_advice", &b);
+        jw_int(out, f[i].p95_at_advice_ms >= 0, f[i].p95_at_advice_ms);
+        jw_key(out, "memory_max_bytes", &b);
+        jw_int(out, f[i].mem_max >= 0, f[i].mem_max);
+        fputc('}', out);
+    }
+    fputc(']', out);
+    size_t more;
+    int64_t share;
+    rest_of(f, n, shown, &more, &share);
+    jw_key(out, "more_routes", &k);
+    jw_int(out, 1, (int64_t)more);
+    jw_key(out, "more_cpu_share_pct", &k);
+    jw_hundredths(out, more && share >= 0, share);
+    jw_key(out, "front_controller", &k);
+    fputs(routes_front_controller(f, n) ? "true" : "false", out);
+    fputc('}', out);
+}
+
+int routes_print(FILE *out, const pipeline *pl, const wi_scenario *sc, const char *pool,
+                 long top, int json)
+{
+    pl_host *const *hosts;
+    size_t nh = pipeline_hosts(pl, &hosts);
+    int first = 1, rc = 0;
+    if (json)
+        fputs("{\"format\": 1, \"routes\": [", out);
+    for (size_t i = 0; i < nh && rc == 0; i++) {
+        const pl_host *h = hosts[i];
+        wi_view *v = whatif_views(h, sc);
+        char *hn = esc_display_name(h->hostname, h->hostname_len, NULL);
+        if (!v || !hn) {
+            free(v);
+            free(hn);
+            return FPM_ENOMEM;
+        }
+        for (size_t k = 0; k < h->npools && rc == 0; k++) {
+            const pl_pool *p = h->pools[k];
+            rt_fig *f;
+            size_t n;
+            if (!named(p, pool))
+                continue;
+            if ((rc = whatif_routes(p, &v[k], &f, &n)) != 0)
+                break;
+            if (json) {
+                json_pool(out, h, p, f, n, top, first);
+            } else {
+                if (!first)
+                    fputc('\n', out);
+                rc = text_pool(out, hn, p, f, n, top);
+            }
+            first = 0;
+            free(f);
+        }
+        free(v);
+        free(hn);
+    }
+    if (json && rc == 0)
+        fputs(first ? "]}\n" : "\n]}\n", out);
+    return rc;
+}

@@ -1,0 +1,313 @@
+/* A pool by its routes (routes.h; docs/rules.md section 19). */
+#include "routes.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "escape.h"
+#include "hist.h"
+#include "rc.h"
+
+static int is_digit(unsigned char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static int is_hex(unsigned char c)
+{
+    return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* 19.1: a segment is an identifier when it is not empty and is ASCII digits
+ * only, or at least 8 bytes of hex digits and '-' with a digit among them. */
+static int identifier(const char *s, size_t n)
+{
+    size_t digits = 0, hex = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        digits += is_digit(c);
+        hex += is_hex(c) || c == '-';
+    }
+    return n > 0 && (digits == n || (n >= 8 && hex == n && digits > 0));
+}
+
+/* s[0..n) with each identifier segment between '/' folded to {id},
+ * appended to out at *o (never past RT_CUT + a segment: the caller cuts). */
+static void fold(const char *s, size_t n, char *out, size_t *o, size_t room)
+{
+    size_t i = 0;
+    for (;;) {
+        size_t j = i;
+        while (j < n && s[j] != '/')
+            j++;
+        const char *seg = identifier(s + i, j - i) ? "{id}" : s + i;
+        size_t sl = seg == s + i ? j - i : 4;
+        size_t take = sl < room - *o ? sl : room - *o;
+        memcpy(out + *o, seg, take);
+        *o += take;
+        if (j >= n || *o >= room)
+            return;
+        out[(*o)++] = '/';
+        i = j + 1;
+    }
+}
+
+size_t rt_route_of(const char *uri, size_t len, const rt_params *params, char *out)
+{
+    if (!uri || len == 0 || uri[0] != '/') {
+        out[0] = '-';
+        return 1;
+    }
+    /* the path: before the first '?' or '#'; the query: after the first '?' */
+    size_t path = 0;
+    while (path < len && uri[path] != '?' && uri[path] != '#')
+        path++;
+    const char *q = memchr(uri, '?', len);
+    size_t qlen = q ? len - (size_t)(q + 1 - uri) : 0;
+    q = q ? q + 1 : NULL;
+    /* built a little past the cut (every step appends at most what is left
+     * of RT_CUT plus one byte), then cut */
+    char tmp[RT_CUT + 8];
+    size_t o = 0, room = RT_CUT + 1;
+    fold(uri, path, tmp, &o, room);
+    int first = 1;
+    for (size_t k = 0; q && k < params->n && o < room; k++) {
+        const char *name = params->name[k];
+        size_t nl = params->len[k];
+        for (size_t i = 0; i <= qlen;) {
+            size_t j = i;
+            while (j < qlen && q[j] != '&')
+                j++;
+            if (j - i > nl && memcmp(q + i, name, nl) == 0 && q[i + nl] == '=') {
+                const char *v = q + i + nl + 1;
+                size_t vl = j - (i + nl + 1), cut = 0;
+                while (cut < vl && v[cut] != '#')
+                    cut++;
+                const char *sep = first ? "?" : "&";
+                first = 0;
+                for (const char *p = sep; *p && o < room; p++)
+                    tmp[o++] = *p;
+                for (size_t b = 0; b < nl && o < room; b++)
+                    tmp[o++] = name[b];
+                if (o < room)
+                    tmp[o++] = '=';
+                if (o < room)
+                    fold(v, cut, tmp, &o, room);
+                break;
+            }
+            i = j + 1;
+        }
+    }
+    if (o > RT_CUT)
+        o = RT_CUT;
+    /* each invalid UTF-8 byte as U+FFFD */
+    size_t w = 0;
+    for (size_t i = 0; i < o;) {
+        size_t l = esc_utf8_len((const unsigned char *)tmp + i, o - i);
+        if (l) {
+            memcpy(out + w, tmp + i, l);
+            w += l;
+            i += l;
+        } else {
+            memcpy(out + w, "\xEF\xBF\xBD", 3);
+            w += 3;
+            i++;
+        }
+    }
+    return w;
+}
+
+static uint32_t hash_of(const char *s, size_t n)
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h;
+}
+
+#define RT_INDEX (sizeof ((rt_table *)0)->index / sizeof ((rt_table *)0)->index[0])
+
+unsigned rt_find(const rt_table *t, const char *name, size_t len)
+{
+    if (!t->r)
+        return RT_NONE;
+    uint32_t h = hash_of(name, len);
+    for (size_t i = h % RT_INDEX;; i = (i + 1) % RT_INDEX) {
+        int s = t->index[i];
+        if (s < 0)
+            return RT_NONE;
+        const rt_route *r = &t->r[s];
+        if (r->hash == h && r->len == len && memcmp(r->name, name, len) == 0)
+            return (unsigned)s;
+    }
+}
+
+static void index_put(rt_table *t, unsigned slot)
+{
+    size_t i = t->r[slot].hash % RT_INDEX;
+    while (t->index[i] >= 0)
+        i = (i + 1) % RT_INDEX;
+    t->index[i] = (int16_t)slot;
+}
+
+/* The slots in use again after a halving forgot some: the index rebuilt. */
+static void reindex(rt_table *t)
+{
+    memset(t->index, 0xff, sizeof t->index);
+    for (unsigned s = 0; s < RT_MAX; s++)
+        if (t->r[s].used)
+            index_put(t, s);
+}
+
+static void forget(rt_table *t, unsigned s)
+{
+    free(t->r[s].name);
+    t->r[s] = (rt_route){0};
+    t->gone[s] = 1;
+    t->any_gone = 1;
+    if (s < RT_MAX)
+        t->named--;
+}
+
+/* Every route's n, W and C halved; a route left with none forgotten, its
+ * place free again (M is not halved). */
+static void halve(rt_table *t)
+{
+    t->total = 0;
+    int dropped = 0;
+    for (unsigned s = 0; s < RT_SLOTS; s++) {
+        rt_route *r = &t->r[s];
+        if (!r->used)
+            continue;
+        r->n /= 2;
+        r->w /= 2;
+        r->c /= 2;
+        if (r->n == 0) {
+            forget(t, s);
+            dropped |= s < RT_MAX;
+            continue;
+        }
+        t->total += r->n;
+    }
+    if (dropped)
+        reindex(t);
+}
+
+int rt_add(rt_table *t, const char *name, size_t len, int64_t s, int64_t d_ms, int64_t mem,
+           unsigned *slot)
+{
+    if (!t->r) {
+        if (!(t->r = calloc(RT_SLOTS, sizeof *t->r)))
+            return FPM_ENOMEM;
+        memset(t->index, 0xff, sizeof t->index);
+    }
+    unsigned k = rt_find(t, name, len);
+    if (k == RT_NONE && t->named < RT_MAX) {
+        for (k = 0; t->r[k].used; k++)
+            ;
+        rt_route *r = &t->r[k];
+        if (!(r->name = malloc(len ? len : 1)))
+            return FPM_ENOMEM;
+        memcpy(r->name, name, len);
+        r->len = (uint32_t)len;
+        r->hash = hash_of(name, len);
+        r->used = 1;
+        r->mem_max = -1;
+        t->named++;
+        index_put(t, k);
+    } else if (k == RT_NONE) {
+        k = RT_OTHER;
+        rt_route *r = &t->r[k];
+        if (!r->used)
+            *r = (rt_route){.used = 1, .mem_max = -1};
+    }
+    rt_route *r = &t->r[k];
+    /* s and d capped as section 10 caps them */
+    uint64_t cs = s < 0 ? 0 : s > HIST_BUSY_MAX_SHARE ? HIST_BUSY_MAX_SHARE : (uint64_t)s;
+    uint64_t d = d_ms < 0 ? 0 : d_ms > HIST_BUSY_MAX_MS ? HIST_BUSY_MAX_MS : (uint64_t)d_ms;
+    r->n++;
+    r->w += d;
+    r->c += cs * d; /* under 4097 x 10^6 x 10^9 before it halves: fits */
+    if (mem >= 0 && mem > r->mem_max)
+        r->mem_max = mem;
+    t->total++;
+    *slot = k;
+    if (t->total > RT_LIMIT)
+        halve(t);
+    return 0;
+}
+
+void rt_clear_gone(rt_table *t)
+{
+    memset(t->gone, 0, sizeof t->gone);
+    t->any_gone = 0;
+}
+
+void rt_free(rt_table *t)
+{
+    for (unsigned s = 0; t->r && s < RT_SLOTS; s++)
+        free(t->r[s].name);
+    free(t->r);
+    *t = (rt_table){0};
+}
+
+/* a / b in hundredths, half away from zero (all >= 0, b > 0) */
+static int64_t hundredths(unsigned __int128 a, unsigned __int128 b)
+{
+    return (int64_t)((200 * a + b) / (2 * b));
+}
+
+static int by_order(const void *a, const void *b)
+{
+    const rt_fig *x = a, *y = b;
+    if (x->other != y->other)
+        return x->other - y->other;
+    if (x->c != y->c)
+        return x->c > y->c ? -1 : 1;
+    size_t n = x->len < y->len ? x->len : y->len;
+    int c = memcmp(x->name, y->name, n);
+    return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
+int rt_figures(const rt_table *t, rt_fig **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    if (!t->r)
+        return 0;
+    unsigned __int128 sum = 0;
+    size_t k = 0;
+    for (unsigned s = 0; s < RT_SLOTS; s++)
+        if (t->r[s].used && t->r[s].n) {
+            sum += t->r[s].c;
+            k++;
+        }
+    if (!k)
+        return 0;
+    rt_fig *f = calloc(k, sizeof *f);
+    if (!f)
+        return FPM_ENOMEM;
+    size_t i = 0;
+    for (unsigned s = 0; s < RT_SLOTS; s++) {
+        const rt_route *r = &t->r[s];
+        if (!r->used || !r->n)
+            continue;
+        rt_fig *x = &f[i++];
+        x->slot = s;
+        x->other = s == RT_OTHER;
+        x->name = x->other ? RT_OTHER_NAME : r->name;
+        x->len = x->other ? strlen(RT_OTHER_NAME) : r->len;
+        x->readings = r->n;
+        x->c = r->c;
+        x->cpu_share_h = sum ? hundredths((unsigned __int128)100 * r->c, sum) : -1;
+        x->cpu_ms_h = (int64_t)(((unsigned __int128)r->c + 50 * r->n) / (100 * r->n));
+        /* C / W is in hundredths of a percent already (section 10) */
+        x->busy_h = r->w ? (int64_t)((2 * (unsigned __int128)r->c + r->w) / (2 * r->w)) : -1;
+        x->p50_ms = x->p95_ms = x->p95_at_advice_ms = -1;
+        x->mem_max = r->mem_max;
+    }
+    qsort(f, k, sizeof *f, by_order);
+    *out = f;
+    *n = k;
+    return 0;
+}

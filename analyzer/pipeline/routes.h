@@ -1,0 +1,92 @@
+/*
+ * routes: a pool by its routes (docs/rules.md section 19).  A reading's
+ * route is the script php-fpm ran, its ids folded to {id}, and the query
+ * parameters the user named (--route-param); per pool and route the
+ * readings, the time and the CPU are summed like section 10's, halved on
+ * their own count, at most 200 routes and (other).  Pure: no file, no
+ * print.
+ */
+#ifndef ROUTES_H
+#define ROUTES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define RT_MAX_PARAMS 8     /* --route-param, at most */
+#define RT_CUT        128   /* a route's bytes, at most, before U+FFFD */
+#define RT_MAX_BYTES  (3 * RT_CUT) /* ... and after */
+#define RT_MAX        200   /* named routes a pool keeps */
+#define RT_OTHER      RT_MAX     /* the slot of (other) */
+#define RT_SLOTS      (RT_MAX + 1)
+#define RT_NONE       255   /* a kept reading without a route (18.1) */
+#define RT_LIMIT      4096  /* above this many readings the routes halve */
+#define RT_OTHER_NAME "(other)"
+
+/* The --route-param names, in the order given. */
+typedef struct {
+    const char *name[RT_MAX_PARAMS];
+    size_t      len[RT_MAX_PARAMS];
+    size_t      n;
+} rt_params;
+
+/* 19.1: the route of a `request uri` (JSON-unescaped; NULL when missing)
+ * into out (RT_MAX_BYTES): its length.  "-" for a URI that is missing,
+ * empty or does not begin with "/". */
+size_t rt_route_of(const char *uri, size_t len, const rt_params *params, char *out);
+
+/* One route's sums (19.2). */
+typedef struct {
+    char    *name;
+    uint32_t len, hash;
+    int      used;
+    uint64_t n, w, c;   /* readings; sum of d (ms); sum of s x d */
+    int64_t  mem_max;   /* the largest `last request memory`, -1 none */
+} rt_route;
+
+/* A pool's routes: slots 0..199 named, RT_OTHER (other); allocated at the
+ * first reading, so memory is flat in the log's length. */
+typedef struct {
+    rt_route *r;
+    uint64_t  total;           /* the sum of n */
+    int16_t   index[1024];     /* open addressing: hash -> slot, -1 empty */
+    unsigned  named;           /* named slots in use */
+    unsigned char gone[RT_SLOTS]; /* forgotten by the last halving (the caller
+                                     clears them from its kept readings) */
+    int       any_gone;
+} rt_table;
+
+/* 19.2: a route reading of share s (hundredths), own duration d_ms and
+ * `last request memory` mem (< 0 none) for the route name[0..len); the
+ * slot it was counted under, in *slot.  Halves past RT_LIMIT (routes left
+ * with 0 readings forgotten: gone[] and any_gone set).  0, FPM_ENOMEM. */
+int rt_add(rt_table *t, const char *name, size_t len, int64_t s, int64_t d_ms, int64_t mem,
+           unsigned *slot);
+
+/* The slot of a route name, RT_NONE when it is not kept (no allocation). */
+unsigned rt_find(const rt_table *t, const char *name, size_t len);
+
+void rt_clear_gone(rt_table *t);
+void rt_free(rt_table *t);
+
+/* 19.3: a route's figures, each -1 where null; hundredths where said. */
+typedef struct {
+    const char *name;
+    size_t      len;
+    unsigned    slot;
+    int         other;            /* (other) */
+    uint64_t    readings;
+    uint64_t    c;                /* its C, for the order */
+    int64_t     cpu_share_h;      /* cpu_share_pct x 100 */
+    int64_t     cpu_ms_h;         /* cpu_ms_per_request x 100 */
+    int64_t     busy_h;           /* busy_pct x 100 */
+    int64_t     p50_ms, p95_ms, p95_at_advice_ms;
+    int64_t     mem_max;
+} rt_fig;
+
+/* The routes of t in the order of 19.4 (C descending, then the bytes, then
+ * (other)), each with its figures but the percentiles (rt_percentiles):
+ * malloc'd into *out (NULL when there is none), their number in *n.
+ * 0, FPM_ENOMEM. */
+int rt_figures(const rt_table *t, rt_fig **out, size_t *n);
+
+#endif

@@ -662,9 +662,41 @@ static void test_why_median_hides_heavy_requests_from_1_5x(void **state)
     }
 }
 
+/* 19.4: the WHY names the first route when it computes at least half of
+ * the pool's CPU, not under */
+static void test_19_4_why_names_the_first_route_from_50_pct(void **state)
+{
+    (void)state;
+    for (int heavy = 0; heavy < 2; heavy++) {
+        pipeline *pl = pipeline_new(NULL);
+        th_host(pl, "web1", 4, "b", 0);
+        th_pool(pl, "shop", 8, "/status");
+        for (int k = 0; k < 22; k++) {
+            th_round *r = th_round_at(30.0 * k, 1000ULL * k);
+            /* /checkout 140 ms at 100% against /a, /b at 60% of 100 ms (or
+             * 150% of 100 ms, heavy: no route then holds half) */
+            tworker w[] = {{100, "Idle", k + 1, 140000, "/checkout?x=1", "100.00"},
+                           {101, "Idle", k + 1, 100000, "/a", heavy ? "150.00" : "60.00"},
+                           {102, "Idle", k + 1, 100000, "/b", "60.00"}};
+            th_status(r, "shop", 0, w, 3);
+            th_run(pl, r);
+        }
+        wi_scenario sc = {.headroom = 200};
+        char *t = render(pl, "text", &sc);
+        const char *s = " `/checkout` computes 54% of its CPU, 140 ms a request.";
+        if (heavy)
+            assert_null(strstr(t, "computes"));
+        else
+            assert_non_null(strstr(t, s)); /* 14000 x 140 over that and 2 x 6000 x 100 */
+        free(t);
+        pipeline_free(pl);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_19_4_why_names_the_first_route_from_50_pct),
         cmocka_unit_test(test_shape_needs_20_readings),
         cmocka_unit_test(test_shape_thresholds_50_and_20),
         cmocka_unit_test(test_php_millicores_is_typical_times_10),

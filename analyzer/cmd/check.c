@@ -172,7 +172,8 @@ static int compare_memory(FILE *out, const char *hname, const char *pname, const
     return 1;
 }
 
-#define CHECK_ROUTE_MIN 20 /* 19.5: a route is compared from 20 readings on each side */
+#define CHECK_ROUTE_MIN  20  /* 19.5: a route is compared from 20 readings on each side ... */
+#define CHECK_ROUTE_RISE 120 /* ... and fails past 120% of its CPU per request */
 
 /* The baseline route of name[0..len) in the array br, or NULL. */
 static const json_t *baseline_route(const json_t *br, const char *name, size_t len)
@@ -223,7 +224,7 @@ static int compare_routes(FILE *out, const char *hname, const char *pname, const
         } else {
             const json_t *bv = json_object_get(b, "cpu_ms_per_request");
             double was = json_is_number(bv) ? json_number_value(bv) : 0;
-            long double lim = (long double)llround(was * 100) * (120 + 10.0L * tol);
+            long double lim = (long double)llround(was * 100) * (CHECK_ROUTE_RISE + 10.0L * tol);
             if (was > 0 && (long double)f[i].cpu_ms_h * 100 > lim) {
                 char now[ESC_HUNDREDTHS];
                 fprintf(out, "%s %s %s: cpu per request %.2f ms -> %s ms (+%.0f%%)\n", hname,

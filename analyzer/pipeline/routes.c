@@ -206,9 +206,10 @@ int rt_add(rt_table *t, const char *name, size_t len, int64_t s, int64_t d_ms, i
         for (k = 0; t->r[k].used; k++)
             ;
         rt_route *r = &t->r[k];
-        if (!(r->name = malloc(len ? len : 1)))
+        if (!(r->name = malloc(len + 1)))
             return FPM_ENOMEM;
         memcpy(r->name, name, len);
+        r->name[len] = '\0'; /* printed as bytes and a length; the NUL for the tests */
         r->len = (uint32_t)len;
         r->hash = hash_of(name, len);
         r->used = 1;

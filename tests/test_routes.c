@@ -295,6 +295,10 @@ static void test_19_2_short_ones_included(void **state)
     p = th_find(pl, "h", "p");
     assert_int_equal(p->routes.total, 0);
     pipeline_free(pl);
+    pl = history(3, uris, 1, "-5.00", 20000, NULL); /* short, and below 0: rule 6 */
+    p = th_find(pl, "h", "p");
+    assert_int_equal(p->routes.total, 0);
+    pipeline_free(pl);
     pl = history(3, uris, 1, "50.00", -5, NULL);
     p = th_find(pl, "h", "p");
     assert_int_equal(p->routes.total, 0);

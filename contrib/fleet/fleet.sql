@@ -226,3 +226,36 @@ CREATE OR REPLACE VIEW fleet_advice AS
            ceiling AS cpu_ceiling, memory_mem_ceiling AS mem_ceiling
       FROM fpm_pool WHERE memory_advice IS NOT NULL AND max_children > memory_advice
      ORDER BY max_children - memory_advice DESC, hostname, pool;
+
+-- Section 19: each pool's routes (fpm-analyze --csv-routes; fpm-analyze(1),
+-- ROUTES CSV), replaced host by host with its pools.  Schema 1.
+CREATE TABLE IF NOT EXISTS fpm_route (
+    loaded_at          timestamptz NOT NULL DEFAULT now(),
+    schema             integer NOT NULL CHECK (schema IN (1)),
+    hostname           text NOT NULL,
+    pool               text NOT NULL,
+    route              text NOT NULL,
+    readings           bigint,
+    cpu_share_pct      numeric,
+    cpu_ms_per_request numeric,
+    busy_pct           numeric,
+    p50_ms             bigint,
+    p95_ms             bigint,
+    p95_ms_at_advice   bigint,
+    memory_max_bytes   bigint,
+    PRIMARY KEY (hostname, pool, route)
+);
+
+-- the heaviest routes across the fleet: per pool name and route, the cores
+-- they keep busy over every host (each host's route: its share of the
+-- pool's CPU times the pool's mean cores), how many hosts run them, and
+-- their CPU per request (weighed by readings); the route to optimize first
+CREATE OR REPLACE VIEW fleet_heaviest_routes AS
+    SELECT r.pool, r.route, count(*) AS hosts,
+           round(sum(r.cpu_share_pct / 100 * p.activity_cores_mean::numeric), 3) AS cores,
+           round(sum(r.cpu_ms_per_request * r.readings) / nullif(sum(r.readings), 0), 2)
+               AS cpu_ms_per_request,
+           sum(r.readings) AS readings
+      FROM fpm_route r JOIN fpm_pool p USING (hostname, pool)
+     GROUP BY r.pool, r.route
+     ORDER BY cores DESC NULLS LAST, cpu_ms_per_request DESC, r.pool, r.route;

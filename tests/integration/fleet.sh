@@ -24,13 +24,13 @@ cp fixtures/logs/web2.fpmlog "$dir/logs/web2/web2.fpmlog.zst.1"
 cp fixtures/logs/vps.fpmlog "$dir/logs/vps1/vps1.fpmlog.zst"
 cp fixtures/logs/memory.fpmlog "$dir/logs/mem1/mem1.fpmlog.zst"
 echo "not a log" > "$dir/logs/broken/notes.txt"
-FPM_ANALYZE=$top/bin/fpm-analyze contrib/fleet/fpm-fleet -j 2 -o "$dir/csv" -d "$db" "$dir/logs" \
+FPM_ANALYZE=$top/bin/fpm-analyze contrib/fleet/fpm-fleet -j 2 -o "$dir/csv" -d "$db" -r route "$dir/logs" \
     >"$dir/out" 2>"$dir/err"
 rc=$?
 [ $rc -eq 1 ]; check "a host whose logs cannot be read makes the exit status 1 ($rc)" $?
 grep -q '^fpm-fleet: broken: fpm-analyze: .*notes.txt' "$dir/err"; check "and is said, by its folder" $?
 grep -q '^fpm-fleet: 5 host(s) analyzed in [0-9]* s, 2 at a time$' "$dir/err"; check "the hosts analyzed are counted" $?
-grep -q '^fpm-fleet: 9 row(s) of 4 host(s) loaded into fpm_pool$' "$dir/err"; check "the others' 9 pools are loaded" $?
+grep -q '^fpm-fleet: 9 row(s) of 4 host(s) loaded into fpm_pool, 15 route(s) into fpm_route$' "$dir/err"; check "the others' 9 pools are loaded, and their 15 routes" $?
 grep -q "loaded into" "$dir/err" || cat "$dir/err" >&2
 
 q() { psql -X -A -t -F '|' "$db" -c "$1" 2>&1; }
@@ -38,7 +38,7 @@ got=$(q "SELECT * FROM fleet_past_ceiling" | tr '\n' ' ')
 [ "$got" = "web1|shop|cpu-bound|40|7|4 mem1|shop|cpu-bound|40|9|5 vps1|shop|cpu-bound|6|4|3 " ]
 check "pools past their ceiling: web1 shop, mem1 shop, vps1 shop ($got)" $?
 got=$(q "SELECT * FROM fleet_short_of_cpu" | tr '\n' ' ')
-[ "$got" = "web1|4000|42844|10.71 mem1|4000|35892|8.97 vps1|2000|5972|2.99 " ]
+[ "$got" = "web1|4000|43872|10.97 mem1|4000|35892|8.97 vps1|2000|5972|2.99 " ]
 check "hosts whose pools need more CPU than they have ($got)" $?
 got=$(q "SELECT hostname, pool FROM fleet_overhead_unmeasured" | tr '\n' ' ')
 [ "$got" = "mem1|api mem1|shop vps1|api vps1|shop " ]
@@ -48,7 +48,7 @@ got=$(q "SELECT * FROM fleet_most_starved" | tr '\n' ' ')
 got=$(q "SELECT count(*), count(DISTINCT hostname), min(schema), max(schema) FROM fpm_pool")
 [ "$got" = "9|4|7|7" ]; check "9 rows, 4 hosts, schema 7 ($got)" $?
 got=$(q "SELECT * FROM fleet_advice" | tr '\n' ' ')
-[ "$got" = "web1|shop|40|6|memory|7|6 mem1|shop|40|9|cpu|9|55 web1|api|12|11|memory|40|12 " ]; check "pools past the advice, and what binds it ($got)" $?
+[ "$got" = "web1|shop|40|6|memory|7|6 mem1|shop|40|9|cpu|9|55 web1|api|12|11|memory|35|12 " ]; check "pools past the advice, and what binds it ($got)" $?
 got=$(q "SELECT memory_per_worker_bytes, memory_budget_bytes > 0 FROM fpm_pool WHERE hostname = 'mem1' AND pool = 'api'")
 [ "$got" = "41943040|t" ]; check "and each pool's memory ($got)" $?
 got=$(q "SELECT overhead IS NULL, fit_n IS NULL FROM fpm_pool WHERE hostname = 'web2' AND pool = 'api'")
@@ -60,10 +60,18 @@ got=$(q "SELECT cpu_ms_per_request > 0, knee > 0 FROM fpm_pool WHERE hostname = 
 got=$(q "SELECT cpus IS NULL, cpu_source FROM fpm_pool WHERE hostname = 'web1' AND pool = 'shop'")
 [ "$got" = "t|host" ]; check "and where the cores come from ($got)" $?
 
+got=$(q "SELECT pool, route, hosts FROM fleet_heaviest_routes LIMIT 3" | tr '\n' ' ')
+[ "$got" = "shop|/buy|3 shop|/index.php?route=product/product|1 shop|/index.php?route=product/search|1 " ]
+check "the heaviest routes across the fleet, by the cores they keep busy ($got)" $?
+got=$(q "SELECT count(*) FROM fpm_route WHERE hostname = 'web1' AND pool = 'shop'")
+[ "$got" = 5 ]; check "web1's shop by its route= parameter: 5 routes ($got)" $?
+
 # loaded again: a host's rows replace its earlier ones
 rm -rf "$dir/logs/broken"
 FPM_ANALYZE=$top/bin/fpm-analyze contrib/fleet/fpm-fleet -d "$db" "$dir/logs" 2>"$dir/err2"
 check "a second load exits 0" $?
 got=$(q "SELECT count(*) FROM fpm_pool")
 [ "$got" = 9 ]; check "a second load replaces, not adds ($got rows)" $?
+got=$(q "SELECT count(*) FROM fpm_route WHERE hostname = 'web1' AND pool = 'shop'")
+[ "$got" = 1 ]; check "and its routes: without -r route, web1's shop is one route ($got)" $?
 summary "fleet"

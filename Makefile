@@ -306,7 +306,7 @@ FUZZ_SEEDS_procfs  := fixtures/world/proc/stat fixtures/world/proc/*/stat fixtur
 FUZZ_SEEDS_fcgi    := tests/fuzz/seeds/fcgi/*
 FUZZ_SEEDS_fpmconf := fixtures/fpmconf/php-fpm.conf fixtures/fpmconf/pool.d/*
 FUZZ_SEEDS_sockdiag := tests/fuzz/seeds/sockdiag/*
-FUZZ_SEEDS_analyze := tests/fuzz/seeds/analyze/* fixtures/logs/memory-busy.fpmlog fixtures/logs/waited.fpmlog fixtures/logs/small.fpmlog fixtures/logs/quota.fpmlog fixtures/logs/vps.fpmlog fixtures/logs/damaged.fpmlog
+FUZZ_SEEDS_analyze := tests/fuzz/seeds/analyze/* fixtures/logs/hostile-routes.fpmlog fixtures/logs/memory-busy.fpmlog fixtures/logs/waited.fpmlog fixtures/logs/small.fpmlog fixtures/logs/quota.fpmlog fixtures/logs/vps.fpmlog fixtures/logs/damaged.fpmlog
 FUZZ_SEEDS_fpmsum := tests/fuzz/seeds/fpmsum/*
 
 build/fz/%.o: %.c

@@ -4,7 +4,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
+#include "routes.h"
 #include "status.h"
+
+/* 19.1: a route is "-" or begins with "/", is at most RT_MAX_BYTES long and
+ * is valid UTF-8, whatever the URI's bytes. */
+static void route_holds(const status_worker *w)
+{
+    static const rt_params params = {{"route", "action", "q"}, {5, 6, 1}, 3};
+    char out[RT_MAX_BYTES + 1];
+    size_t n = rt_route_of(w->has_uri ? w->uri : NULL, w->has_uri ? w->uri_len : 0, &params,
+                           out);
+    if (n == 0 || n > RT_MAX_BYTES || (out[0] != '/' && !(n == 1 && out[0] == '-')))
+        __builtin_trap();
+    for (size_t i = 0; i < n;) {
+        size_t l = esc_utf8_len((const unsigned char *)out + i, n - i);
+        if (!l)
+            __builtin_trap();
+        i += l;
+    }
+}
 
 /* The same worker, read by the fast and the general parser. */
 static int same_worker(const status_worker *a, const status_worker *b)
@@ -39,6 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             const status_worker *w = &page.workers[i];
             if (w->has_cpu)
                 (void)status_cpu_hundredths(w->cpu, w->cpu_len, &v);
+            route_holds(w);
         }
     }
     char *red = NULL;

@@ -191,7 +191,7 @@ seek-check: bin/fpm-analyze
 # two such groups would halve each other's CPU), the rest beside them, and
 # the package
 INTEGRATION_MEASURE := record_fpm record_fit record_load record_steal record_wait record_cgroup
-INTEGRATION_GROUPS := record_predict record_check record_advise record_memory record_oom
+INTEGRATION_GROUPS := record_predict record_check record_advise record_memory record_oom record_routes
 INTEGRATION_OTHER := record_crash progress record_enospc record_world record_hostile fleet record_lock plots status_pages
 INTEGRATION_REST := $(INTEGRATION_GROUPS) $(INTEGRATION_OTHER)
 INTEGRATION_PACKAGE := package

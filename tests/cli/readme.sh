@@ -1,8 +1,9 @@
 #!/bin/sh
 # The README's sample outputs are what the commands print: the fenced block
 # that begins with a command's first line must equal its output, byte for
-# byte: `make run` (bin/fpm-analyze fixtures/logs/realistic.fpmlog.zst) and
-# advise on fixtures/logs/memory.fpmlog.
+# byte: `make run` (bin/fpm-analyze fixtures/logs/realistic.fpmlog.zst),
+# advise on fixtures/logs/memory.fpmlog, and routes on the bundled log by
+# its route= parameter and as it is.
 #   tests/cli/readme.sh            check
 #   tests/cli/readme.sh --update   rewrite those blocks from what runs now
 set -u
@@ -11,7 +12,11 @@ cd "$top" || exit 2
 tmp=$(mktemp -d /tmp/fpmcpu-readme.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 bin/fpm-analyze fixtures/logs/realistic.fpmlog.zst >"$tmp/run" 2>"$tmp/err" &&
-    bin/fpm-analyze advise fixtures/logs/memory.fpmlog >"$tmp/advise" 2>>"$tmp/err" ||
+    bin/fpm-analyze advise fixtures/logs/memory.fpmlog >"$tmp/advise" 2>>"$tmp/err" &&
+    bin/fpm-analyze routes --route-param route --pool shop fixtures/logs/realistic.fpmlog.zst \
+        >"$tmp/routes" 2>>"$tmp/err" &&
+    bin/fpm-analyze routes --pool shop fixtures/logs/realistic.fpmlog.zst \
+        >"$tmp/fc" 2>>"$tmp/err" ||
     { echo "FAIL: readme: a sample's command failed" >&2; cat "$tmp/err" >&2; exit 1; }
 python3 - "$tmp" "${1:-}" <<'PY'
 import difflib, sys
@@ -19,7 +24,9 @@ tmp, mode = sys.argv[1], sys.argv[2]
 text = open("README.md").read()
 lines = text.split("\n")
 bad = 0
-for name, what in (("run", "make run"), ("advise", "fpm-analyze advise")):
+for name, what in (("run", "make run"), ("advise", "fpm-analyze advise"),
+                   ("routes", "fpm-analyze routes --route-param route"),
+                   ("fc", "fpm-analyze routes")):
     run = open(tmp + "/" + name).read()
     first = run.split("\n", 1)[0]
     try:
@@ -41,5 +48,5 @@ if mode == "--update":
     sys.exit(0)
 if bad:
     sys.exit(1)
-print("readme: 2 passed, 0 failed")
+print("readme: 4 passed, 0 failed")
 PY

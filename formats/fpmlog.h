@@ -129,7 +129,7 @@ void fpmlog_reader_release(fpmlog_reader *r);
 /* The held bytes given away whole, with the hold: *buf becomes the
  * reader's buffer (of *cap bytes, the offset of its first in *off), and the
  * reader takes the caller's *buf (of *cap bytes; NULL and 0 are fine) for
- * the bytes it has not returned yet.  0, or -1 out of memory (nothing
+ * the bytes it has not returned yet.  0, or FPM_ENOMEM (nothing
  * changed). */
 int fpmlog_reader_swap(fpmlog_reader *r, unsigned char **buf, size_t *cap, uint64_t *off);
 

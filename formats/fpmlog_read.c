@@ -1,6 +1,7 @@
 /* The fpmlog reader: tolerant when reading (fpmlog.h draws the layout):
  * its life, and records and damage taken out of the decoded stream. */
 #define _POSIX_C_SOURCE 200809L
+#include "rc.h"
 #include "fpmlog.h"
 
 #include <errno.h>
@@ -193,7 +194,7 @@ int fl_rb_reserve(fpmlog_reader *r)
     size_t cap = r->rb_cap * 2;
     unsigned char *nb = realloc(r->rb, cap);
     if (!nb)
-        return -1;
+        return FPM_ENOMEM;
     r->rb = nb;
     r->rb_cap = cap;
     return 0;
@@ -237,7 +238,7 @@ int fpmlog_reader_swap(fpmlog_reader *r, unsigned char **buf, size_t *cap, uint6
     size_t ncap = *cap;
     if (ncap < need) {
         if (!(nb = realloc(nb, need)))
-            return -1;
+            return FPM_ENOMEM;
         ncap = need;
     }
     memcpy(nb, r->rb + r->rb_pos, rest);

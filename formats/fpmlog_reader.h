@@ -104,7 +104,7 @@ ssize_t fl_fill_input(fpmlog_reader *r);
 void fl_seek_input(fpmlog_reader *r, uint64_t off);
 void fl_add_segment(fpmlog_reader *r, uint64_t file_off, int compressed);
 
-/* fpmlog_read.c: room in rb for one more chunk (0, or -1 ENOMEM); damage
+/* fpmlog_read.c: room in rb for one more chunk (0, or FPM_ENOMEM); damage
  * described at pos. */
 int fl_rb_reserve(fpmlog_reader *r);
 void fl_set_damage(fpmlog_damage *d, fpmlog_pos pos, int breaks, const char *fmt, ...)

@@ -2,6 +2,7 @@
  * (fpmsum.h draws the layout). */
 #define _POSIX_C_SOURCE 200809L
 #include "fpmsum.h"
+#include "rc.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -20,7 +21,7 @@ typedef struct {
 static int put(buf *b, const void *src, size_t n)
 {
     if (grow(&b->p, &b->cap, b->len + n, 1, 1024))
-        return -1;
+        return FPM_ENOMEM;
     if (n)
         memcpy(b->p + b->len, src, n);
     b->len += n;
@@ -36,7 +37,7 @@ static int put_kv(buf *b, const char *key, uint64_t v)
 /* A whole record (header, payload, '\n') into b. */
 static int put_record(buf *b, const char *hdr, size_t hdr_len, const void *payload, size_t len)
 {
-    return put(b, hdr, hdr_len) || put(b, payload, len) || put(b, "\n", 1) ? -1 : 0;
+    return put(b, hdr, hdr_len) || put(b, payload, len) || put(b, "\n", 1) ? FPM_ENOMEM : 0;
 }
 
 /* ------------------------------------------------------------ the writer's side */
@@ -126,7 +127,7 @@ static int slots_grow(fpmsum_acc *a)
     size_t n = a->nslots ? a->nslots * 2 : 64;
     pool_slot *s = calloc(n, sizeof *s);
     if (!s)
-        return -1;
+        return FPM_ENOMEM;
     for (size_t i = 0; i < a->nslots; i++) {
         if (!a->slots[i].name)
             continue;
@@ -149,11 +150,11 @@ static int slots_grow(fpmsum_acc *a)
     return 0;
 }
 
-/* The pool's slot, made when new.  -1 ENOMEM. */
+/* The pool's slot, made when new.  0, FPM_ENOMEM. */
 static int slot_of(fpmsum_acc *a, const char *name, size_t len, size_t *at)
 {
     if ((a->used + 1) * 2 > a->nslots && slots_grow(a) != 0)
-        return -1;
+        return FPM_ENOMEM;
     size_t k = hash(name, len) & (a->nslots - 1);
     while (a->slots[k].name &&
            !(a->slots[k].len == len && memcmp(a->slots[k].name, name, len) == 0))
@@ -161,7 +162,7 @@ static int slot_of(fpmsum_acc *a, const char *name, size_t len, size_t *at)
     if (!a->slots[k].name) {
         char *c = malloc(len + 1);
         if (!c)
-            return -1;
+            return FPM_ENOMEM;
         memcpy(c, name, len);
         c[len] = '\0';
         a->slots[k] = (pool_slot){c, len, 0, 0};
@@ -175,12 +176,12 @@ static int touch_pool(fpmsum_acc *a, const char *name, size_t len)
 {
     size_t k;
     if (slot_of(a, name, len, &k) != 0)
-        return -1;
+        return FPM_ENOMEM;
     if (a->slots[k].round == a->round_id + 1)
         return 0;
     a->slots[k].round = a->round_id + 1;
     if (grow(&a->touched, &a->cap_touched, a->ntouched + 1, sizeof *a->touched, 64))
-        return -1;
+        return FPM_ENOMEM;
     a->touched[a->ntouched++] = k;
     return 0;
 }
@@ -192,12 +193,12 @@ static int snapshot_start(fpmsum_acc *a)
     a->start_n = 0;
     if (a->host_rec.len) {
         if (put(&a->start, a->host_rec.p, a->host_rec.len))
-            return -1;
+            return FPM_ENOMEM;
         a->start_n++;
     }
     for (size_t i = 0; i < a->npools; i++) {
         if (put(&a->start, a->pools[i].rec.p, a->pools[i].rec.len))
-            return -1;
+            return FPM_ENOMEM;
         a->start_n++;
     }
     return 0;
@@ -246,11 +247,11 @@ static int take_pool(fpmsum_acc *a, const char *name, size_t nlen, const char *h
             p = &a->pools[i];
     if (!p) {
         if (grow(&a->pools, &a->cap_pools, a->npools + 1, sizeof *a->pools, 16))
-            return -1;
+            return FPM_ENOMEM;
         p = &a->pools[a->npools];
         *p = (pool_rec){malloc(nlen + 1), nlen, {0}};
         if (!p->name)
-            return -1;
+            return FPM_ENOMEM;
         memcpy(p->name, name, nlen);
         a->npools++;
     }
@@ -292,20 +293,20 @@ int fpmsum_acc_record(fpmsum_acc *a, const char *type, uint64_t mono, uint64_t r
     if (a->fresh) {
         a->fresh = 0;
         if (snapshot_start(a) != 0)
-            return -1;
+            return FPM_ENOMEM;
     }
     rec_kind k = rec_kind_of(type);
     switch (k.type) {
     case REC_HOST:
         if (take_host(a, hdr, hdr_len, payload, len))
-            return -1;
+            return FPM_ENOMEM;
         a->own_n++;
         return put_record(&a->own, hdr, hdr_len, payload, len);
     case REC_POOL:
         if (!source)
             return 0;
         if (take_pool(a, source, source_len, hdr, hdr_len, payload, len))
-            return -1;
+            return FPM_ENOMEM;
         a->own_n++;
         return put_record(&a->own, hdr, hdr_len, payload, len);
     case REC_ROUND:
@@ -350,23 +351,23 @@ static int summary_payload(fpmsum_acc *a, uint64_t zbytes)
         put_kv(b, "last_mono", a->last_mono) ||
         put_kv(b, "seekable", !a->mixed && !a->in_round) || put_kv(b, "own", a->own_n) ||
         put_kv(b, "in_force", a->start_n))
-        return -1;
+        return FPM_ENOMEM;
     if (put(b, "hostname=", 9) || put(b, a->fhost_set ? a->fhost : a->host,
                                       a->fhost_set ? a->fhost_len : a->host_len) ||
         put(b, "\nboot_id=", 9) || put(b, a->boot, a->boot_len) || put(b, "\n", 1))
-        return -1;
+        return FPM_ENOMEM;
     for (size_t i = 0; i < a->nslots; i++) {
         pool_slot *s = &a->slots[i];
         if (!s->name || !s->in_frame)
             continue;
         char *enc = malloc(3 * s->len + 4);
         if (!enc)
-            return -1;
+            return FPM_ENOMEM;
         size_t el = fpmlog_encode_source(enc, s->name, s->len);
         int e = put(b, "pool=", 5) || put(b, enc, el) || put(b, "\n", 1);
         free(enc);
         if (e)
-            return -1;
+            return FPM_ENOMEM;
     }
     return 0;
 }
@@ -374,9 +375,9 @@ static int summary_payload(fpmsum_acc *a, uint64_t zbytes)
 int fpmsum_acc_end(fpmsum_acc *a, uint64_t zbytes, const unsigned char **out, size_t *out_len)
 {
     if (a->fresh && snapshot_start(a) != 0)
-        return -1;
+        return FPM_ENOMEM;
     if (summary_payload(a, zbytes) != 0)
-        return -1;
+        return FPM_ENOMEM;
     char hdr[FPMLOG_HDR_MAX];
     int hl = fpmlog_header(hdr, "SUMMARY", a->last_mono, a->last_real, NULL, 0, a->payload.p,
                            a->payload.len);
@@ -388,7 +389,7 @@ int fpmsum_acc_end(fpmsum_acc *a, uint64_t zbytes, const unsigned char **out, si
     if (put(o, head, 8) || put(o, FPMSUM_TAG, FPMSUM_TAG_LEN) ||
         put_record(o, hdr, (size_t)hl, a->payload.p, a->payload.len) ||
         put(o, a->own.p, a->own.len) || put(o, a->start.p, a->start.len))
-        return -1;
+        return FPM_ENOMEM;
     size_t n = o->len - 8;
     for (int i = 0; i < 4; i++)
         o->p[4 + i] = (unsigned char)(n >> (8 * i));

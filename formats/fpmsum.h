@@ -41,13 +41,13 @@ typedef struct fpmsum_acc fpmsum_acc;
 fpmsum_acc *fpmsum_acc_new(void);
 void fpmsum_acc_free(fpmsum_acc *a);
 
-/* A record as written: its header line (with '\n') and payload.  0, -1 ENOMEM. */
+/* A record as written: its header line (with '\n') and payload.  0, FPM_ENOMEM. */
 int fpmsum_acc_record(fpmsum_acc *a, const char *type, uint64_t mono, uint64_t real,
                       const char *source, size_t source_len, const char *hdr, size_t hdr_len,
                       const void *payload, size_t len);
 
 /* The frame just ended, zbytes long: its summary's bytes (valid until the next
- * call), and the next frame begins.  0, -1 ENOMEM. */
+ * call), and the next frame begins.  0, FPM_ENOMEM. */
 int fpmsum_acc_end(fpmsum_acc *a, uint64_t zbytes, const unsigned char **out, size_t *out_len);
 
 /* The frame in progress was lost: the next record begins a new one. */

@@ -555,7 +555,7 @@ int status_redact_query(const char *buf, size_t len, char **out, size_t *outlen)
     static const char key[] = "\"request uri\":\"";
     char *o = malloc(len + 1);
     if (!o)
-        return -1;
+        return FPM_ENOMEM;
     size_t i = 0, n = 0;
     for (;;) {
         const char *k = find(buf, len, key, i);

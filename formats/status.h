@@ -60,7 +60,7 @@ int status_parse_as(status_page *pg, const char *buf, size_t len, int fast);
 
 /* Copies a status page to out (malloc'd, *outlen) with every `request uri`
  * cut at its first '?': the query strings, which may carry tokens, are left
- * out and the rest stays byte for byte.  0, or -1 out of memory. */
+ * out and the rest stays byte for byte.  0, or FPM_ENOMEM. */
 int status_redact_query(const char *buf, size_t len, char **out, size_t *outlen);
 
 /* A worker's `start time` (epoch seconds): 0 and *v, or -1 when it has none

@@ -1,5 +1,6 @@
 /* fpm-record's options and pools. */
 #define _POSIX_C_SOURCE 200809L
+#include "rc.h"
 #include "config.h"
 
 #include <errno.h>
@@ -106,7 +107,7 @@ static int add_pool(rec_config *cfg, rec_pool p)
             return -1;
     rec_pool *np = realloc(cfg->pools, (cfg->npools + 1) * sizeof *np);
     if (!np)
-        return -1;
+        return FPM_ENOMEM;
     cfg->pools = np;
     cfg->pools[cfg->npools++] = p;
     return 0;
@@ -139,24 +140,25 @@ static int parse_pool(const char *arg, rec_pool *p)
     if (!eq || eq == arg)
         return -1;
     char *rest = strdup(eq + 1), *save = NULL, ep[4200];
-    int bad = !rest || !(p->c.name = strndup(arg, (size_t)(eq - arg)));
-    for (char *tok = bad ? NULL : strtok_r(rest, ",", &save); tok && !bad;
+    int bad = 0, oom = !rest || !(p->c.name = strndup(arg, (size_t)(eq - arg)));
+    for (char *tok = oom ? NULL : strtok_r(rest, ",", &save); tok && !bad && !oom;
          tok = strtok_r(NULL, ",", &save)) {
         if (strncmp(tok, "status=", 7) == 0 && tok[7] == '/' && !p->c.status_path)
-            bad = !(p->c.status_path = strdup(tok + 7));
+            oom = !(p->c.status_path = strdup(tok + 7));
         else if (strncmp(tok, "status_listen=", 14) == 0 && !p->c.status_endpoint)
-            bad = endpoint_arg(tok + 14, ep, sizeof ep) != 0 || !(p->c.status_endpoint = strdup(ep));
+            bad = endpoint_arg(tok + 14, ep, sizeof ep) != 0 ||
+                  (oom = !(p->c.status_endpoint = strdup(ep)));
         else if (!p->c.endpoint && endpoint_arg(tok, ep, sizeof ep) == 0)
-            bad = !(p->c.endpoint = strdup(ep));
+            oom = !(p->c.endpoint = strdup(ep));
         else
             bad = 1;
     }
     free(rest);
-    if (!bad && !p->c.status_path)
-        bad = !(p->c.status_path = strdup("/status"));
-    if (bad || !p->c.endpoint) {
+    if (!bad && !oom && !p->c.status_path)
+        oom = !(p->c.status_path = strdup("/status"));
+    if (bad || oom || !p->c.endpoint) {
         pool_free_fields(p);
-        return -1;
+        return oom ? FPM_ENOMEM : FPM_EFAIL;
     }
     return 0;
 }

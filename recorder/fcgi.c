@@ -1,5 +1,6 @@
 /* A FastCGI client for php-fpm's status page. */
 #define _POSIX_C_SOURCE 200809L
+#include "rc.h"
 #include "fcgi.h"
 
 #include <errno.h>
@@ -114,7 +115,7 @@ static int take_stdout(fcgi_decoder *d, const unsigned char *p, size_t n)
             cap *= 2;
         unsigned char *o = realloc(d->out, cap);
         if (!o)
-            return -1;
+            return FPM_ENOMEM;
         d->out = o;
         d->out_cap = cap;
     }

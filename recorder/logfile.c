@@ -106,7 +106,7 @@ static int pend_sink(void *arg, const void *buf, size_t len)
         unsigned char *p = realloc(lf->pend, cap);
         if (!p) {
             errno = ENOMEM;
-            return -1;
+            return FPM_ENOMEM;
         }
         lf->pend = p;
         lf->pend_cap = cap;

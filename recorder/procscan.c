@@ -140,7 +140,7 @@ int ps_table_index(ps_table *t)
 {
     size_t *idx = realloc(t->by_pid, (t->n ? t->n : 1) * sizeof *idx);
     if (!idx)
-        return -1;
+        return FPM_ENOMEM;
     t->by_pid = idx;
     for (size_t i = 0; i < t->n; i++) { /* in pid order: readdir's, nearly, so cheap */
         size_t j = i;
@@ -322,7 +322,7 @@ int ps_kept_set(ps_kept *k, const char *dir, const char *file)
     size_t dl = strlen(dir), fl = strlen(file);
     char *p = malloc(dl + fl + 2);
     if (!p)
-        return -1;
+        return FPM_ENOMEM;
     memcpy(p, dir, dl);
     p[dl] = '/';
     memcpy(p + dl + 1, file, fl + 1);

@@ -30,7 +30,7 @@ typedef struct {
 int ps_scan(const char *proc_root, ps_table *t);
 void ps_table_free(ps_table *t);
 
-/* Makes the pid index of t->w (ps_scan does); 0, or -1 ENOMEM. */
+/* Makes the pid index of t->w (ps_scan does); 0, or FPM_ENOMEM. */
 int ps_table_index(ps_table *t);
 
 /* The table's worker with that pid, or NULL. */
@@ -81,7 +81,7 @@ typedef struct {
     size_t cap;
 } ps_kept;
 
-/* Points k at dir/file, closing what it had open; 0, or -1 ENOMEM. */
+/* Points k at dir/file, closing what it had open; 0, or FPM_ENOMEM. */
 int ps_kept_set(ps_kept *k, const char *dir, const char *file);
 
 /* Reads the whole file into k->buf: its length, or -1 with errno. */

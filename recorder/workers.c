@@ -1,5 +1,6 @@
 /* Which processes are a pool's workers. */
 #define _POSIX_C_SOURCE 200809L
+#include "rc.h"
 #include "workers.h"
 
 #include <stdio.h>
@@ -108,7 +109,7 @@ long workers_of_pool(const ps_table *t, const char *pool, const status_page *pag
     *pids = malloc((t->n + on_page + 1) * sizeof **pids);
     if (!*pids) {
         snprintf(why, whylen, "out of memory: no PIDS this round");
-        return -1;
+        return FPM_ENOMEM;
     }
     size_t n = 0;
     if (m > 0) {

@@ -20,8 +20,8 @@
  * else the only master with a pool of that name.  *master gets the master
  * used.  Without a process table, or when it has none of the page's
  * workers, the page's pids.  Returns how many (*pids malloc'd), or -1 when
- * they cannot be known: then why says so, or is "" when the page's read
- * error says enough. */
+ * they cannot be known (FPM_ENOMEM out of memory): then why says so, or is
+ * "" when the page's read error says enough. */
 long workers_of_pool(const ps_table *t, const char *pool, const status_page *page,
                      pid_t pid_master, pid_t *master, pid_t **pids, char *why, size_t whylen);
 

@@ -298,8 +298,7 @@ static int write_output(const config *cfg, run *r)
     } else {
         bad = (cfg->command == CMD_HIST     ? out_hist_print(out, r->pl, cfg->pool, cfg->cutoff)
              : cfg->command == CMD_ADVISE ? advise_print(out, r->pl, &cfg->scenario,
-                                                         strcmp(cfg->format->name, "json") == 0,
-                                                         cfg->at, cfg->nat)
+                                                         strcmp(cfg->format->name, "json") == 0)
              : cfg->command == CMD_ROUTES ? routes_print(out, r->pl, &cfg->scenario, cfg->pool,
                                                          cfg->top,
                                                          strcmp(cfg->format->name, "json") == 0)

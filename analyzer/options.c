@@ -267,6 +267,8 @@ static int take_at(config *cfg, char *s)
         if (cfg->nat == sizeof cfg->at / sizeof cfg->at[0])
             return msg_usage("--at names more than 16 worker counts");
         cfg->at[cfg->nat++] = v;
+        cfg->scenario.at = cfg->at; /* advise's lines are decided with the rest */
+        cfg->scenario.nat = cfg->nat;
     }
     return -1;
 }

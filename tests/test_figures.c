@@ -32,6 +32,8 @@ static json_t *pool_json(void)
     v.host_millicores_per_worker = 1000;
     v.now = 4;
     v.advice = 3;
+    v.at_now = (wi_pred){1, 4, 100, 100}; /* decided with the answer (whatif_host) */
+    v.at_advice = (wi_pred){1, 3, 100, 100};
     char *s = NULL;
     size_t n = 0;
     FILE *f = open_memstream(&s, &n);

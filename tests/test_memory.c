@@ -662,7 +662,7 @@ static void test_15_2_the_diff_patch_applies(void **state)
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
-    assert_int_equal(advise_print(f, pl, &sc, 0, NULL, 0), 0);
+    assert_int_equal(advise_print(f, pl, &sc, 0), 0);
     fclose(f);
     assert_non_null(strstr(text, "\n--- a/etc/php/8.2/fpm/pool.d/shop.conf\n"
                                  "+++ b/etc/php/8.2/fpm/pool.d/shop.conf\n@@ -9 +9 @@\n"
@@ -676,13 +676,13 @@ static void test_15_2_the_diff_patch_applies(void **state)
     wi_override same[] = {{"shop", 9}, {"api", 52}};
     sc.max_children = same;
     sc.nmax_children = 2;
-    assert_int_equal(advise_print(f, pl, &sc, 0, NULL, 0), 0);
+    assert_int_equal(advise_print(f, pl, &sc, 0), 0);
     fclose(f);
     assert_null(strstr(text, "--- a/")); /* the advice is now: nothing to change */
     free(text);
     text = NULL;
     f = open_memstream(&text, &len);
-    assert_int_equal(advise_print(f, pl, &sc, 1, NULL, 0), 0);
+    assert_int_equal(advise_print(f, pl, &sc, 1), 0);
     fclose(f);
     assert_null(strstr(text, "--- a/"));
     assert_non_null(strstr(text, "\"advice\": 9, \"binds\": \"cpu\""));
@@ -894,21 +894,21 @@ static void test_15_2_the_points_none_under_1_each_once(void **state)
 {
     (void)state;
     wi_view v = {.knee_hundredths = 100, .knee = 1.0, .now = 1, .advice = -1};
-    ad_point pts[4];
-    assert_int_equal(advise_points(&v, NULL, 0, pts), 1); /* 1, a knee of 1.00 and now 1 are one */
+    bd_point pts[4];
+    assert_int_equal(bounds_points(&v, NULL, 0, pts), 1); /* 1, a knee of 1.00 and now 1 are one */
     assert_int_equal(pts[0].hundredths, 100);
     v = (wi_view){.knee_hundredths = 40, .knee = 0.4, .now = 0, .advice = 3};
-    assert_int_equal(advise_points(&v, NULL, 0, pts), 2); /* a knee of 0.40 is under 1 */
+    assert_int_equal(bounds_points(&v, NULL, 0, pts), 2); /* a knee of 0.40 is under 1 */
     assert_int_equal(pts[0].hundredths, 100);
     assert_int_equal(pts[1].hundredths, 300);
     v = (wi_view){.knee_hundredths = 2004, .knee = 20.04, .now = 40, .advice = 12};
-    assert_int_equal(advise_points(&v, NULL, 0, pts), 4);
+    assert_int_equal(bounds_points(&v, NULL, 0, pts), 4);
     assert_int_equal(pts[1].hundredths, 1200);
     assert_int_equal(pts[2].hundredths, 2004);
     assert_int_equal(pts[3].hundredths, 4000);
     /* a knee of 0.996 prints as 1.00 but is under 1 */
     v = (wi_view){.knee_hundredths = 100, .knee = 0.996, .now = 0, .advice = -1};
-    assert_int_equal(advise_points(&v, NULL, 0, pts), 1);
+    assert_int_equal(bounds_points(&v, NULL, 0, pts), 1);
     assert_true(pts[0].n == 1.0);
 }
 
@@ -918,8 +918,8 @@ static void test_15_2_each_line_at_the_exact_n(void **state)
 {
     (void)state;
     wi_view v = {.knee_hundredths = 286, .knee = 2000.0 / 700, .now = 0, .advice = -1};
-    ad_point pts[4];
-    assert_int_equal(advise_points(&v, NULL, 0, pts), 2);
+    bd_point pts[4];
+    assert_int_equal(bounds_points(&v, NULL, 0, pts), 2);
     assert_int_equal(pts[1].hundredths, 286);
     assert_true(pts[1].n == 2000.0 / 700);
     /* R = 0.1 s, m = 700: D = 0.07 s, C = 2: the knee's line is C / D and R */

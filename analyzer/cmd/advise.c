@@ -73,30 +73,6 @@ static char *pool_patch(const pl_pool *p, const wi_view *v)
     return d;
 }
 
-size_t advise_points(const wi_view *v, const int64_t *at, size_t nat, ad_point *out)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < 4 + nat; i++) {
-        double x = i == 0 ? 1 : i == 1 ? v->knee : i == 2 ? (double)v->now
-                 : i == 3 ? (double)v->advice : (double)at[i - 4];
-        if (!(x >= 1)) /* none under 1 (nor a knee not known) */
-            continue;
-        int64_t c = i == 1 ? v->knee_hundredths : (int64_t)x * 100;
-        int seen = 0;
-        for (size_t k = 0; k < n; k++)
-            seen |= out[k].hundredths == c;
-        if (!seen)
-            out[n++] = (ad_point){x, c};
-    }
-    for (size_t i = 1; i < n; i++) /* ascending */
-        for (size_t k = i; k > 0 && out[k - 1].hundredths > out[k].hundredths; k--) {
-            ad_point t = out[k];
-            out[k] = out[k - 1];
-            out[k - 1] = t;
-        }
-    return n;
-}
-
 static void workers_text(char *b, size_t n, int64_t h)
 {
     if (h % 100 == 0)
@@ -129,20 +105,19 @@ static void rest_note(FILE *out, const char *name, const wi_view *v)
                 name, 100 * v->waited_frac);
 }
 
-static int text_host(FILE *out, const pl_host *h, const wi_scenario *sc, const wi_view *v,
-                     char **patches, const int64_t *at, size_t nat)
+static int text_host(FILE *out, const wi_host *a, char **patches)
 {
+    const pl_host *h = a->h;
+    const wi_view *v = a->v;
+    const wi_memory *mem = &a->mem;
     size_t w = 0;
     char *hn = esc_display_name(h->hostname, h->hostname_len, &w);
-    uint64_t hm = whatif_host_millicores(h, sc);
-    wi_memory mem;
-    whatif_host_memory(h, sc, v, &mem);
-    fprintf(out, "%s: %.2f cores", hn ? hn : "?", hm / 1000.0);
-    if (mem.has_budget)
-        fprintf(out, ", %.2f GiB of which php-fpm can have %.2f GiB", mem.total / 1073741824.0,
-                mem.budget / 1073741824.0);
-    else if (mem.has_total)
-        fprintf(out, ", %.2f GiB (what php-fpm can have unknown)", mem.total / 1073741824.0);
+    fprintf(out, "%s: %.2f cores", hn ? hn : "?", a->hm / 1000.0);
+    if (mem->has_budget)
+        fprintf(out, ", %.2f GiB of which php-fpm can have %.2f GiB", mem->total / 1073741824.0,
+                mem->budget / 1073741824.0);
+    else if (mem->has_total)
+        fprintf(out, ", %.2f GiB (what php-fpm can have unknown)", mem->total / 1073741824.0);
     else
         fputs(", memory unknown (no MEMINFO)", out);
     fputs("\n\n", out);
@@ -163,34 +138,31 @@ static int text_host(FILE *out, const pl_host *h, const wi_scenario *sc, const w
     }
     int rc = tbl_print(out, &t);
     for (size_t i = 0; rc == 0 && i < h->npools; i++) {
-        bd_model m;
         const char *name = tbl_get(&t, i + 1, 0);
         if (i == 0)
             fputc('\n', out);
-        if (!v[i].has_fill || bounds_model(h->pools[i], &v[i], hm, &m) != 0) {
+        if (!v[i].has_bounds) {
             fprintf(out, "%s: no bounds: %s.\n", name,
                     v[i].floor ? "its shares are floors (measured while it waited, the waits "
                                  "not recorded)"
                                : "no shape or no cost measured yet");
             continue;
         }
-        ad_point pts[4 + ADVISE_MAX_AT];
-        size_t np = advise_points(&v[i], at, nat, pts);
-        for (size_t k = 0; k < np; k++) {
+        for (size_t k = 0; k < v[i].nlines; k++) { /* each at its exact N (15.2) */
+            const wi_line *l = &v[i].lines[k];
             char wb[48];
-            double n = pts[k].n; /* exact: the knee unrounded (15.2) */
-            int64_t p50, p95;
-            workers_text(wb, sizeof wb, pts[k].hundredths);
-            fprintf(out, "%s: at %s: <= %.1f req/s, each >= %.0f ms", name, wb,
-                    bounds_max_rps(&m, n), bounds_min_ms(&m, n));
-            if (whatif_predict(&v[i], n, &p50, &p95) == 0)
-                fprintf(out, "; p50 %lld ms, p95 %lld ms", (long long)p50, (long long)p95);
-            fputs(pts[k].hundredths == v[i].knee_hundredths ? " (the knee)\n" : "\n", out);
+            workers_text(wb, sizeof wb, l->hundredths);
+            fprintf(out, "%s: at %s: <= %.1f req/s, each >= %.0f ms", name, wb, l->max_rps,
+                    l->min_ms);
+            if (l->has_pred)
+                fprintf(out, "; p50 %lld ms, p95 %lld ms", (long long)l->p50_ms,
+                        (long long)l->p95_ms);
+            fputs(l->hundredths == v[i].knee_hundredths ? " (the knee)\n" : "\n", out);
         }
         rest_note(out, name, &v[i]);
     }
     if (rc == 0 && h->npools)
-        why_share(out, hn ? hn : "?", v, h->npools, (const pl_pool *const *)h->pools, &mem);
+        why_share(out, hn ? hn : "?", v, h->npools, (const pl_pool *const *)h->pools, mem);
     for (size_t i = 0; rc == 0 && i < h->npools; i++) {
         const char *name = tbl_get(&t, i + 1, 0);
         if (v[i].advice < 0) {
@@ -212,8 +184,7 @@ static int text_host(FILE *out, const pl_host *h, const wi_scenario *sc, const w
     return rc;
 }
 
-static void json_pool(FILE *out, const pl_host *h, const pl_pool *p, const wi_view *v,
-                      uint64_t hm, int first, const int64_t *at, size_t nat)
+static void json_pool(FILE *out, const pl_host *h, const pl_pool *p, const wi_view *v, int first)
 {
     int k = 1;
     fputs(first ? "\n  {" : ",\n  {", out);
@@ -231,30 +202,24 @@ static void json_pool(FILE *out, const pl_host *h, const pl_pool *p, const wi_vi
     jw_int(out, v->advice >= 0, v->advice);
     jw_key(out, "binds", &k);
     jw_word(out, whatif_binds_name(v->binds));
-    bd_model m;
-    int has = v->has_fill && bounds_model(p, v, hm, &m) == 0; /* 15.2: none for floors */
-    jw_key(out, "knee", &k);
-    jw_hundredths(out, has, v->knee_hundredths);
+    jw_key(out, "knee", &k); /* 15.2: none for floors */
+    jw_hundredths(out, v->has_bounds, v->knee_hundredths);
     jw_key(out, "bounds", &k);
     fputc('[', out);
-    ad_point pts[4 + ADVISE_MAX_AT];
-    size_t np = has ? advise_points(v, at, nat, pts) : 0;
-    for (size_t i = 0; i < np; i++) {
-        double n = pts[i].n; /* exact: the knee unrounded (15.2) */
+    for (size_t i = 0; i < v->nlines; i++) {
+        const wi_line *l = &v->lines[i];
         int b = 1;
-        int64_t p50 = 0, p95 = 0;
-        int pred = whatif_predict(v, n, &p50, &p95) == 0;
         fputs(i ? ", {" : "{", out);
         jw_key(out, "workers", &b);
-        jw_two(out, (double)pts[i].hundredths / 100);
+        jw_two(out, (double)l->hundredths / 100);
         jw_key(out, "max_rps", &b);
-        jw_two(out, bounds_max_rps(&m, n));
+        jw_two(out, l->max_rps);
         jw_key(out, "min_ms", &b);
-        jw_two(out, bounds_min_ms(&m, n));
+        jw_two(out, l->min_ms);
         jw_key(out, "p50_ms", &b);
-        jw_int(out, pred, p50);
+        jw_int(out, l->has_pred, l->p50_ms);
         jw_key(out, "p95_ms", &b);
-        jw_int(out, pred, p95);
+        jw_int(out, l->has_pred, l->p95_ms);
         fputc('}', out);
     }
     fputc(']', out);
@@ -265,8 +230,7 @@ static void json_pool(FILE *out, const pl_host *h, const pl_pool *p, const wi_vi
     fputc('}', out);
 }
 
-int advise_print(FILE *out, const pipeline *pl, const wi_scenario *sc, int json,
-                 const int64_t *at, size_t nat)
+int advise_print(FILE *out, const pipeline *pl, const wi_scenario *sc, int json)
 {
     pl_host *const *hosts;
     size_t nh = pipeline_hosts(pl, &hosts);
@@ -275,22 +239,20 @@ int advise_print(FILE *out, const pipeline *pl, const wi_scenario *sc, int json,
         fputs("{\"format\": 1, \"advise\": [", out);
     for (size_t i = 0; i < nh; i++) {
         const pl_host *h = hosts[i];
-        wi_view *v = whatif_views(h, sc);
+        wi_host a;
         char **patches = calloc(h->npools ? h->npools : 1, sizeof *patches);
-        if (!v || !patches) {
-            free(v);
+        if (!patches || whatif_host(h, sc, &a) != 0) {
             free(patches);
             return FPM_ENOMEM;
         }
         int rc = 0;
         if (json) {
             for (size_t k = 0; k < h->npools; k++, first = 0)
-                json_pool(out, h, h->pools[k], &v[k], whatif_host_millicores(h, sc), first, at,
-                          nat);
+                json_pool(out, h, h->pools[k], &a.v[k], first);
         } else {
             if (i)
                 fputc('\n', out);
-            rc = text_host(out, h, sc, v, patches, at, nat);
+            rc = text_host(out, &a, patches);
             for (size_t k = 0, any = 0; k < h->npools; k++)
                 if (patches[k]) {
                     if (!any++)
@@ -301,7 +263,7 @@ int advise_print(FILE *out, const pipeline *pl, const wi_scenario *sc, int json,
         for (size_t k = 0; k < h->npools; k++)
             free(patches[k]);
         free(patches);
-        free(v);
+        whatif_host_free(&a);
         if (rc)
             return rc;
     }

@@ -18,23 +18,10 @@
  * not set it as a plain number (or out of memory). */
 char *advise_line(const char *text, long long n);
 
-#define ADVISE_MAX_AT 16
+#define ADVISE_MAX_AT WI_MAX_AT
 
-/* A line's N: exact (the knee unrounded), and rounded to hundredths. */
-typedef struct {
-    double  n;
-    int64_t hundredths;
-} ad_point;
-
-/* 15.2, 18.4: the N of a pool's lines: 1, the knee, now, the advice and the
- * nat of at (--at), none under 1, each once after rounding to two decimals
- * (the first of them kept), ascending; how many (out has room for 4 + nat).
- * Each line is computed at its exact N and printed rounded. */
-size_t advise_points(const wi_view *v, const int64_t *at, size_t nat, ad_point *out);
-
-/* The report: text, or JSON with json; at: --at's worker counts.  0,
- * FPM_ENOMEM. */
-int advise_print(FILE *out, const pipeline *pl, const wi_scenario *sc, int json,
-                 const int64_t *at, size_t nat);
+/* The report: text, or JSON with json (--at's worker counts are the
+ * scenario's).  0, FPM_ENOMEM. */
+int advise_print(FILE *out, const pipeline *pl, const wi_scenario *sc, int json);
 
 #endif

@@ -203,10 +203,9 @@ static int compare_routes(FILE *out, const char *hname, const char *pname, const
         *said = 1; /* said once, before the verdict */
         return 0;
     }
-    rt_fig *f;
-    size_t n;
-    if (whatif_routes(p, v, &f, &n) != 0)
-        return 0;
+    (void)p;
+    const rt_fig *f = v->routes;
+    size_t n = v->nroutes;
     int worse = 0;
     for (size_t i = 0; i < n; i++) {
         const json_t *b = baseline_route(br, f[i].name, f[i].len);
@@ -255,7 +254,6 @@ static int compare_routes(FILE *out, const char *hname, const char *pname, const
             free(rn);
         }
     }
-    free(f);
     return worse;
 }
 
@@ -384,12 +382,13 @@ int check_against(FILE *out, const pipeline *pl, const wi_scenario *sc, const ch
                 h = hosts[k];
         wi_scenario sj = *sc; /* the joint view: section 11's and section 5's overheads */
         sj.fit = WI_FIT_JOINT;
-        wi_view *views = h ? whatif_views(h, &sj) : NULL;
-        if (h && !views) {
+        wi_host a = {0};
+        if (h && whatif_host(h, &sj, &a) != 0) {
             snprintf(err, errlen, "out of memory");
             json_decref(root);
             return FPM_EFAIL;
         }
+        wi_view *views = a.v;
         if (h)
             worse += compare_host(out, hname, bh, h, tol);
         size_t pi;
@@ -414,7 +413,7 @@ int check_against(FILE *out, const pipeline *pl, const wi_scenario *sc, const ch
             compared++;
             worse += compare_pool(out, hname, pname, bp, p, views[at], tol, rise_pct, &said);
         }
-        free(views);
+        whatif_host_free(&a);
     }
     json_decref(root);
     if (said)

@@ -175,21 +175,18 @@ int routes_print(FILE *out, const pipeline *pl, const wi_scenario *sc, const cha
         fputs("{\"format\": 1, \"routes\": [", out);
     for (size_t i = 0; i < nh && rc == 0; i++) {
         const pl_host *h = hosts[i];
-        wi_view *v = whatif_views(h, sc);
+        wi_host a;
         char *hn = esc_display_name(h->hostname, h->hostname_len, NULL);
-        if (!v || !hn) {
-            free(v);
+        if (!hn || whatif_host(h, sc, &a) != 0) {
             free(hn);
             return FPM_ENOMEM;
         }
         for (size_t k = 0; k < h->npools && rc == 0; k++) {
             const pl_pool *p = h->pools[k];
-            rt_fig *f;
-            size_t n;
+            const rt_fig *f = a.v[k].routes;
+            size_t n = a.v[k].nroutes;
             if (!named(p, pool))
                 continue;
-            if ((rc = whatif_routes(p, &v[k], &f, &n)) != 0)
-                break;
             if (json) {
                 json_pool(out, h, p, f, n, top, first);
             } else {
@@ -198,9 +195,8 @@ int routes_print(FILE *out, const pipeline *pl, const wi_scenario *sc, const cha
                 rc = text_pool(out, hn, p, f, n, top);
             }
             first = 0;
-            free(f);
         }
-        free(v);
+        whatif_host_free(&a);
         free(hn);
     }
     if (json && rc == 0)

@@ -27,3 +27,28 @@ double bounds_min_ms(const bd_model *m, double n)
     double a = m->r, b = n * m->d / m->c;
     return 1000 * (a > b ? a : b);
 }
+
+size_t bounds_points(const wi_view *v, const int64_t *at, size_t nat, bd_point *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < 4 + nat; i++) {
+        double x = i == 0 ? 1 : i == 1 ? v->knee : i == 2 ? (double)v->now
+                 : i == 3 ? (double)v->advice : (double)at[i - 4];
+        if (!(x >= 1)) /* none under 1 (nor a knee not known) */
+            continue;
+        int64_t c = i == 1 ? v->knee_hundredths : (int64_t)x * 100;
+        int seen = 0;
+        for (size_t k = 0; k < n; k++)
+            seen |= out[k].hundredths == c;
+        if (!seen)
+            out[n++] = (bd_point){x, c};
+    }
+    for (size_t i = 1; i < n; i++) /* ascending */
+        for (size_t k = i; k > 0 && out[k - 1].hundredths > out[k].hundredths; k--) {
+            bd_point t = out[k];
+            out[k] = out[k - 1];
+            out[k - 1] = t;
+        }
+    return n;
+}
+

@@ -26,4 +26,16 @@ int bounds_model(const pl_pool *p, const wi_view *v, uint64_t host_millicores, b
 double bounds_max_rps(const bd_model *m, double n);
 double bounds_min_ms(const bd_model *m, double n);
 
+/* A line's N: exact (the knee unrounded), and rounded to hundredths. */
+typedef struct {
+    double  n;
+    int64_t hundredths;
+} bd_point;
+
+/* 15.2, 18.4: the N of a pool's lines: 1, the knee, now, the advice and the
+ * nat of at (advise --at), none under 1, each once after rounding to two
+ * decimals (the first of them kept), ascending; how many (out has room
+ * for 4 + nat).  Each line is computed at its exact N and printed rounded. */
+size_t bounds_points(const wi_view *v, const int64_t *at, size_t nat, bd_point *out);
+
 #endif

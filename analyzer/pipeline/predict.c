@@ -99,7 +99,7 @@ int pr_predict(const pr_keep *k, double h, double m, double o, double n, int64_t
     double st = pr_stretch(h, m, o, P, Q, n);
     double *t = malloc(k->n * sizeof *t);
     if (!t)
-        return -1;
+        return FPM_ENOMEM;
     for (uint32_t i = 0; i < k->n; i++) {
         int64_t a, b;
         pr_split(&k->r[i], &a, &b);
@@ -122,7 +122,7 @@ int pr_route(const pr_keep *k, unsigned route, double stretch, int64_t *p50, int
         return -1;
     double *t = malloc(m * sizeof *t);
     if (!t)
-        return -1;
+        return FPM_ENOMEM;
     uint32_t j = 0;
     for (uint32_t i = 0; i < k->n; i++) {
         int64_t a, b;

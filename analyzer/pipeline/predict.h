@@ -47,7 +47,7 @@ void pr_forget_routes(pr_keep *k, const unsigned char *gone);
 
 /* 19.3: the p50 and p95 (nearest rank, whole ms half away from zero) of
  * q + p x stretch over the kept readings of route slot (stretch 1: their own
- * durations).  0, or -1 under PR_MIN such readings (or out of memory). */
+ * durations).  0, -1 under PR_MIN such readings, or FPM_ENOMEM. */
 int pr_route(const pr_keep *k, unsigned route, double stretch, int64_t *p50, int64_t *p95);
 
 /* The share of the kept readings that were contended, 0 to 1. */
@@ -68,8 +68,8 @@ void pr_sums(const pr_keep *k, double *p, double *q);
 double pr_stretch(double h, double m, double o, double p, double q, double n);
 
 /* 18.3: p50 and p95 (nearest rank, whole ms half away from zero) of the
- * kept readings' times q + p x k(n).  0, or -1 under PR_MIN kept (or out
- * of memory for the sort). */
+ * kept readings' times q + p x k(n).  0, -1 under PR_MIN kept, or
+ * FPM_ENOMEM. */
 int pr_predict(const pr_keep *k, double h, double m, double o, double n, int64_t *p50,
                int64_t *p95);
 

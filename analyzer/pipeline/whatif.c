@@ -1,5 +1,6 @@
 /* The what-if arithmetic of section 7 (and the cost of section 10). */
 #include "whatif.h"
+#include "bounds.h"
 #include "memory.h"
 #include "rc.h"
 
@@ -133,12 +134,18 @@ int whatif_routes(const pl_pool *p, const wi_view *v, rt_fig **out, size_t *n)
     for (size_t i = 0; i < *n; i++) {
         rt_fig *f = &(*out)[i];
         int64_t p50, p95;
-        if (pr_route(k, f->slot, 1.0, &p50, &p95) != 0)
+        if ((rc = pr_route(k, f->slot, 1.0, &p50, &p95)) != 0)
             continue;
         f->p50_ms = p50;
         f->p95_ms = p95;
-        if (at > 0 && pr_route(k, f->slot, at, &p50, &p95) == 0)
+        if (at > 0 && (rc = pr_route(k, f->slot, at, &p50, &p95)) == 0)
             f->p95_at_advice_ms = p95;
+    }
+    if (rc == FPM_ENOMEM) {
+        free(*out);
+        *out = NULL;
+        *n = 0;
+        return rc;
     }
     return 0;
 }
@@ -428,7 +435,51 @@ static void memory_views(const pl_host *h, const wi_scenario *sc, wi_view *v)
     }
 }
 
-wi_view *whatif_views(const pl_host *h, const wi_scenario *sc)
+/* 18.4: the prediction at n workers (none under 1 or without one). */
+static int pred_at(const wi_view *v, int64_t n, wi_pred *out)
+{
+    *out = (wi_pred){0};
+    int64_t p50, p95;
+    int rc = n >= 1 ? whatif_predict(v, (double)n, &p50, &p95) : -1;
+    if (rc == 0)
+        *out = (wi_pred){1, n, p50, p95};
+    return rc == FPM_ENOMEM ? rc : 0;
+}
+
+/* 15.1, 15.2, 18.4: the bounds' model, and advise's lines at 1, the knee,
+ * now, the advice and the scenario's --at, each at its exact N. */
+static int lines_of(wi_view *v, const pl_pool *p, uint64_t hm, const wi_scenario *sc)
+{
+    bd_model b;
+    v->nlines = 0;
+    v->has_bounds = v->has_fill && bounds_model(p, v, hm, &b) == 0;
+    if (!v->has_bounds)
+        return 0;
+    v->bd_r = b.r, v->bd_d = b.d, v->bd_c = b.c;
+    bd_point pts[4 + WI_MAX_AT];
+    size_t np = bounds_points(v, sc->at, sc->nat < WI_MAX_AT ? sc->nat : WI_MAX_AT, pts);
+    for (size_t k = 0; k < np; k++) {
+        wi_line *l = &v->lines[v->nlines++];
+        *l = (wi_line){pts[k].n, pts[k].hundredths, bounds_max_rps(&b, pts[k].n),
+                       bounds_min_ms(&b, pts[k].n), 0, 0, 0};
+        int rc = whatif_predict(v, pts[k].n, &l->p50_ms, &l->p95_ms);
+        if (rc == FPM_ENOMEM)
+            return rc;
+        l->has_pred = rc == 0;
+    }
+    return 0;
+}
+
+void whatif_views_free(wi_view *v, size_t n)
+{
+    for (size_t i = 0; v && i < n; i++)
+        free(v[i].routes);
+    free(v);
+}
+
+/* The views of a host's pools in the scenario, the joint fit's solution in
+ * *sol (may be NULL); NULL on ENOMEM. */
+static wi_view *views_of(const pl_host *h, const wi_scenario *sc, joint_sol *sol_out)
 {
     wi_view *v = calloc(h->npools ? h->npools : 1, sizeof *v);
     joint_pool *jp = calloc(h->npools ? h->npools : 1, sizeof *jp);
@@ -444,7 +495,21 @@ wi_view *whatif_views(const pl_host *h, const wi_scenario *sc)
                                      sc->cost, sc->fit, &jp[i], &sol);
     free(jp);
     memory_views(h, sc, v);
+    for (size_t i = 0; i < h->npools; i++) /* with the advice known */
+        if (pred_at(&v[i], v[i].now, &v[i].at_now) || pred_at(&v[i], v[i].advice, &v[i].at_advice) ||
+            lines_of(&v[i], h->pools[i], hm, sc) ||
+            whatif_routes(h->pools[i], &v[i], &v[i].routes, &v[i].nroutes)) {
+            whatif_views_free(v, h->npools);
+            return NULL;
+        }
+    if (sol_out)
+        *sol_out = sol;
     return v;
+}
+
+wi_view *whatif_views(const pl_host *h, const wi_scenario *sc)
+{
+    return views_of(h, sc, NULL);
 }
 
 /* The views as measured: the host's own size, headroom 2, its own max. */
@@ -452,4 +517,26 @@ wi_view *whatif_measured_views(const pl_host *h)
 {
     wi_scenario m = {.headroom = WI_DEFAULT_HEADROOM}; /* and the joint fit */
     return whatif_views(h, &m);
+}
+
+int whatif_host(const pl_host *h, const wi_scenario *sc, wi_host *a)
+{
+    wi_scenario measured = {.headroom = WI_DEFAULT_HEADROOM, .at = sc->at, .nat = sc->nat};
+    *a = (wi_host){.h = h, .hm = whatif_host_millicores(h, sc), .n = h->npools};
+    if (!(a->v = views_of(h, sc, &a->joint)) || !(a->m = views_of(h, &measured, NULL))) {
+        whatif_host_free(a);
+        return FPM_ENOMEM;
+    }
+    whatif_host_memory(h, sc, a->v, &a->mem);
+    whatif_host_memory(h, &measured, a->m, &a->mem_m);
+    whatif_host_needs(a->v, a->n, &a->needed_now, &a->needed_at_ceiling);
+    whatif_host_needs(a->m, a->n, &a->needed_now_m, &a->needed_at_ceiling_m);
+    return 0;
+}
+
+void whatif_host_free(wi_host *a)
+{
+    whatif_views_free(a->v, a->n);
+    whatif_views_free(a->m, a->n);
+    a->v = a->m = NULL;
 }

@@ -14,6 +14,7 @@
 #include "fit.h"
 #include "joint.h"
 #include "pipeline.h"
+#include "routes.h"
 
 #define WI_DEFAULT_HEADROOM 200 /* hundredths */
 
@@ -49,7 +50,11 @@ typedef struct {
     int      explain;               /* text: print the filter counts */
     int      has_from, has_until;   /* the window applied, for the heading */
     uint64_t from_ns, until_ns;
+    const int64_t *at;              /* advise --at: more N for the lines (18.4) */
+    size_t   nat;
 } wi_scenario;
+
+#define WI_MAX_AT 16 /* advise --at's worker counts, at most */
 
 /* Whether the scenario differs from what was measured. */
 int whatif_differs(const wi_scenario *sc);
@@ -90,6 +95,22 @@ typedef enum {
 
 /* The sentence of each, "no CPU ceiling (...)". */
 const char *whatif_no_advice_text(wi_no_advice r);
+
+/* 18.4: what the pool's requests would take at one worker count. */
+typedef struct {
+    int     has;
+    int64_t workers, p50_ms, p95_ms;
+} wi_pred;
+
+/* 15.2, 18.4: a line of advise: at n workers (exact; printed from
+ * hundredths), the bounds and, where the pool predicts, p50 and p95. */
+typedef struct {
+    double  n;
+    int64_t hundredths;
+    double  max_rps, min_ms;
+    int     has_pred;
+    int64_t p50_ms, p95_ms;
+} wi_line;
 
 typedef struct {
     int         has_typical;        /* any readings */
@@ -138,10 +159,18 @@ typedef struct {
     int64_t     advice;             /* the advised pm.max_children, -1 none */
     wi_binds    binds;
     wi_no_advice no_advice;
+    /* decided once with the rest (whatif_host): what the printers read */
+    wi_pred     at_now, at_advice;  /* 18.4: at pm.max_children and at the advice */
+    int         has_bounds;         /* 15.1: the bounds' model (no floor) ... */
+    double      bd_r, bd_d, bd_c;   /* ... R, D and C */
+    wi_line     lines[4 + WI_MAX_AT]; /* 15.2: advise's lines, ascending */
+    size_t      nlines;
+    rt_fig     *routes;             /* section 19: its routes and their figures, */
+    size_t      nroutes;            /* in 19.4's order (owned) */
 } wi_view;
 
 /* 18.3: the p50 and p95 of a pool's requests at n busy workers, whole ms;
- * 0, or -1 where it has no prediction. */
+ * 0, -1 where it has no prediction, or FPM_ENOMEM. */
 int whatif_predict(const wi_view *v, double n, int64_t *p50, int64_t *p95);
 
 /* Section 19: the pool's routes and their figures (19.3: p50 and p95 of
@@ -201,5 +230,27 @@ uint64_t whatif_host_millicores(const pl_host *h, const wi_scenario *sc);
  * arrays of h->npools, NULL on ENOMEM. */
 wi_view *whatif_views(const pl_host *h, const wi_scenario *sc);
 wi_view *whatif_measured_views(const pl_host *h);
+void whatif_views_free(wi_view *v, size_t n);
+
+/* The answer for one host, decided once: every printer reads it and none
+ * recomputes a rule.  The pools' views in the scenario and as measured
+ * (the host's own size, headroom 2, its pm.max_children, the busy cost and
+ * the joint fit), each with its figures, its advice, its predictions and
+ * advise's lines (sc->at), its routes; the host's memory shared (14.5) in
+ * both, its joint fit (11.5) and section 7's host line. */
+typedef struct {
+    const pl_host *h;
+    uint64_t   hm;                 /* the host's millicores in the scenario */
+    size_t     n;                  /* h->npools */
+    wi_view   *v, *m;              /* in the scenario, and as measured */
+    wi_memory  mem, mem_m;         /* 14.3-14.5 in each */
+    joint_sol  joint;              /* 11.5 */
+    int64_t    needed_now, needed_at_ceiling;     /* section 7, the scenario's ... */
+    int64_t    needed_now_m, needed_at_ceiling_m; /* ... and as measured */
+} wi_host;
+
+/* 0, or FPM_ENOMEM (a is then empty). */
+int whatif_host(const pl_host *h, const wi_scenario *sc, wi_host *a);
+void whatif_host_free(wi_host *a);
 
 #endif

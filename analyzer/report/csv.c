@@ -88,11 +88,10 @@ static void flatten(json_t *flat, const char *prefix, json_t *obj)
     }
 }
 
-/* A JSON step: the host's (p NULL) or a pool's. */
+/* A JSON step: the host's (pool (size_t)-1) or a pool's. */
 typedef struct {
-    const pl_host *h;
-    const pl_pool *p;
-    const wi_view *v, *m;
+    const wi_host *a;
+    size_t         pool;
 } json_step;
 
 /* What a JSON step prints, closed by closing, parsed back and flattened;
@@ -107,8 +106,8 @@ static json_t *render(rp_ctx *c, const json_step *st, const char *closing)
     rp_ctx mine = *c;
     mine.out = m;
     mine.host_index = mine.pool_index = 0;
-    int rc = st->p ? rp_json.pool(&mine, st->h, st->p, st->v)
-                   : rp_json.host(&mine, st->h, st->v, st->m);
+    int rc = st->pool != (size_t)-1 ? rp_json.pool(&mine, st->a, st->pool)
+                                    : rp_json.host(&mine, st->a);
     fputs(closing, m);
     if (fclose(m) != 0 || rc != 0) {
         free(buf);
@@ -154,18 +153,18 @@ static int csv_begin(rp_ctx *c)
     return 0;
 }
 
-static int csv_host(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_view *m)
+static int csv_host(rp_ctx *c, const wi_host *a)
 {
     csv_state *s = c->state;
     json_decref(s->host);
-    s->host = render(c, &(json_step){h, NULL, v, m}, "]}");
+    s->host = render(c, &(json_step){a, (size_t)-1}, "]}");
     return s->host ? 0 : -1;
 }
 
-static int csv_pool(rp_ctx *c, const pl_host *h, const pl_pool *p, const wi_view *v)
+static int csv_pool(rp_ctx *c, const wi_host *a, size_t i)
 {
     csv_state *s = c->state;
-    json_t *pool = render(c, &(json_step){h, p, v, NULL}, "");
+    json_t *pool = render(c, &(json_step){a, i}, "");
     if (!pool)
         return FPM_ENOMEM;
     fprintf(c->out, "%d", CSV_SCHEMA);

@@ -168,15 +168,14 @@ static void json_memory(FILE *out, const pl_pool *p, const wi_view *v)
 }
 
 /* 18.4: the p50 and p95 at one worker count, or null without one */
-static void json_at(FILE *out, const wi_view *v, int has, int64_t n)
+static void json_at(FILE *out, const wi_pred *at)
 {
-    int64_t p50, p95;
-    if (!has || whatif_predict(v, (double)n, &p50, &p95) != 0) {
+    if (!at->has) {
         fputs("null", out);
         return;
     }
-    fprintf(out, "{\"workers\": %lld, \"p50_ms\": %lld, \"p95_ms\": %lld}", (long long)n,
-            (long long)p50, (long long)p95);
+    fprintf(out, "{\"workers\": %lld, \"p50_ms\": %lld, \"p95_ms\": %lld}",
+            (long long)at->workers, (long long)at->p50_ms, (long long)at->p95_ms);
 }
 
 /* 18.4: what the pool's requests would take at now and at the advice */
@@ -188,20 +187,19 @@ static void json_predicted(FILE *out, const pl_pool *p, const wi_view *v)
         return;
     }
     fputs("{\"at_now\": ", out);
-    json_at(out, v, v->now > 0, v->now);
+    json_at(out, &v->at_now);
     fputs(", \"at_advice\": ", out);
-    json_at(out, v, v->advice >= 1, v->advice);
+    json_at(out, &v->at_advice);
     fputc('}', out);
 }
 
 /* 19.4: the pool's routes, in their order; an empty list for none */
 static void json_routes(FILE *out, const pl_pool *p, const wi_view *v)
 {
-    rt_fig *f;
-    size_t n;
+    (void)p;
+    const rt_fig *f = v->routes;
+    size_t n = v->nroutes;
     fputc('[', out);
-    if (whatif_routes(p, v, &f, &n) != 0)
-        n = 0, f = NULL;
     for (size_t i = 0; i < n; i++) {
         int k = 1;
         fputs(i ? ", {" : "{", out);
@@ -226,7 +224,6 @@ static void json_routes(FILE *out, const pl_pool *p, const wi_view *v)
         fputc('}', out);
     }
     fputc(']', out);
-    free(f);
 }
 
 typedef void (*add_fn)(void *arg, const char *col);

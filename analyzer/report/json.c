@@ -121,11 +121,9 @@ static void json_truth(FILE *out, const pl_host *h)
 }
 
 /* Section 11.6: the host's joint fit, or null until it has a line. */
-static int json_joint(FILE *out, const pl_host *h)
+static int json_joint(FILE *out, const joint_sol *sol)
 {
-    joint_sol s;
-    if (whatif_joint(h, &s, NULL) != 0)
-        return FPM_ENOMEM;
+    joint_sol s = *sol;
     fputs("\"joint\": ", out);
     if (!s.exists) {
         fputs("null, ", out);
@@ -154,10 +152,9 @@ static int json_joint(FILE *out, const pl_host *h)
 }
 
 /* 14.6: the host's memory, nulls where unknown. */
-static void json_memory(FILE *out, const pl_host *h, const wi_scenario *sc, const wi_view *v)
+static void json_memory(FILE *out, const wi_memory *mem)
 {
-    wi_memory m;
-    whatif_host_memory(h, sc, v, &m);
+    wi_memory m = *mem;
     fputs("\"memory\": {\"total_bytes\": ", out);
     jw_int(out, m.has_total, (int64_t)m.total);
     fputs(", \"budget_bytes\": ", out);
@@ -195,16 +192,15 @@ static void json_sched(FILE *out, const pl_host *h)
             h->cpu_controller < 0 ? "null" : h->cpu_controller ? "true" : "false");
 }
 
-static int json_host(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_view *m)
+static int json_host(rp_ctx *c, const wi_host *a)
 {
-    (void)m;
+    const pl_host *h = a->h;
     FILE *out = c->out;
-    int64_t now, atc;
-    whatif_host_needs(v, h->npools, &now, &atc);
+    int64_t now = a->needed_now, atc = a->needed_at_ceiling;
     fputs(c->host_index ? ",\n  {\"hostname\": " : "\n  {\"hostname\": ", out);
     esc_json_string(out, h->hostname, h->hostname_len);
     fprintf(out, ", \"host_millicores\": %llu, \"cpus\": ",
-            (unsigned long long)whatif_host_millicores(h, c->sc));
+            (unsigned long long)a->hm);
     jw_int(out, h->cpus != NULL, h->cpus ? (int64_t)h->cpus->n : 0);
     fprintf(out, ", \"cpu_source\": \"%s\", ", PL_CPU_SOURCE[h->cpu_source]);
     json_sched(out, h);
@@ -213,27 +209,24 @@ static int json_host(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_vie
     json_time(out, "last_round_at", h->rounds > 0, h->last_real);
     json_truth(out, h);
     fprintf(out, "\"inconsistent_pairs\": %llu, ", (unsigned long long)h->j.inconsistent);
-    if (json_joint(out, h) != 0)
+    if (json_joint(out, &a->joint) != 0)
         return FPM_ENOMEM;
     fprintf(out, "\"needed_now_millicores\": %lld, \"needed_at_ceiling_millicores\": %lld, ",
             (long long)now, (long long)atc);
-    json_memory(out, h, c->sc, v);
+    json_memory(out, &a->mem);
     fputs("\"pools\": [", out);
     return 0;
 }
 
-static int json_pool(rp_ctx *c, const pl_host *h, const pl_pool *p, const wi_view *v)
+static int json_pool(rp_ctx *c, const wi_host *a, size_t i)
 {
-    (void)h;
     fputs(c->pool_index ? ",\n    " : "\n    ", c->out);
-    return print_pool_json(c->out, p, v);
+    return print_pool_json(c->out, a->h->pools[i], &a->v[i]);
 }
 
-static int json_host_end(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_view *m)
+static int json_host_end(rp_ctx *c, const wi_host *a)
 {
-    (void)v;
-    (void)m;
-    fputs(h->npools ? "\n  ]}" : "]}", c->out);
+    fputs(a->n ? "\n  ]}" : "]}", c->out);
     return 0;
 }
 

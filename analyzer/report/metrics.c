@@ -38,7 +38,9 @@ static void om_header(FILE *out, int om, const char *name, const char *type, con
  * end, every pool's sample of one family together. */
 typedef struct {
     const pl_host *h;
-    wi_view       *v;
+    wi_view       *v;         /* a copy, without its routes (none are printed) */
+    uint64_t       hm;
+    int64_t        needed_at_ceiling;
 } om_host;
 
 typedef struct {
@@ -67,9 +69,10 @@ static int prom_begin(rp_ctx *c)
     return metrics_begin(c, 0);
 }
 
-static int metrics_host(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_view *m)
+static int metrics_host(rp_ctx *c, const wi_host *a)
 {
-    (void)m;
+    const pl_host *h = a->h;
+    const wi_view *v = a->v;
     om_state *s = c->state;
     om_host *nh = realloc(s->hosts, (s->n + 1) * sizeof *nh);
     if (!nh)
@@ -79,7 +82,9 @@ static int metrics_host(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_
     if (!copy)
         return FPM_ENOMEM;
     memcpy(copy, v, h->npools * sizeof *copy);
-    s->hosts[s->n++] = (om_host){h, copy};
+    for (size_t i = 0; i < h->npools; i++)
+        copy[i].routes = NULL, copy[i].nroutes = 0; /* the host's answer frees them */
+    s->hosts[s->n++] = (om_host){h, copy, a->hm, a->needed_at_ceiling};
     return 0;
 }
 
@@ -159,7 +164,7 @@ static void pool_family(FILE *out, const om_state *s, const fig_entry *e, const 
     }
 }
 
-static void metrics_families(FILE *out, const om_state *s, const wi_scenario *sc)
+static void metrics_families(FILE *out, const om_state *s)
 {
     int om = s->om;
     for (size_t e = 0; e < FIG_NPOOL; e++)
@@ -170,16 +175,14 @@ static void metrics_families(FILE *out, const om_state *s, const wi_scenario *sc
     for (size_t k = 0; k < s->n; k++) {
         fputs("fpm_cpu_host_cores", out);
         om_labels(out, s->hosts[k].h, NULL, NULL);
-        fprintf(out, " %g\n", (double)whatif_host_millicores(s->hosts[k].h, sc) / 1000.0);
+        fprintf(out, " %g\n", (double)s->hosts[k].hm / 1000.0);
     }
     om_header(out, om, "fpm_cpu_needed_at_ceiling_cores", "gauge", "cores",
               "CPU every pool at its ceiling would draw");
     for (size_t k = 0; k < s->n; k++) {
-        int64_t now, atc;
-        whatif_host_needs(s->hosts[k].v, s->hosts[k].h->npools, &now, &atc);
         fputs("fpm_cpu_needed_at_ceiling_cores", out);
         om_labels(out, s->hosts[k].h, NULL, NULL);
-        fprintf(out, " %g\n", (double)atc / 1000.0);
+        fprintf(out, " %g\n", (double)s->hosts[k].needed_at_ceiling / 1000.0);
     }
     metrics_truth(out, s);
     om_header(out, om, "fpm_cpu_rounds", "counter", NULL, "Complete rounds replayed");
@@ -198,7 +201,7 @@ static int metrics_end(rp_ctx *c)
     if (!s)
         return 0;
     if (c->ok)
-        metrics_families(c->out, s, c->sc);
+        metrics_families(c->out, s);
     for (size_t k = 0; k < s->n; k++)
         free(s->hosts[k].v);
     free(s->hosts);

@@ -404,21 +404,22 @@ static int joint_slopes(plotter *pt, pl_host *const *hosts, size_t nh)
     int rc = 0;
     for (size_t k = 0; k < nh && rc == 0; k++) {
         const pl_host *h = hosts[k];
-        joint_pool *jp = calloc(h->npools ? h->npools : 1, sizeof *jp);
-        joint_sol sol;
-        if (!jp || whatif_joint(h, &sol, jp) != 0) {
-            free(jp);
+        wi_host w; /* as measured: the answer's joint fit */
+        wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
+        if (whatif_host(h, &sc, &w) != 0) {
             rc = FPM_ENOMEM;
             break;
         }
+        const joint_sol *sol = &w.joint;
         for (size_t i = 0; i < pt->n; i++)
             for (size_t x = 0; pt->pools[i].h == h && x < h->npools; x++)
                 if (h->pools[x] == pt->pools[i].p) {
-                    pt->pools[i].jp = jp[x];
-                    pt->pools[i].sol = sol;
-                    a[i] = sol.exists && jp[x].in_a ? jp[x].slope : 0;
+                    const joint_pool *jp = &w.m[x].joint;
+                    pt->pools[i].jp = *jp;
+                    pt->pools[i].sol = *sol;
+                    a[i] = sol->exists && jp->in_a ? jp->slope : 0;
                 }
-        free(jp);
+        whatif_host_free(&w);
     }
     if (rc == 0)
         rc = partial_points(pt, a);
@@ -449,22 +450,20 @@ static int pools_at_the_end(plotter *pt, pl_host *const *hosts, size_t nh)
 {
     for (size_t k = 0; k < nh; k++) {
         const pl_host *h = hosts[k];
-        wi_view *v = whatif_measured_views(h);
-        if (!v)
-            return FPM_ENOMEM;
-        wi_memory m;
+        wi_host w;
         wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
-        whatif_host_memory(h, &sc, v, &m);
+        if (whatif_host(h, &sc, &w) != 0)
+            return FPM_ENOMEM;
+        const wi_view *v = w.m;
+        const wi_memory m = w.mem_m;
         for (size_t i = 0; i < pt->n; i++)
             for (size_t x = 0; pt->pools[i].h == h && x < h->npools; x++) {
                 if (h->pools[x] != pt->pools[i].p)
                     continue;
                 plot_pool *q = &pt->pools[i];
-                bd_model b;
-                q->has_model = v[x].has_fill &&
-                               bounds_model(q->p, &v[x], h->host_millicores, &b) == 0;
+                q->has_model = v[x].has_bounds; /* the answer's bounds (15.1) */
                 if (q->has_model) {
-                    q->r = b.r, q->d = b.d, q->c = b.c;
+                    q->r = v[x].bd_r, q->d = v[x].bd_d, q->c = v[x].bd_c;
                     q->knee = (double)v[x].knee_hundredths / 100; /* the table's knee */
                 }
                 q->now = v[x].now;
@@ -477,7 +476,7 @@ static int pools_at_the_end(plotter *pt, pl_host *const *hosts, size_t nh)
                 q->budget = (double)m.budget;
                 q->total = (double)m.total;
             }
-        free(v);
+        whatif_host_free(&w);
     }
     return 0;
 }

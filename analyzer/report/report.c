@@ -47,17 +47,17 @@ int report_print(FILE *out, const rp_format *f, const pipeline *pl, const wi_sce
     size_t n = pipeline_hosts(pl, &hosts);
     int rc = STEP(f->begin, (&c));
     for (size_t i = 0; rc == 0 && i < n; i++) {
-        const pl_host *h = hosts[i];
-        wi_view *v = whatif_views(h, sc), *m = whatif_measured_views(h);
-        rc = v && m ? STEP(f->host, (&c, h, v, m)) : -1;
-        for (size_t k = 0; rc == 0 && k < h->npools; k++, c.pool_index++)
-            rc = STEP(f->pool, (&c, h, h->pools[k], &v[k]));
+        wi_host a; /* the host's answer: every format prints it, none recomputes */
+        if ((rc = whatif_host(hosts[i], sc, &a)) != 0)
+            break;
+        rc = STEP(f->host, (&c, &a));
+        for (size_t k = 0; rc == 0 && k < a.n; k++, c.pool_index++)
+            rc = STEP(f->pool, (&c, &a, k));
         if (rc == 0)
-            rc = STEP(f->host_end, (&c, h, v, m));
+            rc = STEP(f->host_end, (&c, &a));
         c.pool_index = 0;
         c.host_index++;
-        free(v);
-        free(m);
+        whatif_host_free(&a);
     }
     c.ok = rc == 0;
     if (STEP(f->end, (&c)) != 0)

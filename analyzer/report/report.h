@@ -26,14 +26,15 @@ typedef struct {
 } rp_ctx;
 
 /* A format.  Each step returns 0, or FPM_ENOMEM (common/rc.h); a NULL step is
- * skipped.  v are the scenario's views of the host's pools, m the
- * measured ones, both in the host's pool order. */
+ * skipped.  a is the host's answer, decided once (whatif.h): its pools'
+ * views in the scenario (a->v) and as measured (a->m), in the host's pool
+ * order, its memory, its joint fit and its sums; pool i is a->h->pools[i]. */
 typedef struct {
     const char *name, *help;
     int (*begin)(rp_ctx *c);
-    int (*host)(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_view *m);
-    int (*pool)(rp_ctx *c, const pl_host *h, const pl_pool *p, const wi_view *v);
-    int (*host_end)(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_view *m);
+    int (*host)(rp_ctx *c, const wi_host *a);
+    int (*pool)(rp_ctx *c, const wi_host *a, size_t i);
+    int (*host_end)(rp_ctx *c, const wi_host *a);
     int (*end)(rp_ctx *c);
 } rp_format;
 

@@ -183,17 +183,13 @@ int rows_routes(FILE *f, const pipeline *pl, const wi_scenario *sc)
     size_t nh = pipeline_hosts(pl, &hosts);
     for (size_t i = 0; i < nh; i++) {
         const pl_host *h = hosts[i];
-        wi_view *v = whatif_views(h, sc);
-        if (!v)
+        wi_host a;
+        if (whatif_host(h, sc, &a) != 0)
             return FPM_ENOMEM;
         for (size_t k = 0; k < h->npools; k++) {
             const pl_pool *p = h->pools[k];
-            rt_fig *fig;
-            size_t n;
-            if (whatif_routes(p, &v[k], &fig, &n) != 0) {
-                free(v);
-                return FPM_ENOMEM;
-            }
+            const rt_fig *fig = a.v[k].routes;
+            size_t n = a.v[k].nroutes;
             for (size_t r = 0; r < n; r++) {
                 number(f, 1, ROWS_ROUTES_SCHEMA);
                 field(f, 0, h->hostname, h->hostname_len);
@@ -209,9 +205,8 @@ int rows_routes(FILE *f, const pipeline *pl, const wi_scenario *sc)
                 maybe_int(f, fig[r].mem_max);
                 fputs("\r\n", f);
             }
-            free(fig);
         }
-        free(v);
+        whatif_host_free(&a);
     }
     return 0;
 }

@@ -47,10 +47,9 @@ static void pools_left_out(FILE *out, const char *hn, const char *why, const wi_
  * what every worker busy at once would need, and at the pools' ceilings,
  * against hm (the what-if's size), and the pools those sums leave out. */
 static void host_lines(FILE *out, const char *hn, const char *label, uint64_t hm,
-                       const pl_host *h, const wi_view *v, size_t n, const pl_pool *const *pools)
+                       const pl_host *h, const wi_view *v, size_t n, const pl_pool *const *pools,
+                       int64_t now, int64_t atc)
 {
-    int64_t now, atc;
-    whatif_host_needs(v, n, &now, &atc);
     char size[48];
     out_cores_text(size, sizeof size, hm);
     if (h && h->busy_seconds > 0) {
@@ -124,9 +123,10 @@ static void before_after(table *t, int has_a, int64_t a, int has_b, int64_t b, c
 }
 
 /* What-if: the measured figures beside the scenario's. */
-static int print_what_if(FILE *out, const pl_host *h, const wi_view *v,
-                         const wi_view *m, const char *hn)
+static int print_what_if(FILE *out, const wi_host *a, const char *hn)
 {
+    const pl_host *h = a->h;
+    const wi_view *v = a->v, *m = a->m;
     static const int left[6] = {1, 0, 0, 0, 0, 1};
     table t = tbl_new(6, left);
     tbl_cell(&t, "WHAT-IF");
@@ -154,7 +154,7 @@ static int print_what_if(FILE *out, const pl_host *h, const wi_view *v,
         return FPM_ENOMEM;
     fputc('\n', out);
     host_lines(out, hn, " as measured", h->host_millicores, NULL, m, h->npools,
-               (const pl_pool *const *)h->pools);
+               (const pl_pool *const *)h->pools, a->needed_now_m, a->needed_at_ceiling_m);
     return 0;
 }
 
@@ -315,10 +315,9 @@ static void truth_lines(FILE *out, const char *hn, const pl_host *h)
     }
 }
 
-static int text_host(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_view *m)
+static int text_host(rp_ctx *c, const wi_host *a)
 {
-    (void)v;
-    (void)m;
+    const pl_host *h = a->h;
     text_state *s = c->state;
     const wi_scenario *sc = c->sc;
     FILE *out = c->out;
@@ -326,7 +325,7 @@ static int text_host(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_vie
         fputc('\n', out);
     if (!(s->hn = esc_display_name(h->hostname, h->hostname_len, NULL)))
         return FPM_ENOMEM;
-    uint64_t hm = whatif_host_millicores(h, sc);
+    uint64_t hm = a->hm;
     char cores[48];
     out_cores_text(cores, sizeof cores, hm);
     char span[100] = "";
@@ -361,12 +360,11 @@ static int text_host(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_vie
     return 0;
 }
 
-static int text_pool(rp_ctx *c, const pl_host *h, const pl_pool *p, const wi_view *v)
+static int text_pool(rp_ctx *c, const wi_host *a, size_t i)
 {
-    (void)h;
     text_state *s = c->state;
     for (size_t k = 0; k < FIG_NTEXT; k++)
-        cell(&s->t, &FIG_TEXT[k], p, v);
+        cell(&s->t, &FIG_TEXT[k], a->h->pools[i], &a->v[i]);
     return 0;
 }
 
@@ -393,12 +391,14 @@ static void explain_pairs(FILE *out, const pl_host *h)
             (unsigned long long)h->pairs_unshared, (unsigned long long)h->j.inconsistent);
 }
 
-static int text_host_end(rp_ctx *c, const pl_host *h, const wi_view *v, const wi_view *m)
+static int text_host_end(rp_ctx *c, const wi_host *a)
 {
     text_state *s = c->state;
     const wi_scenario *sc = c->sc;
+    const pl_host *h = a->h;
+    const wi_view *v = a->v;
     FILE *out = c->out;
-    uint64_t hm = whatif_host_millicores(h, sc);
+    uint64_t hm = a->hm;
     fputc('\n', out);
     int rc = tbl_print(out, &s->t);
     if (rc == 0 && h->npools) {
@@ -408,11 +408,9 @@ static int text_host_end(rp_ctx *c, const pl_host *h, const wi_view *v, const wi
     if (rc == 0) {
         if (h->npools)
             fputc('\n', out);
-        int64_t now, atc;
-        whatif_host_needs(v, h->npools, &now, &atc);
-        wi_memory mem;
-        whatif_host_memory(h, sc, v, &mem);
-        why_ctx wc = {hm, sc->headroom, h->rounds, now, sc->cost, mem.has_budget, mem.budget};
+        const wi_memory *mem = &a->mem;
+        why_ctx wc = {hm, sc->headroom, h->rounds, a->needed_now, sc->cost, mem->has_budget,
+                      mem->budget};
         for (size_t i = 0; i < h->npools; i++) {
             fprintf(out, "%s: ", tbl_get(&s->t, i + 1, 0));
             why_text(out, h->pools[i], &v[i], &wc);
@@ -424,11 +422,11 @@ static int text_host_end(rp_ctx *c, const pl_host *h, const wi_view *v, const wi
             explain_pairs(out, h);
         fputc('\n', out);
         host_lines(out, s->hn, whatif_differs(sc) ? " in the what-if" : "", hm, h, v, h->npools,
-                   (const pl_pool *const *)h->pools);
-        memory_line(out, s->hn, whatif_differs(sc) ? " in the what-if" : "", &mem);
-        why_share(out, s->hn, v, h->npools, (const pl_pool *const *)h->pools, &mem);
+                   (const pl_pool *const *)h->pools, a->needed_now, a->needed_at_ceiling);
+        memory_line(out, s->hn, whatif_differs(sc) ? " in the what-if" : "", mem);
+        why_share(out, s->hn, v, h->npools, (const pl_pool *const *)h->pools, mem);
         if (whatif_differs(sc))
-            rc = print_what_if(out, h, v, m, s->hn);
+            rc = print_what_if(out, a, s->hn);
     }
     tbl_free(&s->t);
     free(s->hn);

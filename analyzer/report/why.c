@@ -274,11 +274,10 @@ int why_share(FILE *out, const char *hn, const wi_view *v, size_t n, const pl_po
 
 /* 19.4: the pool's first route, when it computes at least half its CPU:
  * "`/checkout` computes 62% of its CPU, 140 ms a request." */
-static void why_routes(FILE *out, const pl_pool *p, const wi_view *v)
+static void why_routes(FILE *out, const wi_view *v)
 {
-    rt_fig *f;
-    size_t n;
-    if (whatif_routes(p, v, &f, &n) != 0 || n == 0)
+    const rt_fig *f = v->routes;
+    if (v->nroutes == 0)
         return;
     if (!f[0].other && f[0].cpu_share_h >= 5000) {
         char *name = esc_display_name(f[0].name, f[0].len, NULL);
@@ -286,7 +285,6 @@ static void why_routes(FILE *out, const pl_pool *p, const wi_view *v)
                 (long long)((f[0].cpu_share_h + 50) / 100), (long long)((f[0].cpu_ms_h + 50) / 100));
         free(name);
     }
-    free(f);
 }
 
 /* The WHY: the arithmetic of the row in short sentences, one idea each. */
@@ -339,7 +337,7 @@ median:
                 c->cost == WI_COST_BUSY ? " (TYPICAL's; the busy cost sizes it)"
                                         : "; the default, --cost busy, sizes the pool by it");
 tail:
-    why_routes(out, p, v);
+    why_routes(out, v);
     why_memory(out, p, v, c);
     why_contention(out, p, v);
     why_rounds(out, p, v, c);

@@ -48,7 +48,7 @@ grep -q 'noenhanced' "$gp"; check "titles are noenhanced" $?
 gs=$(ls "$dir/p"/03-web1-shop.gp)
 grep -q '^\$memhist << EOD$' "$gs" && grep -q '^\$memory << EOD$' "$gs"; check "the memory plot's data in datablocks" $?
 grep -q "title 'W = 80 MiB: the 95th percentile, rounded up'" "$gs"; check "the memory plot marks W (80 MiB)" $?
-grep -q "^knee = 3.95[0-9]*$" "$gs" && grep -q "the knee, %.2f: past it more workers only wait" "$gs"
+grep -q "^knee = 3.89[0-9]*$" "$gs" && grep -q "the knee, %.2f: past it more workers only wait" "$gs"
 check "the bounds plot marks the knee" $?
 grep -q "pm.max_children now (40)" "$gs"; check "and where pm.max_children puts the pool" $?
 (cd "$dir/p" && gnuplot 03-web1-shop.gp 2>/dev/null); check "a .gp re-renders by itself" $?

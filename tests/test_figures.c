@@ -37,7 +37,8 @@ static json_t *pool_json(void)
     char *s = NULL;
     size_t n = 0;
     FILE *f = open_memstream(&s, &n);
-    fig_json(f, &p, &v);
+    jw w = jw_on(f);
+    fig_json(&w, &p, &v);
     fclose(f);
     json_error_t e;
     json_t *o = json_loads(s, 0, &e);

@@ -272,7 +272,7 @@ static void test_14_5_the_memory_ceiling_beside_the_others_advice(void **state)
     assert_int_equal(v[0].advice, 80);
     assert_int_equal(v[1].mem_ceiling, 22);
     assert_int_equal(v[0].mem_ceiling, 108); /* (B - 8 x 101 MiB) / 51 MiB */
-    free(v);
+    whatif_views_free(v, (&t.h)->npools);
 }
 
 /* 14.4: a pool under 20 memory readings gets an estimated W (the top of the
@@ -297,11 +297,11 @@ static void test_14_4_an_estimated_w_stops_blocking(void **state)
     assert_int_equal(v[0].no_advice, WI_NA_ESTIMATED);
     assert_int_equal(v[1].advice, 8);              /* shop: its CPU ceiling */
     assert_int_equal(v[1].mem_ceiling, 55);        /* (B - 10 x 71 MiB) / 101 MiB */
-    free(v);
+    whatif_views_free(v, (&t.h)->npools);
     t.api.has_private = 0; /* the largest reading alone */
     v = whatif_views(&t.h, &sc);
     assert_int_equal(v[0].w_mib, 51);
-    free(v);
+    whatif_views_free(v, (&t.h)->npools);
 }
 
 /* 14.4: a pool with workers and no memory figure at all (no STATM) leaves
@@ -318,17 +318,17 @@ static void test_14_4_no_statm_at_all_blocks_the_host(void **state)
     assert_int_equal(v[1].mem_ceiling, -1);
     assert_int_equal(v[1].advice, -1);
     assert_int_equal(v[1].no_advice, WI_NA_OTHER_W);
-    free(v);
+    whatif_views_free(v, (&t.h)->npools);
     t.api.most_workers = 0;
     v = whatif_views(&t.h, &sc);
     assert_int_equal(v[1].mem_ceiling, 62); /* B / 101 MiB */
     assert_int_equal(v[1].advice, 8);
-    free(v);
+    whatif_views_free(v, (&t.h)->npools);
     t.h.has_mem = 0; /* no other memory known: B unknown */
     v = whatif_views(&t.h, &sc);
     assert_int_equal(v[1].mem_ceiling, -1);
     assert_int_equal(v[1].no_advice, WI_NA_NO_MEMINFO);
-    free(v);
+    whatif_views_free(v, (&t.h)->npools);
 }
 
 /* 14.3: --mem-limit replaces M */
@@ -344,7 +344,7 @@ static void test_14_3_mem_limit_replaces_m(void **state)
     whatif_host_memory(&t.h, &sc, v, &m);
     assert_int_equal(m.total, 2 * GIB);
     assert_int_equal(m.budget, 858993460); /* 2 GiB - 1 GiB - 214748364 */
-    free(v);
+    whatif_views_free(v, (&t.h)->npools);
 }
 
 /* The sharing host of 14.5: admin held (19 readings of 40 MiB: W 41
@@ -400,7 +400,7 @@ static void test_14_5_step_2_the_room_above_the_needs(void **state)
     assert_int_equal(v[1].mem_ceiling, 34);
     assert_int_equal(v[0].mem_ceiling, -1); /* an estimated W has none */
     assert_int_equal(v[2].limit, WI_LIMIT_MEMORY); /* 20 > 6 */
-    free(v);
+    whatif_views_free(v, (&t.h)->npools);
 }
 
 /* 14.5: a busy pool keeps what it was seen to use beside a neighbour
@@ -415,7 +415,7 @@ static void test_14_5_a_pool_keeps_its_need_beside_a_large_cpu_ceiling(void **st
     wi_view *v = whatif_views(&t.h, &sc);
     assert_int_equal(v[2].advice, 7);   /* 7 + floor(1 x 30 / (70 x 51 + 208)) */
     assert_int_equal(v[1].advice, 10);  /* 10 + floor(70 x 30 / 3778) */
-    free(v);
+    whatif_views_free(v, (&t.h)->npools);
 }
 
 /* 14.5: the needs do not fit: every sized pool gets the same fraction f of
@@ -433,7 +433,7 @@ static void test_14_5_step_1_a_fraction_of_the_needs(void **state)
     assert_int_equal(v[1].advice, 9); /* floor(10 x 1636 / 1758) */
     assert_int_equal(m.needs_hundredths, 93);
     assert_int_equal(m.room_hundredths, 0);
-    free(v);
+    whatif_views_free(v, (&t.h)->npools);
 }
 
 /* 14.5: an advice under 1 is none (php-fpm refuses pm.max_children = 0),
@@ -450,7 +450,7 @@ static void test_14_5_an_advice_of_0_is_none(void **state)
     assert_int_equal(v[2].no_advice, WI_NA_NO_ROOM);
     assert_int_equal(v[2].limit, WI_LIMIT_CPU); /* section 7's: 20 > 8 */
     assert_int_equal(v[1].advice, 1);  /* floor(10 x 196 / 1758) */
-    free(v);
+    whatif_views_free(v, (&t.h)->npools);
 }
 
 /* 14.5: the CPU binds where every ceiling fits beside the held pools */
@@ -469,13 +469,13 @@ static void test_14_5_the_cpu_binds_where_the_ceilings_fit(void **state)
     assert_int_equal(v[1].limit, WI_LIMIT_WORKERS); /* 12 <= 80 */
     assert_int_equal(m.needs_hundredths, 100);
     assert_int_equal(m.room_hundredths, 100);
-    free(v);
+    whatif_views_free(v, (&t.h)->npools);
     t.shop.max_children = 8;    /* the advice itself: within it */
     t.shop.act.active_max = 12; /* seen busier than its ceiling: its need is the ceiling */
     v = whatif_views(&t.h, &sc);
     assert_int_equal(v[2].limit, WI_LIMIT_WORKERS);
     assert_int_equal(v[2].need, 8);
-    free(v);
+    whatif_views_free(v, (&t.h)->npools);
 }
 
 /* 14.5: a held pool whose pm.max_children is unknown counts at the most
@@ -493,7 +493,7 @@ static void test_14_5_a_held_pool_with_unknown_max_children(void **state)
     assert_int_equal(v[0].mem_now, 30);
     assert_int_equal(v[1].advice, 12); /* 10 + floor(70 x 162 / 3986) */
     assert_int_equal(v[2].advice, 6);
-    free(v);
+    whatif_views_free(v, (&t.h)->npools);
 }
 
 /* 14.5: the host sums: now x W over the pools with a W and a known now,
@@ -509,13 +509,13 @@ static void test_14_5_the_host_sums_and_the_empty_ones(void **state)
     whatif_host_memory(&t.h, &sc, v, &m);
     assert_int_equal(m.needed_now, (int64_t)(4 * 41 + 12 * 51 + 20 * 208) * (int64_t)MIB);
     assert_int_equal(m.needed_at_advice, (int64_t)(4 * 41 + 31 * 51 + 6 * 208) * (int64_t)MIB);
-    free(v);
+    whatif_views_free(v, (&t.h)->npools);
     for (int i = 0; i < 3; i++)
         t.pools[i]->max_children = 0; /* no now known: an empty sum */
     v = whatif_views(&t.h, &sc);
     whatif_host_memory(&t.h, &sc, v, &m);
     assert_int_equal(m.needed_now, 0);
-    free(v);
+    whatif_views_free(v, (&t.h)->npools);
     for (int i = 0; i < 3; i++)
         memset(&t.pools[i]->mem, 0, sizeof t.pools[i]->mem); /* no W at all */
     v = whatif_views(&t.h, &sc);
@@ -523,7 +523,7 @@ static void test_14_5_the_host_sums_and_the_empty_ones(void **state)
     assert_int_equal(m.needed_now, -1);
     assert_int_equal(m.needed_at_advice, -1);
     assert_int_equal(m.needs_hundredths, -1);
-    free(v);
+    whatif_views_free(v, (&t.h)->npools);
 }
 
 /* 14.5: one ceiling alone gives no advice, and limit keeps section 7's
@@ -543,7 +543,7 @@ static void test_14_5_no_advice_with_one_ceiling(void **state)
     assert_int_equal(v[1].advice, -1);
     assert_int_equal(v[1].no_advice, WI_NA_NO_MEMORY);
     assert_int_equal(v[1].limit, WI_LIMIT_CPU);
-    free(v);
+    whatif_views_free(v, (&t.h)->npools);
     two_pools_init(&t);
     t.h.host_millicores = 0; /* no CPU ceiling: the memory ceiling alone */
     v = whatif_views(&t.h, &sc);
@@ -551,7 +551,7 @@ static void test_14_5_no_advice_with_one_ceiling(void **state)
     assert_int_equal(v[1].advice, -1);
     assert_int_equal(v[1].no_advice, WI_NA_NO_CEILING);
     assert_int_equal(v[1].limit, WI_LIMIT_UNKNOWN);
-    free(v);
+    whatif_views_free(v, (&t.h)->npools);
 }
 
 /* 14.1 and 14.3 through the pipeline: a reading is the worker's private
@@ -794,7 +794,7 @@ static void test_14_3_no_page_size_no_memory_figures(void **state)
     assert_true(m.has_total);
     assert_int_equal(m.total, 8ull << 30);
     assert_false(m.has_budget);
-    free(v);
+    whatif_views_free(v, (h)->npools);
     pipeline_free(pl);
 }
 
@@ -843,13 +843,13 @@ static void test_14_3_m_from_the_limit_without_meminfo(void **state)
     assert_int_equal(m.total, 1073741824);
     assert_false(m.has_budget);
     assert_int_equal(m.needed_now, -1); /* no MEMINFO: the sums stay null */
-    free(v);
+    whatif_views_free(v, (h)->npools);
     sc.has_mem_limit = 1;
     sc.mem_limit = 2147483648ull;
     v = whatif_views(h, &sc);
     whatif_host_memory(h, &sc, v, &m);
     assert_int_equal(m.total, 2147483648ull);
-    free(v);
+    whatif_views_free(v, (h)->npools);
     pipeline_free(pl);
     pl = pipeline_new(&(pl_options){0});
     th_host_with(pl, "h", 4, "b", 0, "page_size=4096\n"); /* no limit, no MEMINFO */
@@ -859,7 +859,7 @@ static void test_14_3_m_from_the_limit_without_meminfo(void **state)
     v = whatif_views(h, &sc);
     whatif_host_memory(h, &sc, v, &m);
     assert_false(m.has_total);
-    free(v);
+    whatif_views_free(v, (h)->npools);
     pipeline_free(pl);
 }
 

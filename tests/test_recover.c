@@ -92,7 +92,7 @@ static void test_lost_cpu_is_shared_by_the_workers_that_left(void **state)
     assert_true(v[0].has_recovered && v[1].has_recovered);
     NEAR(v[0].recovered_pct, 40.00);  /* 40 of a's 100 ticks */
     NEAR(v[1].recovered_pct, 0);
-    free(v);
+    whatif_views_free(v, (h)->npools);
     pipeline_free(pl);
 }
 
@@ -129,7 +129,7 @@ static void test_lost_cpu_of_idle_pools_is_not_assigned(void **state)
     wi_view *v = whatif_measured_views(th_find_host(pl, "h"));
     assert_true(v[0].has_recovered); /* MASTER data, nothing recovered */
     NEAR(v[0].recovered_pct, 0);
-    free(v);
+    whatif_views_free(v, (th_find_host(pl, "h"))->npools);
     pipeline_free(pl);
 }
 
@@ -261,7 +261,7 @@ static void test_overhead_is_its_own_else_the_hosts_else_none(void **state)
             wi_view *v = whatif_measured_views(th_find_host(pl, "h"));
             assert_int_equal(v[0].source, WI_SRC_NONE);
             assert_int_equal(v[1].source, WI_SRC_NONE);
-            free(v);
+            whatif_views_free(v, (th_find_host(pl, "h"))->npools);
         }
     }
     wi_view *v = whatif_measured_views(th_find_host(pl, "h"));
@@ -270,12 +270,12 @@ static void test_overhead_is_its_own_else_the_hosts_else_none(void **state)
     assert_int_equal(v[1].source, WI_SRC_HOST);
     assert_false(v[1].joint.in_a);
     assert_true(fabs(v[1].overhead - 1.5) < 1e-9);
-    free(v);
+    whatif_views_free(v, (th_find_host(pl, "h"))->npools);
     wi_scenario dom = {.headroom = WI_DEFAULT_HEADROOM, .fit = WI_FIT_DOMINANT};
     v = whatif_views(th_find_host(pl, "h"), &dom); /* section 5: no pool dominant */
     assert_int_equal(v[0].source, WI_SRC_NONE);
     assert_int_equal(v[1].source, WI_SRC_NONE);
-    free(v);
+    whatif_views_free(v, (th_find_host(pl, "h"))->npools);
     pipeline_free(pl);
 }
 

@@ -201,7 +201,7 @@ static char *with_memory(const char *want)
     for (int i = 0; i < MEM_BUCKETS; i++)
         o += (size_t)snprintf(mem + o, sizeof mem - o, "%s0", i ? ", " : "");
     snprintf(mem + o, sizeof mem - o, "], \"per_worker_bytes\": null, \"per_worker_source\": null, \"max_bytes\": null, "
-             "\"mem_ceiling\": null, \"advice\": null, \"binds\": null}");
+             "\"mem_ceiling\": null, \"advice\": null, \"binds\": null");
     char *out = malloc(strlen(want) + 4 * strlen(mem) + 1);
     assert_non_null(out);
     out[0] = '\0';
@@ -243,7 +243,7 @@ static void test_json_output_is_section_8(void **state)
         "\"busy_millicores\": 700, \"cpu_ms_per_request\": 63.00, \"fit\": null, \"joint\": null, "
         "\"overhead_source\": null, \"recovered_pct\": null, \"overhead\": null, "
         "\"host_millicores_per_worker\": 700, \"knee\": null, \"fill_workers\": null, "
-        "\"ceiling\": null, \"max_children\": 40, \"limit\": null, \"memory\": @MEM@, \"activity\": {\"cores_mean\": null, "
+        "\"ceiling\": null, \"max_children\": 40, \"limit\": null, \"memory\": @MEM@, \"no_advice\": \"floor\"}, \"activity\": {\"cores_mean\": null, "
         "\"cores_max\": null, \"active_max\": 1, \"full_rounds\": 0, \"maxed_rounds\": 0, "
         "\"queue_max\": 2}, \"contended_readings\": 2, \"measured_under_contention\": true, "
         "\"unanswered_full_queue_max\": null, \"starved_rounds\": 2, "
@@ -259,7 +259,7 @@ static void test_json_output_is_section_8(void **state)
         "\"busy_millicores\": null, \"cpu_ms_per_request\": null, \"fit\": null, \"joint\": null, "
         "\"overhead_source\": null, \"recovered_pct\": null, \"overhead\": null, "
         "\"host_millicores_per_worker\": null, \"knee\": null, \"fill_workers\": null, "
-        "\"ceiling\": null, \"max_children\": null, \"limit\": null, \"memory\": @MEM@, \"activity\": {\"cores_mean\": null, "
+        "\"ceiling\": null, \"max_children\": null, \"limit\": null, \"memory\": @MEM@, \"no_advice\": \"no_ceiling\"}, \"activity\": {\"cores_mean\": null, "
         "\"cores_max\": null, \"active_max\": 1, \"full_rounds\": null, \"maxed_rounds\": 0, "
         "\"queue_max\": 0}, \"contended_readings\": 0, \"measured_under_contention\": false, "
         "\"unanswered_full_queue_max\": null, \"starved_rounds\": 0, "

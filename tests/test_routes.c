@@ -379,7 +379,7 @@ static void test_19_4_json_routes(void **state)
     assert_int_equal(f[1].readings, 8);
     assert_int_equal(f[1].p50_ms, -1); /* 8 kept readings */
     free(f);
-    free(v);
+    whatif_views_free(v, (h)->npools);
     pipeline_free(pl);
 }
 

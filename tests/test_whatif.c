@@ -196,11 +196,11 @@ static void test_17_5_the_busy_cost_is_the_default(void **state)
     assert_int_equal(v[0].php_millicores, 100);
     assert_int_equal(v[0].busy_millicores, 794);         /* (18 x 10% x 100 + 2 x 95% x 4000) / 9800 */
     assert_int_equal(v[0].host_millicores_per_worker, 794);
-    free(v);
+    whatif_views_free(v, (&h)->npools);
     sc.cost = WI_COST_TYPICAL;
     v = whatif_views(&h, &sc);
     assert_int_equal(v[0].host_millicores_per_worker, 100);
-    free(v);
+    whatif_views_free(v, (&h)->npools);
 }
 
 /* 17.6: C / 10000 / n ms, both after halving, two decimals */

@@ -184,50 +184,50 @@ static int text_host(FILE *out, const wi_host *a, char **patches)
     return rc;
 }
 
-static void json_pool(FILE *out, const pl_host *h, const pl_pool *p, const wi_view *v, int first)
+/* 15.2: a pool's advise object, an item of the document's list. */
+static void json_pool(jw *w, const pl_host *h, const pl_pool *p, const wi_view *v)
 {
-    int k = 1;
-    fputs(first ? "\n  {" : ",\n  {", out);
-    jw_key(out, "hostname", &k);
-    jw_str(out, h->hostname, h->hostname_len);
-    jw_key(out, "pool", &k);
-    jw_str(out, p->name, p->name_len);
-    jw_key(out, "now", &k);
-    jw_int(out, v->now > 0, v->now);
-    jw_key(out, "cpu_ceiling", &k);
-    jw_int(out, v->has_fill, v->ceiling);
-    jw_key(out, "mem_ceiling", &k);
-    jw_int(out, v->mem_ceiling >= 0, v->mem_ceiling);
-    jw_key(out, "advice", &k);
-    jw_int(out, v->advice >= 0, v->advice);
-    jw_key(out, "binds", &k);
-    jw_word(out, whatif_binds_name(v->binds));
-    jw_key(out, "knee", &k); /* 15.2: none for floors */
-    jw_hundredths(out, v->has_bounds, v->knee_hundredths);
-    jw_key(out, "bounds", &k);
-    fputc('[', out);
+    jw_begin(w, '{');
+    jw_key(w, "hostname");
+    jw_str(w, h->hostname, h->hostname_len);
+    jw_key(w, "pool");
+    jw_str(w, p->name, p->name_len);
+    jw_key(w, "now");
+    jw_int(w, v->now > 0, v->now);
+    jw_key(w, "cpu_ceiling");
+    jw_int(w, v->has_fill, v->ceiling);
+    jw_key(w, "mem_ceiling");
+    jw_int(w, v->mem_ceiling >= 0, v->mem_ceiling);
+    jw_key(w, "advice");
+    jw_int(w, v->advice >= 0, v->advice);
+    jw_key(w, "binds");
+    jw_word(w, whatif_binds_name(v->binds));
+    jw_key(w, "knee"); /* 15.2: none for floors */
+    jw_hundredths(w, v->has_bounds, v->knee_hundredths);
+    jw_key(w, "bounds");
+    jw_begin(w, '[');
     for (size_t i = 0; i < v->nlines; i++) {
         const wi_line *l = &v->lines[i];
-        int b = 1;
-        fputs(i ? ", {" : "{", out);
-        jw_key(out, "workers", &b);
-        jw_two(out, (double)l->hundredths / 100);
-        jw_key(out, "max_rps", &b);
-        jw_two(out, l->max_rps);
-        jw_key(out, "min_ms", &b);
-        jw_two(out, l->min_ms);
-        jw_key(out, "p50_ms", &b);
-        jw_int(out, l->has_pred, l->p50_ms);
-        jw_key(out, "p95_ms", &b);
-        jw_int(out, l->has_pred, l->p95_ms);
-        fputc('}', out);
+        jw_item(w);
+        jw_begin(w, '{');
+        jw_key(w, "workers");
+        jw_two(w, (double)l->hundredths / 100);
+        jw_key(w, "max_rps");
+        jw_two(w, l->max_rps);
+        jw_key(w, "min_ms");
+        jw_two(w, l->min_ms);
+        jw_key(w, "p50_ms");
+        jw_int(w, l->has_pred, l->p50_ms);
+        jw_key(w, "p95_ms");
+        jw_int(w, l->has_pred, l->p95_ms);
+        jw_end(w, '}');
     }
-    fputc(']', out);
-    jw_key(out, "patch", &k);
+    jw_end(w, ']');
+    jw_key(w, "patch");
     char *d = pool_patch(p, v);
-    jw_str(out, d, d ? strlen(d) : 0);
+    jw_str(w, d, d ? strlen(d) : 0);
     free(d);
-    fputc('}', out);
+    jw_end(w, '}');
 }
 
 int advise_print(FILE *out, const pipeline *pl, const wi_scenario *sc, int json)
@@ -235,8 +235,14 @@ int advise_print(FILE *out, const pipeline *pl, const wi_scenario *sc, int json)
     pl_host *const *hosts;
     size_t nh = pipeline_hosts(pl, &hosts);
     int first = 1;
-    if (json)
-        fputs("{\"format\": 1, \"advise\": [", out);
+    jw w = jw_on(out);
+    if (json) {
+        jw_begin(&w, '{');
+        jw_key(&w, "format");
+        jw_int(&w, 1, 1);
+        jw_key(&w, "advise");
+        jw_begin(&w, '[');
+    }
     for (size_t i = 0; i < nh; i++) {
         const pl_host *h = hosts[i];
         wi_host a;
@@ -247,8 +253,10 @@ int advise_print(FILE *out, const pipeline *pl, const wi_scenario *sc, int json)
         }
         int rc = 0;
         if (json) {
-            for (size_t k = 0; k < h->npools; k++, first = 0)
-                json_pool(out, h, h->pools[k], &a.v[k], first);
+            for (size_t k = 0; k < h->npools; k++, first = 0) {
+                jw_item_line(&w, "\n  "); /* a pool a line */
+                json_pool(&w, h, h->pools[k], &a.v[k]);
+            }
         } else {
             if (i)
                 fputc('\n', out);
@@ -267,7 +275,11 @@ int advise_print(FILE *out, const pipeline *pl, const wi_scenario *sc, int json)
         if (rc)
             return rc;
     }
-    if (json)
-        fputs(first ? "]}\n" : "\n]}\n", out);
+    if (json) {
+        jw_raw(&w, first ? "" : "\n");
+        jw_end(&w, ']');
+        jw_end(&w, '}');
+        jw_raw(&w, "\n");
+    }
     return 0;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "figures.h"
 #include "jsonw.h"
 #include "rc.h"
 #include "table.h"
@@ -117,52 +118,32 @@ static int text_pool(FILE *out, const char *hn, const pl_pool *p, const rt_fig *
     return rc;
 }
 
-static void json_pool(FILE *out, const pl_host *h, const pl_pool *p, const rt_fig *f, size_t n,
-                      long top, int first)
+static void json_pool(jw *w, const pl_host *h, const pl_pool *p, const rt_fig *f, size_t n,
+                      long top)
 {
-    int k = 1;
-    fputs(first ? "\n  {" : ",\n  {", out);
-    jw_key(out, "hostname", &k);
-    jw_str(out, h->hostname, h->hostname_len);
-    jw_key(out, "pool", &k);
-    jw_str(out, p->name, p->name_len);
-    jw_key(out, "routes", &k);
+    jw_begin(w, '{');
+    jw_key(w, "hostname");
+    jw_str(w, h->hostname, h->hostname_len);
+    jw_key(w, "pool");
+    jw_str(w, p->name, p->name_len);
+    jw_key(w, "routes");
     size_t shown = n < (size_t)top ? n : (size_t)top;
-    fputc('[', out);
+    jw_begin(w, '[');
     for (size_t i = 0; i < shown; i++) {
-        int b = 1;
-        fputs(i ? ", {" : "{", out);
-        jw_key(out, "route", &b);
-        jw_str(out, f[i].name, f[i].len);
-        jw_key(out, "readings", &b);
-        jw_int(out, 1, (int64_t)f[i].readings);
-        jw_key(out, "cpu_share_pct", &b);
-        jw_hundredths(out, f[i].cpu_share_h >= 0, f[i].cpu_share_h);
-        jw_key(out, "cpu_ms_per_request", &b);
-        jw_hundredths(out, 1, f[i].cpu_ms_h);
-        jw_key(out, "busy_pct", &b);
-        jw_hundredths(out, f[i].busy_h >= 0, f[i].busy_h);
-        jw_key(out, "p50_ms", &b);
-        jw_int(out, f[i].p50_ms >= 0, f[i].p50_ms);
-        jw_key(out, "p95_ms", &b);
-        jw_int(out, f[i].p95_ms >= 0, f[i].p95_ms);
-        jw_key(out, "p95_ms_at_advice", &b);
-        jw_int(out, f[i].p95_at_advice_ms >= 0, f[i].p95_at_advice_ms);
-        jw_key(out, "memory_max_bytes", &b);
-        jw_int(out, f[i].mem_max >= 0, f[i].mem_max);
-        fputc('}', out);
+        jw_item(w);
+        fig_route_json(w, &f[i]);
     }
-    fputc(']', out);
+    jw_end(w, ']');
     size_t more;
     int64_t share;
     rest_of(f, n, shown, &more, &share);
-    jw_key(out, "more_routes", &k);
-    jw_int(out, 1, (int64_t)more);
-    jw_key(out, "more_cpu_share_pct", &k);
-    jw_hundredths(out, more && share >= 0, share);
-    jw_key(out, "front_controller", &k);
-    fputs(routes_front_controller(f, n) ? "true" : "false", out);
-    fputc('}', out);
+    jw_key(w, "more_routes");
+    jw_int(w, 1, (int64_t)more);
+    jw_key(w, "more_cpu_share_pct");
+    jw_hundredths(w, more && share >= 0, share);
+    jw_key(w, "front_controller");
+    jw_bool(w, routes_front_controller(f, n));
+    jw_end(w, '}');
 }
 
 int routes_print(FILE *out, const pipeline *pl, const wi_scenario *sc, const char *pool,
@@ -171,8 +152,14 @@ int routes_print(FILE *out, const pipeline *pl, const wi_scenario *sc, const cha
     pl_host *const *hosts;
     size_t nh = pipeline_hosts(pl, &hosts);
     int first = 1, rc = 0;
-    if (json)
-        fputs("{\"format\": 1, \"routes\": [", out);
+    jw w = jw_on(out);
+    if (json) {
+        jw_begin(&w, '{');
+        jw_key(&w, "format");
+        jw_int(&w, 1, 1);
+        jw_key(&w, "routes");
+        jw_begin(&w, '[');
+    }
     for (size_t i = 0; i < nh && rc == 0; i++) {
         const pl_host *h = hosts[i];
         wi_host a;
@@ -188,7 +175,8 @@ int routes_print(FILE *out, const pipeline *pl, const wi_scenario *sc, const cha
             if (!named(p, pool))
                 continue;
             if (json) {
-                json_pool(out, h, p, f, n, top, first);
+                jw_item_line(&w, "\n  "); /* a pool a line */
+                json_pool(&w, h, p, f, n, top);
             } else {
                 if (!first)
                     fputc('\n', out);
@@ -199,7 +187,11 @@ int routes_print(FILE *out, const pipeline *pl, const wi_scenario *sc, const cha
         whatif_host_free(&a);
         free(hn);
     }
-    if (json && rc == 0)
-        fputs(first ? "]}\n" : "\n]}\n", out);
+    if (json && rc == 0) {
+        jw_raw(&w, first ? "" : "\n");
+        jw_end(&w, ']');
+        jw_end(&w, '}');
+        jw_raw(&w, "\n");
+    }
     return rc;
 }

@@ -276,6 +276,22 @@ const char *whatif_no_advice_text(wi_no_advice r)
     return text[r];
 }
 
+const char *whatif_no_advice_name(wi_no_advice r)
+{
+    static const char *const name[] = {
+        [WI_NA_NONE] = NULL,
+        [WI_NA_NO_CEILING] = "no_ceiling",
+        [WI_NA_FLOOR] = "floor",
+        [WI_NA_NO_PAGE] = "no_page_size",
+        [WI_NA_NO_MEMORY] = "no_memory",
+        [WI_NA_ESTIMATED] = "estimated",
+        [WI_NA_NO_MEMINFO] = "no_meminfo",
+        [WI_NA_OTHER_W] = "other_pool_unknown",
+        [WI_NA_NO_ROOM] = "no_room",
+    };
+    return name[r];
+}
+
 /* x / 10^-2 of a fraction num / den >= 0, half away from zero */
 static int64_t hundredths(__int128 num, __int128 den)
 {

@@ -96,6 +96,9 @@ typedef enum {
 /* The sentence of each, "no CPU ceiling (...)". */
 const char *whatif_no_advice_text(wi_no_advice r);
 
+/* Its machine name in the JSON ("no_ceiling", "floor", ...), NULL for none. */
+const char *whatif_no_advice_name(wi_no_advice r);
+
 /* 18.4: what the pool's requests would take at one worker count. */
 typedef struct {
     int     has;

@@ -25,22 +25,8 @@
 
 extern const rp_format rp_json;
 
-/* The host's columns, then the pool's (figures.h), in the JSON's order. */
-static const char *const HOST_HEAD[] = {"schema", "hostname", "host_millicores", "cpus",
-                                        "cpu_source", "sched_group_autogroup",
-                                        "sched_group_cpu_weight", "sched_group_cpu_weight_kind",
-                                        "sched_group_cpu_controller", "rounds",
-                                        "first_round_at", "last_round_at"};
-static const char *const HOST_TAIL[] = {
-    "steal_probe_probes", "steal_probe_pct", "steal_probe_naive_pct", "inconsistent_pairs",
-    "joint_n", "joint_base",
-    "joint_resid_sd", "joint_points", "joint_inconsistent_pairs", "joint_common_slope",
-    "joint_common_se", "joint_common_sd_x", "joint_common_believed", "needed_now_millicores",
-    "needed_at_ceiling_millicores", "memory_total_bytes", "memory_budget_bytes",
-    "memory_other_max_bytes", "memory_php_max_bytes", "memory_needed_now_bytes",
-    "memory_needed_at_advice_bytes", "memory_needs_fraction", "memory_room_fraction"};
-static const char *const SIGNAL_COLS[] = {"pairs", "p10_pct", "p50_pct", "p90_pct", "max_pct"};
-
+/* The columns: the schema, the host's (figures.h, FIG_HOST), then the pool's
+ * (FIG_POOL), in the JSON's order. */
 typedef struct {
     char    names[MAX_COLUMNS][48];
     size_t  n;
@@ -60,16 +46,8 @@ static void add_pool_column(void *arg, const char *col)
 
 static void columns(csv_state *s)
 {
-    for (size_t i = 0; i < sizeof HOST_HEAD / sizeof *HOST_HEAD; i++)
-        add_column(s, HOST_HEAD[i], "");
-    for (int k = SIG_FIRST_SHARE; k < SIG_N; k++) {
-        for (size_t i = 0; i < sizeof SIGNAL_COLS / sizeof *SIGNAL_COLS; i++)
-            add_column(s, PL_SIGNALS[k].name, SIGNAL_COLS[i]);
-        if (k == SIG_THROTTLED)
-            add_column(s, "throttled_seconds", "");
-    }
-    for (size_t i = 0; i < sizeof HOST_TAIL / sizeof *HOST_TAIL; i++)
-        add_column(s, HOST_TAIL[i], "");
+    add_column(s, "schema", "");
+    fig_host_columns(add_pool_column, s);
     fig_columns(add_pool_column, s);
 }
 

@@ -64,166 +64,194 @@ GET(get_advice) { UNUSED; set_i(o, v->advice >= 0, v->advice); }
 
 /* ------------------------------------------------------------ the objects */
 
-static void json_histogram(FILE *out, const pl_pool *p, const wi_view *v)
+#define JSON(fn) static void fn(jw *w, const pl_pool *p, const wi_view *v)
+
+JSON(json_histogram)
 {
     (void)v;
-    fputc('[', out);
-    for (int i = 0; i < HIST_BUCKETS; i++)
-        fprintf(out, "%s%u", i ? ", " : "", pl_hist(p)->count[i]);
-    fputc(']', out);
+    jw_begin(w, '[');
+    for (int i = 0; i < HIST_BUCKETS; i++) {
+        jw_item(w);
+        jw_int(w, 1, pl_hist(p)->count[i]);
+    }
+    jw_end(w, ']');
 }
 
-static void json_fit(FILE *out, const pl_pool *p, const wi_view *v)
+JSON(json_fit)
 {
     (void)p;
     if (!v->line.exists) {
-        fputs("null", out);
+        jw_null(w);
         return;
     }
-    fputs("{\"n\": ", out);
-    esc_double(out, v->line.n);
-    fputs(", \"slope\": ", out);
-    esc_double(out, v->line.slope);
-    fputs(", \"intercept\": ", out);
-    esc_double(out, v->line.intercept);
-    fputs(", \"sd_x\": ", out);
-    esc_double(out, v->line.sd_x);
-    fputc('}', out);
+    jw_begin(w, '{');
+    jw_key(w, "n");
+    jw_num(w, 1, v->line.n);
+    jw_key(w, "slope");
+    jw_num(w, 1, v->line.slope);
+    jw_key(w, "intercept");
+    jw_num(w, 1, v->line.intercept);
+    jw_key(w, "sd_x");
+    jw_num(w, 1, v->line.sd_x);
+    jw_end(w, '}');
 }
 
 /* 11.6: the joint line's slope for the pool, then (as keys of the pool)
  * overhead_source, recovered_pct and overhead. */
-static void json_joint(FILE *out, const pl_pool *p, const wi_view *v)
+JSON(json_joint)
 {
     (void)p;
     if (v->joint.in_a) {
-        fputs("{\"slope\": ", out);
-        esc_double(out, v->joint.slope);
-        fputs(", \"se\": ", out);
-        esc_double(out, v->joint.se);
-        fputs(", \"partial_sd\": ", out);
-        esc_double(out, v->joint.partial_sd);
-        fprintf(out, ", \"believed\": %s}", v->joint.believed ? "true" : "false");
+        jw_begin(w, '{');
+        jw_key(w, "slope");
+        jw_num(w, 1, v->joint.slope);
+        jw_key(w, "se");
+        jw_num(w, 1, v->joint.se);
+        jw_key(w, "partial_sd");
+        jw_num(w, 1, v->joint.partial_sd);
+        jw_key(w, "believed");
+        jw_bool(w, v->joint.believed);
+        jw_end(w, '}');
     } else {
-        fputs("null", out);
+        jw_null(w);
     }
-    const char *src = whatif_source_name(v->source);
-    fprintf(out, src ? ", \"overhead_source\": \"%s\"" : ", \"overhead_source\": null", src);
-    fputs(", \"recovered_pct\": ", out);
-    jw_num(out, v->has_recovered, v->recovered_pct);
-    fputs(", \"overhead\": ", out);
-    jw_num(out, v->source != WI_SRC_NONE, v->overhead);
+    jw_key(w, "overhead_source");
+    jw_word(w, whatif_source_name(v->source));
+    jw_key(w, "recovered_pct");
+    jw_num(w, v->has_recovered, v->recovered_pct);
+    jw_key(w, "overhead");
+    jw_num(w, v->source != WI_SRC_NONE, v->overhead);
 }
 
 /* 12.2: what the pool did. */
-static void json_activity(FILE *out, const pl_pool *p, const wi_view *v)
+JSON(json_activity)
 {
     (void)v;
     const pl_activity *a = &p->act;
-    fputs("{\"cores_mean\": ", out);
-    if (a->pairs && a->seconds > 0)
-        esc_double(out, a->core_seconds / a->seconds);
-    else
-        fputs("null", out);
-    fputs(", \"cores_max\": ", out);
-    jw_num(out, a->pairs != 0, a->cores_max);
-    fputs(", \"active_max\": ", out);
-    jw_int(out, a->has_active, a->active_max);
-    fputs(", \"full_rounds\": ", out);
-    jw_int(out, a->full_known, (int64_t)a->full_rounds);
-    fprintf(out, ", \"maxed_rounds\": %llu, \"queue_max\": ", (unsigned long long)a->maxed_rounds);
-    jw_int(out, a->has_queue, a->queue_max);
-    fputc('}', out);
+    jw_begin(w, '{');
+    jw_key(w, "cores_mean");
+    jw_num(w, a->pairs && a->seconds > 0, a->seconds > 0 ? a->core_seconds / a->seconds : 0);
+    jw_key(w, "cores_max");
+    jw_num(w, a->pairs != 0, a->cores_max);
+    jw_key(w, "active_max");
+    jw_int(w, a->has_active, a->active_max);
+    jw_key(w, "full_rounds");
+    jw_int(w, a->full_known, (int64_t)a->full_rounds);
+    jw_key(w, "maxed_rounds");
+    jw_int(w, 1, (int64_t)a->maxed_rounds);
+    jw_key(w, "queue_max");
+    jw_int(w, a->has_queue, a->queue_max);
+    jw_end(w, '}');
 }
 
-static void json_filtered(FILE *out, const pl_pool *p, const wi_view *v)
+JSON(json_filtered)
 {
     (void)v;
-    fputc('{', out);
-    for (int k = 0; k < RD_NREASONS; k++)
-        fprintf(out, "%s\"%s\": %llu", k ? ", " : "", rd_name((rd_verdict)k),
-                (unsigned long long)p->filtered[k]);
-    fputc('}', out);
+    jw_begin(w, '{');
+    for (int k = 0; k < RD_NREASONS; k++) {
+        jw_key(w, rd_name((rd_verdict)k));
+        jw_int(w, 1, (int64_t)p->filtered[k]);
+    }
+    jw_end(w, '}');
 }
 
-/* 14.6: the pool's memory. */
-static void json_memory(FILE *out, const pl_pool *p, const wi_view *v)
+/* 14.6: the pool's memory, and why it has no advice (14.5) by name. */
+JSON(json_memory)
 {
-    fprintf(out, "{\"readings\": %u, \"histogram\": [", p->mem.total);
-    for (int i = 0; i < MEM_BUCKETS; i++)
-        fprintf(out, "%s%u", i ? ", " : "", p->mem.count[i]);
-    fputs("], \"per_worker_bytes\": ", out);
-    jw_int(out, v->w_mib >= 0, v->w_mib * (int64_t)MEM_MIB);
-    fputs(", \"per_worker_source\": ", out);
-    jw_word(out, whatif_wsource_name(v->w_source));
-    fputs(", \"max_bytes\": ", out);
-    jw_int(out, p->mem.total > 0, (int64_t)p->mem.max_bytes);
-    fputs(", \"mem_ceiling\": ", out);
-    jw_int(out, v->mem_ceiling >= 0, v->mem_ceiling);
-    fputs(", \"advice\": ", out);
-    jw_int(out, v->advice >= 0, v->advice);
-    fputs(", \"binds\": ", out);
-    jw_word(out, whatif_binds_name(v->binds));
-    fputc('}', out);
+    jw_begin(w, '{');
+    jw_key(w, "readings");
+    jw_int(w, 1, p->mem.total);
+    jw_key(w, "histogram");
+    jw_begin(w, '[');
+    for (int i = 0; i < MEM_BUCKETS; i++) {
+        jw_item(w);
+        jw_int(w, 1, p->mem.count[i]);
+    }
+    jw_end(w, ']');
+    jw_key(w, "per_worker_bytes");
+    jw_int(w, v->w_mib >= 0, v->w_mib * (int64_t)MEM_MIB);
+    jw_key(w, "per_worker_source");
+    jw_word(w, whatif_wsource_name(v->w_source));
+    jw_key(w, "max_bytes");
+    jw_int(w, p->mem.total > 0, (int64_t)p->mem.max_bytes);
+    jw_key(w, "mem_ceiling");
+    jw_int(w, v->mem_ceiling >= 0, v->mem_ceiling);
+    jw_key(w, "advice");
+    jw_int(w, v->advice >= 0, v->advice);
+    jw_key(w, "binds");
+    jw_word(w, whatif_binds_name(v->binds));
+    jw_key(w, "no_advice");
+    jw_word(w, whatif_no_advice_name(v->no_advice));
+    jw_end(w, '}');
 }
 
 /* 18.4: the p50 and p95 at one worker count, or null without one */
-static void json_at(FILE *out, const wi_pred *at)
+static void json_at(jw *w, const wi_pred *at)
 {
     if (!at->has) {
-        fputs("null", out);
+        jw_null(w);
         return;
     }
-    fprintf(out, "{\"workers\": %lld, \"p50_ms\": %lld, \"p95_ms\": %lld}",
-            (long long)at->workers, (long long)at->p50_ms, (long long)at->p95_ms);
+    jw_begin(w, '{');
+    jw_key(w, "workers");
+    jw_int(w, 1, at->workers);
+    jw_key(w, "p50_ms");
+    jw_int(w, 1, at->p50_ms);
+    jw_key(w, "p95_ms");
+    jw_int(w, 1, at->p95_ms);
+    jw_end(w, '}');
 }
 
 /* 18.4: what the pool's requests would take at now and at the advice */
-static void json_predicted(FILE *out, const pl_pool *p, const wi_view *v)
+JSON(json_predicted)
 {
     (void)p;
     if (!v->predicts) {
-        fputs("null", out);
+        jw_null(w);
         return;
     }
-    fputs("{\"at_now\": ", out);
-    json_at(out, &v->at_now);
-    fputs(", \"at_advice\": ", out);
-    json_at(out, &v->at_advice);
-    fputc('}', out);
+    jw_begin(w, '{');
+    jw_key(w, "at_now");
+    json_at(w, &v->at_now);
+    jw_key(w, "at_advice");
+    json_at(w, &v->at_advice);
+    jw_end(w, '}');
+}
+
+void fig_route_json(jw *w, const rt_fig *f)
+{
+    jw_begin(w, '{');
+    jw_key(w, "route");
+    jw_str(w, f->name, f->len);
+    jw_key(w, "readings");
+    jw_int(w, 1, (int64_t)f->readings);
+    jw_key(w, "cpu_share_pct");
+    jw_hundredths(w, f->cpu_share_h >= 0, f->cpu_share_h);
+    jw_key(w, "cpu_ms_per_request");
+    jw_hundredths(w, 1, f->cpu_ms_h);
+    jw_key(w, "busy_pct");
+    jw_hundredths(w, f->busy_h >= 0, f->busy_h);
+    jw_key(w, "p50_ms");
+    jw_int(w, f->p50_ms >= 0, f->p50_ms);
+    jw_key(w, "p95_ms");
+    jw_int(w, f->p95_ms >= 0, f->p95_ms);
+    jw_key(w, "p95_ms_at_advice");
+    jw_int(w, f->p95_at_advice_ms >= 0, f->p95_at_advice_ms);
+    jw_key(w, "memory_max_bytes");
+    jw_int(w, f->mem_max >= 0, f->mem_max);
+    jw_end(w, '}');
 }
 
 /* 19.4: the pool's routes, in their order; an empty list for none */
-static void json_routes(FILE *out, const pl_pool *p, const wi_view *v)
+JSON(json_routes)
 {
     (void)p;
-    const rt_fig *f = v->routes;
-    size_t n = v->nroutes;
-    fputc('[', out);
-    for (size_t i = 0; i < n; i++) {
-        int k = 1;
-        fputs(i ? ", {" : "{", out);
-        jw_key(out, "route", &k);
-        jw_str(out, f[i].name, f[i].len);
-        jw_key(out, "readings", &k);
-        jw_int(out, 1, (int64_t)f[i].readings);
-        jw_key(out, "cpu_share_pct", &k);
-        jw_hundredths(out, f[i].cpu_share_h >= 0, f[i].cpu_share_h);
-        jw_key(out, "cpu_ms_per_request", &k);
-        jw_hundredths(out, 1, f[i].cpu_ms_h);
-        jw_key(out, "busy_pct", &k);
-        jw_hundredths(out, f[i].busy_h >= 0, f[i].busy_h);
-        jw_key(out, "p50_ms", &k);
-        jw_int(out, f[i].p50_ms >= 0, f[i].p50_ms);
-        jw_key(out, "p95_ms", &k);
-        jw_int(out, f[i].p95_ms >= 0, f[i].p95_ms);
-        jw_key(out, "p95_ms_at_advice", &k);
-        jw_int(out, f[i].p95_at_advice_ms >= 0, f[i].p95_at_advice_ms);
-        jw_key(out, "memory_max_bytes", &k);
-        jw_int(out, f[i].mem_max >= 0, f[i].mem_max);
-        fputc('}', out);
+    jw_begin(w, '[');
+    for (size_t i = 0; i < v->nroutes; i++) {
+        jw_item(w);
+        fig_route_json(w, &v->routes[i]);
     }
-    fputc(']', out);
+    jw_end(w, ']');
 }
 
 typedef void (*add_fn)(void *arg, const char *col);
@@ -243,7 +271,8 @@ static const char *const COLS_PREDICTED[] = {
 
 static const char *const COLS_MEMORY[] = {"memory_readings", "memory_per_worker_bytes", "memory_per_worker_source",
                                           "memory_max_bytes", "memory_mem_ceiling",
-                                          "memory_advice", "memory_binds", NULL};
+                                          "memory_advice", "memory_binds", "memory_no_advice",
+                                          NULL};
 
 static void cols_filtered(add_fn add, void *arg)
 {
@@ -405,33 +434,34 @@ const fig_entry *fig_find(const char *key)
     return NULL;
 }
 
-static void json_value(FILE *out, const fig_entry *e, const pl_pool *p, const wi_view *v)
+static void json_value(jw *w, const fig_entry *e, const pl_pool *p, const wi_view *v)
 {
     if (e->kind == FIG_OBJECT) {
-        e->json(out, p, v);
+        e->json(w, p, v);
         return;
     }
     fig_value x = {0};
     e->get(p, v, &x);
     if (e->kind == FIG_BOOL)
-        fputs(x.i ? "true" : "false", out);
+        jw_bool(w, (int)x.i);
     else if (e->kind == FIG_WORD)
-        jw_str(out, x.has ? x.word : NULL, x.word_len);
+        jw_str(w, x.has ? x.word : NULL, x.word_len);
     else if (e->kind == FIG_HUNDREDTHS)
-        jw_hundredths(out, x.has, x.i);
+        jw_hundredths(w, x.has, x.i);
     else if (e->kind == FIG_DOUBLE)
-        jw_num(out, x.has, x.d);
+        jw_num(w, x.has, x.d);
     else
-        jw_int(out, x.has, x.i);
+        jw_int(w, x.has, x.i);
 }
 
-void fig_json(FILE *out, const pl_pool *p, const wi_view *v)
+void fig_json(jw *w, const pl_pool *p, const wi_view *v)
 {
+    jw_begin(w, '{');
     for (size_t i = 0; i < FIG_NPOOL; i++) {
-        fprintf(out, "%s\"%s\": ", i ? ", " : "{", FIG_POOL[i].key);
-        json_value(out, &FIG_POOL[i], p, v);
+        jw_key(w, FIG_POOL[i].key);
+        json_value(w, &FIG_POOL[i], p, v);
     }
-    fputc('}', out);
+    jw_end(w, '}');
 }
 
 void fig_columns(void (*add)(void *arg, const char *col), void *arg)

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "jsonw.h"
 #include "state.h"
 #include "whatif.h"
 
@@ -22,6 +23,7 @@ typedef enum {
     FIG_BOOL,       /* true or false, never null */
     FIG_WORD,       /* a string */
     FIG_OBJECT,     /* printed by its own json step (nested, or an array) */
+    FIG_MEMBERS,    /* (a host's) several members of the object, keys its own */
 } fig_kind;
 
 typedef struct {
@@ -60,7 +62,7 @@ typedef struct {
     const char *key;    /* the JSON key, and the CSV column (an object's: its columns) */
     fig_kind    kind;
     void (*get)(const pl_pool *p, const wi_view *v, fig_value *out);   /* but FIG_OBJECT */
-    void (*json)(FILE *out, const pl_pool *p, const wi_view *v);       /* FIG_OBJECT: the value */
+    void (*json)(jw *w, const pl_pool *p, const wi_view *v);           /* FIG_OBJECT: the value */
     const char *const *cols; /* FIG_OBJECT's CSV columns, NULL-terminated ... */
     void (*columns)(void (*add)(void *arg, const char *col), void *arg); /* ... or made */
     fig_family  om[2];  /* name NULL: none */
@@ -92,8 +94,47 @@ extern const size_t     FIG_NTEXT;
 /* The entry of key, or NULL. */
 const fig_entry *fig_find(const char *key);
 
-/* A pool's JSON object, every entry in order. */
-void fig_json(FILE *out, const pl_pool *p, const wi_view *v);
+/* ------------------------------------------------------------ the host's figures
+ * The host's figures, once, in one table as the pools' are: its JSON key
+ * (the CSV's column, or an object's columns), its value from the host's
+ * answer, its OpenMetrics families and the words the HTML page labels it
+ * with.  The JSON's host object, the CSV's host columns, OpenMetrics' host
+ * families and the page's host table walk it; a new host figure is one
+ * entry. */
+typedef struct {
+    const char *name, *type, *unit, *help;
+    /* the samples of one host: value x (and extra labels), how many */
+    size_t (*samples)(const wi_host *a, fig_sample out[FIG_MAX_SAMPLES]);
+} fig_host_family;
+
+typedef struct {
+    const char *key;
+    fig_kind    kind;
+    void (*get)(const wi_host *a, fig_value *out);   /* but FIG_OBJECT */
+    void (*json)(jw *w, const wi_host *a);           /* FIG_OBJECT: the value (or values) */
+    void (*columns)(void (*add)(void *arg, const char *col), void *arg); /* FIG_OBJECT's */
+    fig_host_family om[3];                            /* name NULL: none */
+    const char *label;                                /* the page's words; NULL: not shown */
+} fig_host_entry;
+
+extern const fig_host_entry FIG_HOST[];
+extern const size_t         FIG_NHOST;
+
+/* The host's members of its JSON object, every entry in order (the caller
+ * opens the object and adds "pools"). */
+void fig_host_json(jw *w, const wi_host *a);
+
+/* The host's CSV columns, in the JSON's order, each given to add. */
+void fig_host_columns(void (*add)(void *arg, const char *col), void *arg);
+
+/* A host figure as text for the page: its value with its unit, or "-". */
+void fig_host_text(const fig_host_entry *e, const wi_host *a, char *b, size_t n);
+
+/* A pool's JSON object, every entry in order, as the value at w. */
+void fig_json(jw *w, const pl_pool *p, const wi_view *v);
+
+/* 19.4: a route's JSON object (the report's routes, routes --format json). */
+void fig_route_json(jw *w, const rt_fig *f);
 
 /* The CSV columns of a pool, in the JSON's order, each given to add. */
 void fig_columns(void (*add)(void *arg, const char *col), void *arg);

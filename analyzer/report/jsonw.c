@@ -6,48 +6,105 @@
 
 #include "escape.h"
 
-void jw_int(FILE *out, int has, int64_t v)
+jw jw_on(FILE *out)
 {
-    if (has)
-        fprintf(out, "%lld", (long long)v);
-    else
-        fputs("null", out);
+    jw w = {.out = out};
+    return w;
 }
 
-void jw_num(FILE *out, int has, double d)
+/* A comma before every member or item of the level open but its first. */
+static void separate(jw *w)
 {
-    if (has)
-        esc_double(out, d);
-    else
-        fputs("null", out);
+    if (w->any[w->depth])
+        fputs(", ", w->out);
+    w->any[w->depth] = 1;
 }
 
-void jw_hundredths(FILE *out, int has, int64_t h)
+void jw_key(jw *w, const char *key)
+{
+    separate(w);
+    fprintf(w->out, "\"%s\": ", key);
+}
+
+void jw_item(jw *w)
+{
+    separate(w);
+}
+
+void jw_item_line(jw *w, const char *line)
+{
+    if (w->any[w->depth])
+        fputc(',', w->out);
+    w->any[w->depth] = 1;
+    fputs(line, w->out);
+}
+
+void jw_begin(jw *w, char open)
+{
+    fputc(open, w->out);
+    if (w->depth + 1 < JW_DEPTH)
+        w->depth++;
+    w->any[w->depth] = 0;
+}
+
+void jw_end(jw *w, char close)
+{
+    fputc(close, w->out);
+    if (w->depth > 0)
+        w->depth--;
+}
+
+void jw_raw(jw *w, const char *s)
+{
+    fputs(s, w->out);
+}
+
+void jw_int(jw *w, int has, int64_t v)
+{
+    if (has)
+        fprintf(w->out, "%lld", (long long)v);
+    else
+        fputs("null", w->out);
+}
+
+void jw_num(jw *w, int has, double d)
+{
+    if (has)
+        esc_double(w->out, d);
+    else
+        fputs("null", w->out);
+}
+
+void jw_hundredths(jw *w, int has, int64_t h)
 {
     char b[ESC_HUNDREDTHS];
-    fputs(has ? esc_hundredths(b, h) : "null", out);
+    fputs(has ? esc_hundredths(b, h) : "null", w->out);
 }
 
-void jw_two(FILE *out, double d)
+void jw_two(jw *w, double d)
 {
-    esc_double(out, round(d * 100) / 100);
+    esc_double(w->out, round(d * 100) / 100);
 }
 
-void jw_str(FILE *out, const char *s, size_t n)
+void jw_str(jw *w, const char *s, size_t n)
 {
     if (s)
-        esc_json_string(out, s, n);
+        esc_json_string(w->out, s, n);
     else
-        fputs("null", out);
+        fputs("null", w->out);
 }
 
-void jw_word(FILE *out, const char *w)
+void jw_word(jw *w, const char *word)
 {
-    jw_str(out, w, w ? strlen(w) : 0);
+    jw_str(w, word, word ? strlen(word) : 0);
 }
 
-void jw_key(FILE *out, const char *key, int *first)
+void jw_bool(jw *w, int v)
 {
-    fprintf(out, *first ? "\"%s\": " : ", \"%s\": ", key);
-    *first = 0;
+    fputs(v ? "true" : "false", w->out);
+}
+
+void jw_null(jw *w)
+{
+    fputs("null", w->out);
 }

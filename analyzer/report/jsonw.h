@@ -1,7 +1,12 @@
 /*
- * jsonw: the one small JSON writer of the report, the figures table and
- * advise: a value each, null where it has none.  Keys and their commas are
- * the caller's; strings go through esc_json_string (common/escape.h).
+ * jsonw: the one small JSON writer of the reports (the report, the figures
+ * table, advise, routes, the HTML page's data).  The writer owns the
+ * structure: jw_key writes a member's comma and key, jw_begin and jw_end
+ * nest objects and arrays (jw_item separates an array's values), and each
+ * value is written null where it has none.  Strings go through
+ * esc_json_string (common/escape.h).  The layout is the project's one
+ * line per object: ", " between members, ": " after a key; a caller adds
+ * its own line breaks with jw_raw.
  */
 #ifndef JSONW_H
 #define JSONW_H
@@ -10,25 +15,46 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* An integer, or null when !has. */
-void jw_int(FILE *out, int has, int64_t v);
+#define JW_DEPTH 16
 
-/* A real number (shortest round-trip form), or null when !has. */
-void jw_num(FILE *out, int has, double d);
+typedef struct {
+    FILE         *out;
+    int           depth;
+    unsigned char any[JW_DEPTH]; /* a member or an item written at this depth */
+} jw;
 
-/* A figure in hundredths with two decimals (12.34, 1.00), or null when !has. */
-void jw_hundredths(FILE *out, int has, int64_t h);
+/* A writer onto out, outside any object. */
+jw jw_on(FILE *out);
 
-/* A real number rounded half away from zero to two decimals (knee, bounds). */
-void jw_two(FILE *out, double d);
+/* A member of the object open: its comma (but for the first) and "key": . */
+void jw_key(jw *w, const char *key);
 
-/* A string of n bytes, escaped, or null when s is NULL. */
-void jw_str(FILE *out, const char *s, size_t n);
+/* The next value of the array open: its comma, but for the first. */
+void jw_item(jw *w);
 
-/* A NUL-terminated word, or null when w is NULL. */
-void jw_word(FILE *out, const char *w);
+/* The same on a line of its own: a comma (but for the first), then line
+ * ("\n  ": an item a line, indented). */
+void jw_item_line(jw *w, const char *line);
 
-/* "key": , with a comma before it unless *first (then cleared). */
-void jw_key(FILE *out, const char *key, int *first);
+/* Opens an object ('{') or an array ('[') as the value just keyed (or the
+ * item, or the document); jw_end closes it ('}' or ']'). */
+void jw_begin(jw *w, char open);
+void jw_end(jw *w, char close);
+
+/* Bytes as they are, for layout (a line break before an array's item). */
+void jw_raw(jw *w, const char *s);
+
+/* Values: an integer, a real number (shortest round-trip form), a figure
+ * kept in hundredths (12.34), a real rounded half away from zero to two
+ * decimals, a string of n bytes (NULL: null), a NUL-terminated word, true
+ * or false; each null when !has. */
+void jw_int(jw *w, int has, int64_t v);
+void jw_num(jw *w, int has, double d);
+void jw_hundredths(jw *w, int has, int64_t h);
+void jw_two(jw *w, double d);
+void jw_str(jw *w, const char *s, size_t n);
+void jw_word(jw *w, const char *word);
+void jw_bool(jw *w, int v);
+void jw_null(jw *w);
 
 #endif

@@ -38,9 +38,8 @@ static void om_header(FILE *out, int om, const char *name, const char *type, con
  * end, every pool's sample of one family together. */
 typedef struct {
     const pl_host *h;
-    wi_view       *v;         /* a copy, without its routes (none are printed) */
-    uint64_t       hm;
-    int64_t        needed_at_ceiling;
+    wi_view       *v;         /* a copy of the answer's views, without their routes */
+    wi_host        a;         /* the host's answer (v its views; no measured ones) */
 } om_host;
 
 typedef struct {
@@ -84,7 +83,10 @@ static int metrics_host(rp_ctx *c, const wi_host *a)
     memcpy(copy, v, h->npools * sizeof *copy);
     for (size_t i = 0; i < h->npools; i++)
         copy[i].routes = NULL, copy[i].nroutes = 0; /* the host's answer frees them */
-    s->hosts[s->n++] = (om_host){h, copy, a->hm, a->needed_at_ceiling};
+    wi_host kept = *a;
+    kept.v = copy;
+    kept.m = NULL; /* printed at the end, once the answer is freed: what is kept */
+    s->hosts[s->n++] = (om_host){h, copy, kept};
     return 0;
 }
 
@@ -164,33 +166,35 @@ static void pool_family(FILE *out, const om_state *s, const fig_entry *e, const 
     }
 }
 
+/* One host family (figures.h, FIG_HOST): its header, then every host's
+ * samples. */
+static void host_family(FILE *out, const om_state *s, const fig_host_family *fam)
+{
+    om_header(out, s->om, fam->name, fam->type, fam->unit, fam->help);
+    int counter = strcmp(fam->type, "counter") == 0;
+    for (size_t k = 0; k < s->n; k++) {
+        fig_sample x[FIG_MAX_SAMPLES];
+        size_t n = fam->samples(&s->hosts[k].a, x);
+        for (size_t j = 0; j < n; j++) {
+            fprintf(out, "%s%s", fam->name, x[j].suffix[0] ? x[j].suffix : counter ? "_total" : "");
+            om_labels(out, s->hosts[k].h, NULL, x[j].labels[0] ? x[j].labels : NULL);
+            fputc(' ', out);
+            esc_double(out, x[j].x);
+            fputc('\n', out);
+        }
+    }
+}
+
 static void metrics_families(FILE *out, const om_state *s)
 {
     int om = s->om;
     for (size_t e = 0; e < FIG_NPOOL; e++)
         for (int f = 0; f < 2 && FIG_POOL[e].om[f].name; f++)
             pool_family(out, s, &FIG_POOL[e], &FIG_POOL[e].om[f]);
-    om_header(out, om, "fpm_cpu_host_cores", "gauge", "cores",
-              "CPU the host has (its quota, else its CPUs)");
-    for (size_t k = 0; k < s->n; k++) {
-        fputs("fpm_cpu_host_cores", out);
-        om_labels(out, s->hosts[k].h, NULL, NULL);
-        fprintf(out, " %g\n", (double)s->hosts[k].hm / 1000.0);
-    }
-    om_header(out, om, "fpm_cpu_needed_at_ceiling_cores", "gauge", "cores",
-              "CPU every pool at its ceiling would draw");
-    for (size_t k = 0; k < s->n; k++) {
-        fputs("fpm_cpu_needed_at_ceiling_cores", out);
-        om_labels(out, s->hosts[k].h, NULL, NULL);
-        fprintf(out, " %g\n", (double)s->hosts[k].needed_at_ceiling / 1000.0);
-    }
+    for (size_t e = 0; e < FIG_NHOST; e++) /* the host's, from its table */
+        for (int f = 0; f < 3 && FIG_HOST[e].om[f].name; f++)
+            host_family(out, s, &FIG_HOST[e].om[f]);
     metrics_truth(out, s);
-    om_header(out, om, "fpm_cpu_rounds", "counter", NULL, "Complete rounds replayed");
-    for (size_t k = 0; k < s->n; k++) {
-        fputs("fpm_cpu_rounds_total", out);
-        om_labels(out, s->hosts[k].h, NULL, NULL);
-        fprintf(out, " %llu\n", (unsigned long long)s->hosts[k].h->rounds);
-    }
     if (om)
         fputs("# EOF\n", out);
 }

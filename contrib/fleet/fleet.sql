@@ -1,7 +1,7 @@
 -- fpm-cpu fleet tables and the questions an operator asks first.
 -- Loaded by fpm-fleet (psql -f fleet.sql), which then COPYs each host's
 -- `fpm-analyze --format csv` rows into fpm_pool.  Columns: fpm-analyze(1),
--- CSV COLUMNS; schema 7 (schema 6 had no sched_group_* columns; schema 5 had no memory_per_worker_source and
+-- CSV COLUMNS; schema 7 (schema 6 had no sched_group_* and memory_no_advice columns; schema 5 had no memory_per_worker_source and
 -- memory_*_fraction, and advised each pool beside the others at their
 -- pm.max_children; schema 4 had no memory_* columns; schema 3 had no
 -- cpus and cpu_source; schema 2 had
@@ -105,6 +105,7 @@ CREATE TABLE IF NOT EXISTS fpm_pool (
     memory_mem_ceiling           bigint,
     memory_advice                bigint,
     memory_binds                 text,
+    memory_no_advice             text,
     activity_cores_mean          double precision,
     activity_cores_max           double precision,
     activity_active_max          bigint,
@@ -157,6 +158,7 @@ ALTER TABLE fpm_pool ADD COLUMN IF NOT EXISTS joint_n double precision,
     ADD COLUMN IF NOT EXISTS memory_mem_ceiling bigint,
     ADD COLUMN IF NOT EXISTS memory_advice bigint,
     ADD COLUMN IF NOT EXISTS memory_binds text,
+    ADD COLUMN IF NOT EXISTS memory_no_advice text,
     ADD COLUMN IF NOT EXISTS memory_per_worker_source text,
     ADD COLUMN IF NOT EXISTS memory_needs_fraction numeric,
     ADD COLUMN IF NOT EXISTS memory_room_fraction numeric,

@@ -13,10 +13,7 @@
 #include "pipeline.h"
 #include "whatif.h"
 
-/* 15.2: conf_text with its pm.max_children's number replaced by n, the
- * spelling, spacing and comment kept; malloc'd, NULL when the line does
- * not set it as a plain number (or out of memory). */
-char *advise_line(const char *text, long long n);
+#include "patch.h" /* advise_line, advise_patch */
 
 #define ADVISE_MAX_AT WI_MAX_AT
 

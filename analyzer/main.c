@@ -1,6 +1,9 @@
 /* fpm-analyze: replays fpmlogs and prints what each php-fpm pool costs the CPU. */
 #define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <time.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,7 +162,56 @@ typedef struct {
     csvout        csv;
     plotter      *plots;
     seek         *sk;
+    char          page_dir[4096]; /* the page's charts, drawn here and removed ("" none) */
+    const char   *charts_note;    /* the page: why it has no charts */
 } run;
+
+/* The page (--format html) of the report: its charts come from --plot DIR,
+ * or from a folder of its own. */
+static int is_page(const config *cfg)
+{
+    return cfg->command == CMD_REPORT && strcmp(cfg->format->name, "html") == 0;
+}
+
+/* The page's own chart folder, under $TMPDIR (or /tmp), mode 0700.  0, or
+ * -1 (no charts then: the page says so). */
+static int page_dir_new(run *r)
+{
+    const char *t = getenv("TMPDIR");
+    if (!t || !*t)
+        t = "/tmp";
+    if ((size_t)snprintf(r->page_dir, sizeof r->page_dir, "%s/fpm-analyze-page.XXXXXX", t) >=
+            sizeof r->page_dir ||
+        !mkdtemp(r->page_dir)) {
+        r->page_dir[0] = '\0';
+        return FPM_EFAIL;
+    }
+    return 0;
+}
+
+/* Removes the page's chart folder: the files the plots wrote there, then
+ * the folder (only what it holds directly: it made no other). */
+static void page_dir_remove(run *r)
+{
+    if (!r->page_dir[0])
+        return;
+    DIR *d = opendir(r->page_dir);
+    if (d) {
+        int fd = dirfd(d);
+        struct dirent *e;
+        while ((e = readdir(d)))
+            if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+                unlinkat(fd, e->d_name, 0);
+        closedir(d);
+    }
+    rmdir(r->page_dir);
+    r->page_dir[0] = '\0';
+}
+
+static int chart_base(void *arg, const pl_pool *p, char *out, size_t n)
+{
+    return plot_base_of(arg, p, out, n);
+}
 
 static int is_stdout(const char *path)
 {
@@ -220,6 +272,16 @@ static int open_exports(const config *cfg, run *r)
         msg_warnx("%s", r->plots ? "too many hooks" : err);
         return 2;
     }
+    if (!cfg->plot_dir && is_page(cfg)) { /* the page's charts, in a folder of its own */
+        if (page_dir_new(r) != 0)
+            r->charts_note = "the folder to draw them in could not be made";
+        else if (!(r->plots = plot_new(r->page_dir, err, sizeof err)) ||
+                 plot_attach(r->plots, r->pl)) {
+            msg_warnx("%s", r->plots ? "too many hooks" : err);
+            return 2;
+        } else
+            plot_svg_only(r->plots);
+    }
     return 0;
 }
 
@@ -252,6 +314,33 @@ static int say_findings(const config *cfg, run *r)
     say_dropped_pairs(hosts, nhosts);
     int rc = check_window(cfg, hosts, nhosts);
     return rc ? rc : check_names(cfg, hosts, nhosts);
+}
+
+/* The page: the report with what it says of the run, and the charts when
+ * they were drawn.  0, or FPM_ENOMEM. */
+static int page_print(FILE *out, const config *cfg, const run *r)
+{
+    replay_counts n = replay_counts_of(r->rp);
+    rp_meta m = {.logs = cfg->logs, .nlogs = cfg->nlogs, .records = n.records,
+                 .damaged = n.damaged, .dropped_rounds = n.dropped_rounds,
+                 .hostless_rounds = n.hostless_rounds, .copies = n.copies,
+                 .unreadable = n.unreadable, .charts_note = r->charts_note,
+                 .chart_base = chart_base, .chart_arg = r->plots};
+    /* when: SOURCE_DATE_EPOCH when set (a page made twice the same), else now */
+    const char *sde = getenv("SOURCE_DATE_EPOCH");
+    char *end = NULL;
+    errno = 0;
+    unsigned long long e = sde && *sde ? strtoull(sde, &end, 10) : 0;
+    if (sde && *sde && !errno && end && !*end && e < 18446744073ull)
+        m.made_ns = (uint64_t)e * 1000000000ull;
+    else {
+        struct timespec ts;
+        if (clock_gettime(CLOCK_REALTIME, &ts) == 0 && ts.tv_sec > 0)
+            m.made_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+    }
+    if (r->plots && !r->charts_note)
+        m.charts = cfg->plot_dir ? cfg->plot_dir : r->page_dir;
+    return report_print_meta(out, cfg->format, r->pl, &cfg->scenario, &m);
 }
 
 /* The report, the hist view or the check, on standard output or into -o
@@ -295,6 +384,8 @@ static int write_output(const config *cfg, run *r)
         }
         rc = worse > 0;
         bad = fflush(out) != 0;
+    } else if (is_page(cfg)) {
+        bad = page_print(out, cfg, r) != 0;
     } else {
         bad = (cfg->command == CMD_HIST     ? out_hist_print(out, r->pl, cfg->pool, cfg->cutoff)
              : cfg->command == CMD_ADVISE ? advise_print(out, r->pl, &cfg->scenario,
@@ -419,8 +510,23 @@ int main(int argc, char **argv)
     int plots_failed = 0;
     if (rc == 0 && r.plots) {
         char note[600];
-        plots_failed = plot_finish(r.plots, r.pl, note, sizeof note) < 0;
-        msg_warnx("%s", note);
+        int prc = plot_finish(r.plots, r.pl, note, sizeof note);
+        if (r.page_dir[0]) { /* the page's own: it says what the charts need */
+            if (prc == 1)
+                r.charts_note = "they are drawn by gnuplot, which is not installed (Debian: "
+                                "apt-get install gnuplot-nox)";
+            else if (prc != 0) {
+                msg_warnx("the page's charts: %s", note);
+                r.charts_note = "gnuplot failed to draw them (said on standard error)";
+            }
+        } else {
+            plots_failed = prc < 0;
+            msg_warnx("%s", note);
+            if (prc != 0)
+                r.charts_note = prc == 1 ? "they are drawn by gnuplot, which is not installed "
+                                           "(Debian: apt-get install gnuplot-nox)"
+                                         : "gnuplot failed to draw them (said on standard error)";
+        }
     }
     if (rc == 0)
         rc = write_output(&cfg, &r);
@@ -429,6 +535,7 @@ int main(int argc, char **argv)
     if (plots_failed || (r.rp && replay_counts_of(r.rp).unreadable))
         rc = 2; /* the figures stand on the rest: said, and the exit says so */
     rc = close_exports(&cfg, &r, rc);
+    page_dir_remove(&r);
     seek_free(r.sk);
     outfile_unprotect();
     rd_prefixes_free(&cfg.own_uri);

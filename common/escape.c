@@ -206,3 +206,51 @@ size_t esc_json_unescape(char *d, const char *s, size_t n)
     }
     return o;
 }
+
+void esc_html(FILE *out, const char *str, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    for (size_t i = 0; i < n;) {
+        size_t k = esc_utf8_len(s + i, n - i);
+        unsigned char c = s[i];
+        if (k == 0 || (c < 0x20 && c != '\n' && c != '\t') || c == 0x7F) {
+            fputs("\xEF\xBF\xBD", out);
+            i++;
+            continue;
+        }
+        switch (c) {
+        case '&': fputs("&amp;", out); break;
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '"': fputs("&quot;", out); break;
+        case '\'': fputs("&#39;", out); break;
+        default: fwrite(s + i, 1, k, out);
+        }
+        i += k;
+    }
+}
+
+void esc_html_str(FILE *out, const char *s)
+{
+    esc_html(out, s, strlen(s));
+}
+
+void esc_display_svg(FILE *out, const char *str, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    size_t run = 0; /* bytes kept as they are, written in one go */
+    for (size_t i = 0; i < n;) {
+        size_t k = esc_utf8_len(s + i, n - i);
+        unsigned char c = s[i];
+        if (k && (c >= 0x20 || c == '\t' || c == '\n' || c == '\r') && c != 0x7F) {
+            run += k;
+            i += k;
+            continue;
+        }
+        fwrite(s + i - run, 1, run, out);
+        run = 0;
+        fputs("\xEF\xBF\xBD", out);
+        i++;
+    }
+    fwrite(s + n - run, 1, run, out);
+}

@@ -40,6 +40,21 @@ const char *esc_double_text(char b[ESC_DOUBLE], double d);
  * Returns b (ESC_HUNDREDTHS bytes). */
 const char *esc_hundredths(char *b, long long v);
 
+/* Writes s[0..n) as HTML text or an attribute's value (quoted with "):
+ * & < > " and ' as entities, control bytes (tab and newline but for
+ * attributes) and invalid UTF-8 as U+FFFD, so that no byte from a log can
+ * open a tag, end an attribute or a style element, or break the page's
+ * encoding.  Inside an inline SVG the same holds (HTML parses it). */
+void esc_html(FILE *out, const char *s, size_t n);
+
+/* The same for a whole string, NUL-terminated. */
+void esc_html_str(FILE *out, const char *s);
+
+/* Writes s[0..n) (markup, gnuplot's SVG) as it is but for its invalid
+ * UTF-8 and control bytes (tab, newline and carriage return kept), which
+ * become U+FFFD: the page's encoding holds whatever a chart's text held. */
+void esc_display_svg(FILE *out, const char *s, size_t n);
+
 /* A name for the terminal: control bytes and invalid UTF-8 as U+FFFD.
  * malloc'd (NULL on ENOMEM); *width gets its width in code points (may be
  * NULL). */

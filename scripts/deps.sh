@@ -5,7 +5,7 @@
 set -u
 want="gcc make pkg-config libzstd-dev libdeflate-dev libcsv-dev libjansson-dev"
 case "${1:-build}" in
-test)  want="$want zlib1g-dev libcmocka-dev php8.2-fpm libfcgi-bin python3 zstd gnuplot-nox python3-prometheus-client prometheus adduser debhelper dpkg-dev lintian fakeroot postgresql nginx" ;;
+test)  want="$want zlib1g-dev libcmocka-dev php8.2-fpm libfcgi-bin python3 zstd gnuplot-nox python3-prometheus-client prometheus adduser debhelper dpkg-dev lintian fakeroot postgresql nginx chromium tidy python3-pil" ;;
 bench) want="$want zstd time php8.2-fpm postgresql" ;;
 fuzz)  want="$want clang libclang-rt-14-dev" ;;
 deb)   want="$want debhelper dpkg-dev lintian fakeroot" ;;

@@ -6,6 +6,7 @@
 #include <cmocka.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "escape.h"
 
@@ -80,6 +81,41 @@ static void test_utf8_lengths_refuse_truncation_and_surrogates(void **state)
     assert_int_equal(esc_utf8_len((const unsigned char *)"\xc0\xaf", 2), 0); /* overlong */
 }
 
+/* The page's text and attributes: markup, a quote, an apostrophe and an
+ * ampersand as entities; control bytes (tab and newline kept) and invalid
+ * UTF-8 as U+FFFD; valid UTF-8 as it is */
+static void test_html_text_and_attributes_escape_markup_and_bytes(void **state)
+{
+    (void)state;
+    const char *img = "<img src=x onerror=\"alert('1')\">&amp;";
+    char *p = written(esc_html, img, strlen(img));
+    assert_string_equal(p, "&lt;img src=x onerror=&quot;alert(&#39;1&#39;)&quot;&gt;&amp;amp;");
+    free(p);
+    p = written(esc_html, "</style>]]>\x01\x1b\t\n\x7f", 16);
+    assert_string_equal(p, "&lt;/style&gt;]]&gt;\xEF\xBF\xBD\xEF\xBF\xBD\t\n\xEF\xBF\xBD");
+    free(p);
+    p = written(esc_html, "caf\xC3\xA9 \xC3 \xFF", 9);
+    assert_string_equal(p, "caf\xC3\xA9 \xEF\xBF\xBD \xEF\xBF\xBD");
+    free(p);
+    p = written(esc_html, "a\0b", 3); /* a NUL is no end of the text */
+    assert_string_equal(p, "a\xEF\xBF\xBD" "b");
+    free(p);
+}
+
+/* A chart's SVG inlined: its markup as it is, its invalid UTF-8 and
+ * control bytes (tab, newline, carriage return kept) as U+FFFD */
+static void test_svg_markup_kept_bytes_replaced(void **state)
+{
+    (void)state;
+    const char *svg = "<text x=\"1\">&lt;b&gt; caf\xC3\xA9</text>\r\n\t";
+    char *p = written(esc_display_svg, svg, strlen(svg));
+    assert_string_equal(p, svg);
+    free(p);
+    p = written(esc_display_svg, "<t>\xFF\x01\x7f\xC3</t>\0", 12);
+    assert_string_equal(p, "<t>\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD</t>\xEF\xBF\xBD");
+    free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -89,6 +125,8 @@ int main(void)
         cmocka_unit_test(test_hundredths_print_two_decimals),
         cmocka_unit_test(test_display_names_replace_controls_and_invalid_utf8),
         cmocka_unit_test(test_utf8_lengths_refuse_truncation_and_surrogates),
+        cmocka_unit_test(test_html_text_and_attributes_escape_markup_and_bytes),
+        cmocka_unit_test(test_svg_markup_kept_bytes_replaced),
     };
     return cmocka_run_group_tests_name("escape", tests, NULL, NULL);
 }

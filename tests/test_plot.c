@@ -177,6 +177,154 @@ static void test_the_fit_points_take_the_other_pools_part_out(void **state)
     pipeline_free(pl);
 }
 
+/* A long log: pool a on host h, n rounds 30 s apart, its queue, busy
+ * workers and the host's busy ticks varying; the plots written (gnuplot
+ * kept off PATH) into dir, svg_only as the page asks.  Returns the
+ * pipeline (the caller frees it). */
+static pipeline *long_log_plotted(char *dir, int n, int svg_only)
+{
+    char err[256], note[600];
+    assert_non_null(mkdtemp(dir));
+    pipeline *pl = pipeline_new(NULL);
+    plotter *pt = plot_new(dir, err, sizeof err);
+    assert_non_null(pt);
+    if (svg_only)
+        plot_svg_only(pt);
+    assert_int_equal(plot_attach(pt, pl), 0);
+    th_host(pl, "h", 4, "boot", 0);
+    th_pool(pl, "a", 8, NULL);
+    unsigned long long busy = 0;
+    for (int k = 0; k < n; k++) {
+        th_round *r = th_round_at(30.0 * k, busy);
+        char b[300];
+        snprintf(b, sizeof b, "{\"pool\":\"a\",\"start time\":100,\"listen queue\":%d,"
+                 "\"active processes\":%d,\"max children reached\":0,\"processes\":[]}",
+                 (k * 7) % 5, 1 + (k * 3) % 8);
+        th_page(r, "a", b, 0);
+        th_pids(r, "a", 1, 10LL, (unsigned long long)(k * 40 + (k % 3) * 5));
+        th_run(pl, r);
+        busy += 100ull * 30 * (1 + (k * 5) % 3);
+    }
+    const char *path = getenv("PATH");
+    char *saved = path ? strdup(path) : NULL;
+    setenv("PATH", "/nonexistent", 1);
+    assert_int_equal(plot_finish(pt, pl, note, sizeof note), 1);
+    if (saved)
+        setenv("PATH", saved, 1);
+    free(saved);
+    plot_free(pt);
+    return pl;
+}
+
+/* The rows of the datablock name after the line after (NULL: the first
+ * one), as numbers: rows[i * cols + c].  Returns how many rows. */
+static size_t block_rows(const char *gp, const char *after, const char *name, double *rows,
+                         size_t max, int cols)
+{
+    const char *p = after ? strstr(gp, after) : gp;
+    assert_non_null(p);
+    char head[64];
+    snprintf(head, sizeof head, "$%s << EOD\n", name);
+    p = strstr(p, head);
+    assert_non_null(p);
+    p += strlen(head);
+    size_t n = 0;
+    while (strncmp(p, "EOD\n", 4) != 0) {
+        const char *nl = strchr(p, '\n');
+        assert_non_null(nl);
+        if (*p != '#') {
+            assert_true(n < max);
+            char *e;
+            const char *q = p;
+            for (int c = 0; c < cols; c++, q = e)
+                rows[n * (size_t)cols + (size_t)c] = strtod(q, &e);
+            n++;
+        }
+        p = nl + 1;
+    }
+    return n;
+}
+
+static int same(double a, double b)
+{
+    return (isnan(a) && isnan(b)) || fabs(a - b) < 6e-5;
+}
+
+/* A long log's SVG series: a row for each span of k = ceil(rows / 250)
+ * rounds, its first round's time and the most of each other column in it,
+ * NaN ignored (a peak is never lost); its fit points one in k'; the PNG
+ * draws every row (the data as written). */
+static void test_a_long_logs_svg_draws_the_most_of_each_span(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/fpmcpu-plot-XXXXXX", path[128];
+    pipeline *pl = long_log_plotted(dir, 600, 0);
+    size_t n;
+    snprintf(path, sizeof path, "%s/01-h-a.gp", dir);
+    char *gp = contents(path, &n);
+    assert_non_null(gp);
+    enum { COLS = 7, MAX = 700 };
+    static double all[MAX * COLS], svg[MAX * COLS], pts[MAX * 2], svgpts[MAX * 2];
+    size_t rows = block_rows(gp, NULL, "series", all, MAX, COLS);
+    assert_int_equal(rows, 600);
+    assert_non_null(strstr(gp, "# the SVGs: a row for every 3 rounds (the most of each), every 1 "
+                               "of memory, one point in 3\n"));
+    size_t srows = block_rows(gp, "# the SVGs:", "series", svg, MAX, COLS);
+    assert_int_equal(srows, 200);
+    for (size_t i = 0; i < srows; i++) {
+        double want[COLS];
+        for (int c = 0; c < COLS; c++) {
+            want[c] = all[3 * i * COLS + (size_t)c];
+            for (size_t j = 3 * i + 1; c > 0 && j < 3 * i + 3; j++) {
+                double x = all[j * COLS + (size_t)c];
+                if (!isnan(x) && (isnan(want[c]) || x > want[c]))
+                    want[c] = x;
+            }
+            if (!same(svg[i * COLS + (size_t)c], want[c]))
+                fail_msg("row %zu column %d: %f, the span's most is %f", i, c + 1,
+                         svg[i * COLS + (size_t)c], want[c]);
+        }
+    }
+    size_t np = block_rows(gp, NULL, "points", pts, MAX, 2);
+    size_t sp = block_rows(gp, "# the SVGs:", "points", svgpts, MAX, 2);
+    assert_int_equal(sp, (np + 2) / 3);
+    for (size_t i = 0; i < sp; i++)
+        assert_true(same(svgpts[2 * i], pts[6 * i]) && same(svgpts[2 * i + 1], pts[6 * i + 1]));
+    /* the PNGs come first, drawing what was written */
+    char *png = strstr(gp, "pngcairo"), *cut = strstr(gp, "# the SVGs:");
+    assert_true(png && cut && png < cut && strstr(cut, "set terminal svg"));
+    free(gp);
+    pipeline_free(pl);
+    char rm[128];
+    snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
+    assert_int_equal(system(rm), 0);
+}
+
+/* The page's charts: SVG alone, no PNG, and a long series written once,
+ * as the SVG draws it. */
+static void test_the_pages_charts_are_svg_alone(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/fpmcpu-plot-XXXXXX", path[128];
+    pipeline *pl = long_log_plotted(dir, 600, 1);
+    size_t n;
+    snprintf(path, sizeof path, "%s/01-h-a.gp", dir);
+    char *gp = contents(path, &n);
+    assert_non_null(gp);
+    assert_null(strstr(gp, "pngcairo"));
+    assert_null(strstr(gp, ".png'"));
+    char *first = strstr(gp, "$series << EOD\n");
+    assert_non_null(first);
+    assert_null(strstr(first + 1, "$series << EOD\n"));
+    static double svg[700 * 7];
+    assert_int_equal(block_rows(gp, NULL, "series", svg, 700, 7), 200);
+    free(gp);
+    pipeline_free(pl);
+    char rm[128];
+    snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
+    assert_int_equal(system(rm), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -186,6 +334,8 @@ int main(void)
         cmocka_unit_test(test_the_lower_panel_of_steal_and_pressure),
         cmocka_unit_test(test_the_memory_and_bounds_plots),
         cmocka_unit_test(test_the_fit_points_take_the_other_pools_part_out),
+        cmocka_unit_test(test_a_long_logs_svg_draws_the_most_of_each_span),
+        cmocka_unit_test(test_the_pages_charts_are_svg_alone),
     };
     return cmocka_run_group_tests_name("plot", tests, NULL, NULL);
 }

@@ -693,6 +693,98 @@ static void test_19_4_why_names_the_first_route_from_50_pct(void **state)
     }
 }
 
+/* The page: what it says of the run, through report_print_meta. */
+static char *render_page(const pipeline *pl, const wi_scenario *sc, const rp_meta *m)
+{
+    char *s = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&s, &n);
+    assert_int_equal(report_print_meta(f, report_format("html"), pl, sc, m), 0);
+    fclose(f);
+    return s;
+}
+
+/* The page: a name from a log is text wherever it is printed (the title,
+ * a heading, a table, a sentence, a link), its markup as entities, its
+ * invalid UTF-8 as U+FFFD; a Content-Security-Policy forbids scripts and
+ * loads */
+static void test_page_names_are_text_and_scripts_forbidden(void **state)
+{
+    (void)state;
+    pipeline *pl = pipeline_new(NULL);
+    th_host(pl, "h<b>1</b>", 1, "b", 0);
+    const char name[] = "<img src=x onerror=\"alert('1')\">\xff";
+    assert_int_equal(pipeline_pool(pl, name, sizeof name - 1, (const unsigned char *)"", 0), 0);
+    wi_scenario sc = {.headroom = 200};
+    char *h = render_page(pl, &sc, NULL);
+    assert_null(strstr(h, "<img"));
+    assert_null(strstr(h, "<b>"));
+    assert_non_null(strstr(h, "<title>php-fpm capacity: h&lt;b&gt;1&lt;/b&gt;</title>"));
+    const char esc[] = "&lt;img src=x onerror=&quot;alert(&#39;1&#39;)&quot;&gt;\xef\xbf\xbd";
+    assert_non_null(strstr(h, "<h3>pool "));
+    char link[200];
+    snprintf(link, sizeof link, "<a href=\"#h1-p1\">%s</a>", esc);
+    assert_non_null(strstr(h, link));
+    snprintf(link, sizeof link, "<h3>pool %s <span class=\"meta\">on h&lt;b&gt;1&lt;/b&gt;</span>", esc);
+    assert_non_null(strstr(h, link));
+    assert_non_null(strstr(h, "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src "
+                              "'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; "
+                              "form-action 'none'\">"));
+    assert_null(strstr(h, "<script"));
+    free(h);
+    pipeline_free(pl);
+}
+
+/* The page's header: the logs read, their records, when it was made, and
+ * what the logs lost; without charts, why in one line */
+static void test_page_header_says_the_logs_and_what_they_lost(void **state)
+{
+    (void)state;
+    pipeline *pl = small_history();
+    wi_scenario sc = {.headroom = 200};
+    char *logs[] = {"a.fpmlog", "b&c.fpmlog.zst"};
+    rp_meta m = {.logs = logs, .nlogs = 2, .records = 1234, .damaged = 3, .dropped_rounds = 1,
+                 .made_ns = 1796000000ull * 1000000000ull,
+                 .charts_note = "they are drawn by gnuplot, which is not installed"};
+    char *h = render_page(pl, &sc, &m);
+    assert_non_null(strstr(h, "<p class=\"meta\">Made 2026-11-30T00:53:20Z by fpm-analyze "));
+    assert_non_null(strstr(h, "Logs read: <code>a.fpmlog</code>, <code>b&amp;c.fpmlog.zst</code>; "
+                              "1234 records.</p>"));
+    assert_non_null(strstr(h, "What the logs lost: 3 damaged records skipped, 1 round cut short "
+                              "dropped, 0 copied rounds dropped, 0 rounds before any HOST record "
+                              "ignored, 0 logs that could not be read; the figures stand on the "
+                              "rest.</p>"));
+    assert_non_null(strstr(h, "<p class=\"note\">No charts: they are drawn by gnuplot, which is "
+                              "not installed</p>"));
+    free(h);
+    m.damaged = m.dropped_rounds = 0;
+    h = render_page(pl, &sc, &m);
+    assert_null(strstr(h, "What the logs lost"));
+    free(h);
+    pipeline_free(pl);
+}
+
+/* The page's answer first: a row per pool as advise prints it (now, the
+ * CPU ceiling, the memory ceiling, the advice, what binds), then each
+ * pool's figures from the text's table, each with its words */
+static void test_page_answer_and_figures(void **state)
+{
+    (void)state;
+    pipeline *pl = small_history();
+    wi_scenario sc = {.headroom = 200};
+    char *h = render_page(pl, &sc, NULL);
+    assert_non_null(strstr(h, "<tr class=\"binds-none\"><td class=\"name\"><a href=\"#h1-p1\">shop"
+                              "</a></td><td>40</td><td>-</td><td>-</td><td>-</td>"
+                              "<td class=\"name binds\">-</td></tr>"));
+    assert_non_null(strstr(h, "<tr><th class=\"name\" scope=\"row\">READINGS</th><td class=\""
+                              "name\">requests read</td><td>20</td></tr>"));
+    assert_non_null(strstr(h, "<tr><th class=\"name\" scope=\"row\">TYPICAL</th><td class=\""
+                              "name\">the median request&#39;s CPU share</td><td>70%</td></tr>"));
+    assert_true(strstr(h, "<h3>The answer</h3>") < strstr(h, "<section class=\"pool\""));
+    free(h);
+    pipeline_free(pl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -722,6 +814,9 @@ int main(void)
         cmocka_unit_test(test_17_3_a_corrected_share_above_100_in_the_sums_at_100_in_the_histogram),
         cmocka_unit_test(test_17_8_why_says_the_wake_up_waits_are_charged),
         cmocka_unit_test(test_numbers_from_a_log_are_range_checked_and_products_saturate),
+        cmocka_unit_test(test_page_names_are_text_and_scripts_forbidden),
+        cmocka_unit_test(test_page_header_says_the_logs_and_what_they_lost),
+        cmocka_unit_test(test_page_answer_and_figures),
     };
     return cmocka_run_group_tests_name("report", tests, NULL, NULL);
 }

@@ -84,6 +84,7 @@ typedef struct {
     void (*get)(const pl_pool *p, const wi_view *v, fig_value *out);
     const char *unit, *missing;
     const char *zero;   /* what stands for 0 ("<5%": a bucket floor of 0), NULL: 0 */
+    const char *label;  /* the page's words for it, after the heading */
 } fig_column;
 
 /* The text's pool table, in its order; FIG_NTEXT_MAX its room. */

@@ -35,8 +35,17 @@ struct plotter {
     size_t     nround, round_cap;
     double     round_y;    /* ... and its host cores */
     int        failed;
+    int        svg_only;   /* the page's charts: no PNG */
     char       why[4400];  /* the first file that could not be opened, and why */
 };
+
+/* The SVG charts of a long log draw at most PLOT_SVG_ROWS rows of a series
+ * (one for each 2.3 pixels of the page's chart): a row for each span
+ * of rounds, the most of each column in it (a peak is never lost); and at
+ * most PLOT_SVG_POINTS fit points, one in so many.  The PNGs draw every
+ * row. */
+#define PLOT_SVG_ROWS   250
+#define PLOT_SVG_POINTS 200
 
 void plot_quote(char *out, const char *name, size_t len)
 {
@@ -197,6 +206,7 @@ static void on_round(void *arg, const pl_host *h, const pl_pool *p, const pl_rou
         else
             fputs(" NaN\n", q->memory);
         q->nmem += pair->host_other >= 0;
+        q->nmemrows++;
     }
     fprintf(q->series, "%.3f ", (double)r->real / 1e9);
     if (pair->usable)
@@ -232,6 +242,7 @@ static void on_round(void *arg, const pl_host *h, const pl_pool *p, const pl_rou
         q->nshown[k] += pair->has_signal[k] && (!PL_SIGNALS[k].plot_nonzero || pair->signal[k] > 0);
     }
     fputc('\n', q->series);
+    q->nseries++;
     q->nusable += pair->usable;
     if (pair->joint_point)
         note_joint(pt, q, pair);
@@ -307,6 +318,62 @@ static int datablock(FILE *gp, plotter *pt, const char *base, const char *suffix
     return 0;
 }
 
+/* A .dat file into the script as a datablock of fewer rows, one for each
+ * k of the file's: with most, the first row's time and the most of each
+ * other column (NaN when the k rows have none), else every k-th row as it
+ * is.  Comment lines are copied. */
+#define PLOT_COLS 32
+static int datablock_of(FILE *gp, plotter *pt, const char *base, const char *suffix,
+                        const char *name, size_t k, int most)
+{
+    FILE *f = open_in(pt, base, suffix, "r");
+    if (!f)
+        return FPM_EFAIL;
+    fprintf(gp, "$%s << EOD\n", name);
+    char *line = NULL;
+    size_t cap = 0, seen = 0;
+    int ncol = 0;
+    double acc[PLOT_COLS];
+    while (getline(&line, &cap, f) > 0) {
+        if (line[0] == '#') {
+            fputs(line, gp);
+            continue;
+        }
+        if (!most) {
+            if (seen++ % k == 0)
+                fputs(line, gp);
+            continue;
+        }
+        char *s = line, *e;
+        int c = 0;
+        for (double x; c < PLOT_COLS && (x = strtod(s, &e), e != s); s = e, c++) {
+            if (seen % k == 0)
+                acc[c] = x;
+            else if (c > 0 && !isnan(x) && (isnan(acc[c]) || x > acc[c]))
+                acc[c] = x;
+        }
+        if (seen % k == 0)
+            ncol = c;
+        if (++seen % k == 0) {
+            fprintf(gp, "%.3f", acc[0]);
+            for (int j = 1; j < ncol; j++)
+                fprintf(gp, isnan(acc[j]) ? " NaN" : " %.4f", acc[j]);
+            fputc('\n', gp);
+        }
+    }
+    if (most && seen % k) { /* the last, shorter span */
+        fprintf(gp, "%.3f", acc[0]);
+        for (int j = 1; j < ncol; j++)
+            fprintf(gp, isnan(acc[j]) ? " NaN" : " %.4f", acc[j]);
+        fputc('\n', gp);
+    }
+    free(line);
+    fputs("EOD\n", gp);
+    int bad = ferror(f);
+    fclose(f);
+    return bad ? FPM_EFAIL : 0;
+}
+
 /* The memory readings' buckets (14.2), from the first that holds one to
  * the last, W's marked: "top_mib readings readings_of_W's_bucket label". */
 static int write_memhist(plotter *pt, const plot_pool *q)
@@ -365,13 +432,33 @@ static int write_script(plotter *pt, plot_pool *q)
     fprintf(gp, "name = %s.' on '.%s\n", qn, qh);
     free(qn);
     free(qh);
+    /* a long log's SVG draws fewer rows (PLOT_SVG_ROWS): the same names,
+     * redefined after the PNGs (or alone, for the page's SVGs) */
+    size_t ks = (q->nseries + PLOT_SVG_ROWS - 1) / PLOT_SVG_ROWS,
+           km = (q->nmemrows + PLOT_SVG_ROWS - 1) / PLOT_SVG_ROWS,
+           kp = (q->npoints + PLOT_SVG_POINTS - 1) / PLOT_SVG_POINTS;
+    int all = !pt->svg_only;
     int rc = datablock(gp, pt, q->base, ".hist.dat", "hist") |
-             datablock(gp, pt, q->base, ".points.dat", "points") |
-             datablock(gp, pt, q->base, ".series.dat", "series") |
-             datablock(gp, pt, q->base, ".memhist.dat", "memhist") |
-             datablock(gp, pt, q->base, ".memory.dat", "memory");
-    plot_draw(gp, "pngcairo", "png", q);
-    plot_draw(gp, "svg", "svg", q);
+             datablock(gp, pt, q->base, ".memhist.dat", "memhist");
+    if (all || kp <= 1)
+        rc |= datablock(gp, pt, q->base, ".points.dat", "points");
+    if (all || ks <= 1)
+        rc |= datablock(gp, pt, q->base, ".series.dat", "series");
+    if (all || km <= 1)
+        rc |= datablock(gp, pt, q->base, ".memory.dat", "memory");
+    if (all)
+        plot_draw(gp, "pngcairo size 1000,600", "png", q);
+    if (ks > 1 || km > 1 || kp > 1)
+        fprintf(gp, "# the SVGs: a row for every %zu rounds (the most of each), every %zu of "
+                    "memory, one point in %zu\n", ks ? ks : 1, km ? km : 1, kp ? kp : 1);
+    if (ks > 1)
+        rc |= datablock_of(gp, pt, q->base, ".series.dat", "series", ks, 1);
+    if (km > 1)
+        rc |= datablock_of(gp, pt, q->base, ".memory.dat", "memory", km, 1);
+    if (kp > 1)
+        rc |= datablock_of(gp, pt, q->base, ".points.dat", "points", kp, 0);
+    /* smaller: the page shows two side by side, its words still legible */
+    plot_draw(gp, "svg size 720,440", "svg", q);
     if (fclose(gp) != 0)
         rc = FPM_EFAIL;
     return rc;
@@ -382,9 +469,9 @@ static int write_script(plotter *pt, plot_pool *q)
 static int images_replaceable(const plotter *pt, const plot_pool *q, char *note, size_t notelen)
 {
     static const char *const kinds[] = {"hist", "fit", "series", "memory", "bounds"},
-                             *const exts[] = {"png", "svg"};
+                             *const exts[] = {"svg", "png"};
     for (int k = 0; k < 5; k++)
-        for (int e = 0; e < 2; e++) {
+        for (int e = 0; e < (pt->svg_only ? 1 : 2); e++) {
             char path[4200], why[200];
             snprintf(path, sizeof path, "%s/%s-%s.%s", pt->dir, q->base, kinds[k], exts[e]);
             if (outfile_replaceable(path, why, sizeof why) != 0) {
@@ -557,6 +644,19 @@ int plot_finish(plotter *pt, const pipeline *pl, char *note, size_t notelen)
     }
     snprintf(note, notelen, "%s: %zu pool(s) plotted", pt->dir, pt->n);
     return 0;
+}
+
+void plot_svg_only(plotter *pt)
+{
+    pt->svg_only = 1;
+}
+
+int plot_base_of(const plotter *pt, const pl_pool *p, char *out, size_t n)
+{
+    for (size_t i = 0; pt && i < pt->n; i++)
+        if (pt->pools[i].p == p)
+            return (size_t)snprintf(out, n, "%s", pt->pools[i].base) < n ? 0 : -1;
+    return -1;
 }
 
 void plot_free(plotter *pt)

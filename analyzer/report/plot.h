@@ -29,6 +29,14 @@ int plot_attach(plotter *pt, pipeline *pl);
  * note), -1 on an error (in note). */
 int plot_finish(plotter *pt, const pipeline *pl, char *note, size_t notelen);
 
+/* Draws the SVGs alone (the page's charts), no PNG. */
+void plot_svg_only(plotter *pt);
+
+/* How p's files' names begin in DIR (as "01-host-pool", then "-hist.svg"
+ * and the other charts) into out.  0, or -1 when p has none or out is too
+ * small. */
+int plot_base_of(const plotter *pt, const pl_pool *p, char *out, size_t n);
+
 void plot_free(plotter *pt);
 
 /* name as a gnuplot single-quoted string into out (4 * len + 3 bytes). */

@@ -26,8 +26,10 @@ static void lower_panel(FILE *gp, const plot_pool *q)
             fprintf(gp, "%s%s", sep, PL_SIGNALS[k].plot_short);
             sep = " and ";
         }
-    fputs("'\nunset y2label\nunset y2tics\nset ylabel '% of the time'\nset yrange [0:*]\nplot ",
-          gp);
+    /* the lower third; its key to the right, beside the lines */
+    fputs("'\nset origin 0,0\nset size 1,0.34\nunset y2label\nunset y2tics\nunset xlabel\n"
+          "set key outside right top vertical\nset ylabel '% of the time'\nset yrange [0:*]\n"
+          "plot ", gp);
     sep = "";
     for (int k = 0, col = 8; k < SIG_N; k++) {
         if (!PL_SIGNALS[k].plot)
@@ -89,7 +91,7 @@ static void memory_plot(FILE *gp, const plot_pool *q)
           "set title 'Memory a worker holds (its private pages and its request''s peak): '.name "
           "noenhanced\nset xlabel 'MiB, at most (each bucket''s top)'\nset ylabel 'readings'\n"
           "set style fill solid 0.7\nset boxwidth 0.8\nset grid ytics\nset key top right\n"
-          "set xtics rotate by -90 font ',9'\n", gp);
+          "set offsets 0,0,graph 0.2,0\nset xtics rotate by -90 font ',9'\n", gp);
     if (q->p->mem.total == 0)
         empty(gp, "no memory readings (a log without STATM)");
     else if (q->w_mib >= 0)
@@ -100,17 +102,17 @@ static void memory_plot(FILE *gp, const plot_pool *q)
     else
         fprintf(gp, "plot $memhist using 0:2:xtic(4) with boxes lc rgb '#0072b2' "
                     "title '%u readings: W needs 20'\n", q->p->mem.total);
-    fputs("reset\nset title 'The host''s memory: php-fpm''s and the rest''s, against what "
-          "php-fpm can have'\nset xdata time\nset timefmt '%s'\nset xlabel 'UTC'\n"
-          "set ylabel 'GiB'\nset grid\nset key top left horizontal maxrows 2 font ',9' opaque\n",
-          gp);
+    fputs("reset\nset title 'The host''s memory: php-fpm''s and the rest''s; php-fpm can have "
+          "what the rest left at its largest, less a tenth'\nset xdata time\nset timefmt '%s'\n"
+          "set xlabel 'UTC'\nset ylabel 'GiB'\nset grid\nset key below horizontal maxrows 2 "
+          "font ',9'\n", gp);
     if (q->has_budget)
         fprintf(gp, "set yrange [0:%.4f]\n", 1.35 * q->total / 1073741824.0);
     else
         fputs("set yrange [0:*]\n", gp);
     double span = q->t1 - q->t0;
     fprintf(gp, "set format x '%s'\n", span < 1200 ? "%H:%M:%S" : span < 172800 ? "%H:%M"
-                                                                               : "%m-%d %H:%M");
+                                      : span < 345600 ? "%m-%d %H:%M" : "%m-%d");
     if (q->nmem == 0) {
         empty(gp, "no MEMINFO in the log");
         fputs("unset multiplot\n", gp);
@@ -122,9 +124,8 @@ static void memory_plot(FILE *gp, const plot_pool *q)
           "$memory using 1:2 with filledcurves x1 lc rgb '#e69f00' title 'php-fpm', "
           "$memory using 1:4 with lines lw 2 lc rgb '#cc79a7' title 'this pool''s workers'", gp);
     if (q->has_budget)
-        fprintf(gp, ", %.4f with lines lw 2 dt 2 lc rgb 'black' title 'what php-fpm can have "
-                    "(%.2f GiB: the rest at its largest and a tenth kept)', "
-                    "%.4f with lines lc rgb 'gray40' title 'the memory (%.2f GiB)'",
+        fprintf(gp, ", %.4f with lines lw 2 dt 2 lc rgb 'black' title 'php-fpm can have "
+                    "%.2f GiB', %.4f with lines lc rgb 'gray40' title 'memory %.2f GiB'",
                 q->budget / gib, q->budget / gib, q->total / gib, q->total / gib);
     fputs("\nunset multiplot\n", gp);
 }
@@ -199,7 +200,7 @@ static void bounds_plot(FILE *gp, const plot_pool *q)
 void plot_draw(FILE *gp, const char *term, const char *ext, const plot_pool *q)
 {
     const char *base = q->base;
-    fprintf(gp, "reset\nset terminal %s size 1000,600 noenhanced\n", term);
+    fprintf(gp, "reset\nset terminal %s noenhanced\n", term);
     fprintf(gp, "set output '%s-hist.%s'\n", base, ext);
     fputs("set title 'CPU share of requests: '.name noenhanced\n"
           "set xlabel 'CPU time over wall time (bucket floors: 5% wide to 100%, then 25%, then 100%)' noenhanced\n"
@@ -217,7 +218,7 @@ void plot_draw(FILE *gp, const char *term, const char *ext, const plot_pool *q)
     /* labels that do not repeat: seconds on a short log, dates on a long one */
     double span = q->t1 - q->t0;
     fprintf(gp, "set format x '%s'\n", span < 1200 ? "%H:%M:%S" : span < 172800 ? "%H:%M"
-                                                                               : "%m-%d %H:%M");
+                                      : span < 345600 ? "%m-%d %H:%M" : "%m-%d");
     int64_t top = q->queue_max > q->active_max ? q->queue_max : q->active_max;
     if (q->p->max_children > top)
         top = q->p->max_children;
@@ -225,8 +226,8 @@ void plot_draw(FILE *gp, const char *term, const char *ext, const plot_pool *q)
     int truth = 0;
     for (int k = 0; k < SIG_N; k++)
         truth |= q->nusable && q->nshown[k];
-    if (truth) /* steal and pressure in a panel below */
-        fputs("set multiplot layout 2,1\n", gp);
+    if (truth) /* steal and pressure in a panel below, the upper two thirds for the rest */
+        fputs("set multiplot\nset origin 0,0.34\nset size 1,0.66\n", gp);
     if (q->nusable == 0)
         empty(gp, "no usable round pair (5 s to 5 min apart) yet");
     else

@@ -29,6 +29,7 @@ typedef struct {
     joint_sol      sol;
     FILE          *memory;      /* the host's php and other memory, the pool's private */
     size_t         nmem;        /* rounds that gave them */
+    size_t         nseries, nmemrows; /* the rows of its series and memory files */
     /* at the end, as measured (sections 14 and 15) */
     int            has_model;   /* its bounds: R, D, C and the knee */
     double         r, d, c, knee;
@@ -44,8 +45,8 @@ typedef struct {
  * advice, 4 at the least. */
 double plot_bounds_top(const plot_pool *q);
 
-/* The plots of pool q for the terminal term (pngcairo, svg), images named
- * after q->base with extension ext, into the script gp. */
+/* The plots of pool q for the terminal term with its size ("svg size
+ * 720,440"), images named after q->base with extension ext, into gp. */
 void plot_draw(FILE *gp, const char *term, const char *ext, const plot_pool *q);
 
 /* Runs gnuplot in dir on the script, fed through a pipe.  0 ok, 1 gnuplot

@@ -5,9 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const rp_format rp_text, rp_json, rp_csv, rp_openmetrics, rp_prometheus;
+extern const rp_format rp_text, rp_json, rp_csv, rp_openmetrics, rp_prometheus, rp_html;
 
-static const rp_format *const FORMATS[] = {&rp_text, &rp_json, &rp_csv, &rp_openmetrics, &rp_prometheus};
+static const rp_format *const FORMATS[] = {&rp_text, &rp_json, &rp_csv, &rp_openmetrics,
+                                           &rp_prometheus, &rp_html};
 #define NFORMATS (sizeof FORMATS / sizeof FORMATS[0])
 
 const rp_format *report_format(const char *name)
@@ -42,7 +43,13 @@ void report_format_help(FILE *out)
 
 int report_print(FILE *out, const rp_format *f, const pipeline *pl, const wi_scenario *sc)
 {
-    rp_ctx c = {out, pl, sc, 0, 0, 1, NULL};
+    return report_print_meta(out, f, pl, sc, NULL);
+}
+
+int report_print_meta(FILE *out, const rp_format *f, const pipeline *pl, const wi_scenario *sc,
+                      const rp_meta *meta)
+{
+    rp_ctx c = {out, pl, sc, 0, 0, 1, NULL, meta};
     pl_host *const *hosts;
     size_t n = pipeline_hosts(pl, &hosts);
     int rc = STEP(f->begin, (&c));

@@ -15,6 +15,20 @@
 #include "pipeline.h"
 #include "whatif.h"
 
+/* What the page says of the run besides the figures (its header, its
+ * charts), given by the caller; the other formats leave it. */
+typedef struct {
+    char *const *logs;               /* the LOGs read, in order */
+    int          nlogs;
+    uint64_t     records, damaged, dropped_rounds, hostless_rounds, copies, unreadable;
+    uint64_t     made_ns;            /* when it was made (CLOCK_REALTIME) */
+    const char  *charts;             /* the folder the charts were drawn in, or NULL ... */
+    const char  *charts_note;        /* ... and why not */
+    /* a pool's charts' file names begin with this in charts; 0, -1 none */
+    int        (*chart_base)(void *arg, const pl_pool *p, char *out, size_t n);
+    void        *chart_arg;
+} rp_meta;
+
 /* What a format's steps are given. */
 typedef struct {
     FILE              *out;
@@ -23,6 +37,7 @@ typedef struct {
     size_t             host_index, pool_index; /* among those already printed */
     int                ok;                     /* no step failed so far */
     void              *state;                  /* the format's own */
+    const rp_meta     *meta;                   /* NULL: none */
 } rp_ctx;
 
 /* A format.  Each step returns 0, or FPM_ENOMEM (common/rc.h); a NULL step is
@@ -49,6 +64,10 @@ void report_format_help(FILE *out);
 
 /* Prints pl in format f.  0, or FPM_ENOMEM. */
 int report_print(FILE *out, const rp_format *f, const pipeline *pl, const wi_scenario *sc);
+
+/* The same with what the page says of the run (may be NULL). */
+int report_print_meta(FILE *out, const rp_format *f, const pipeline *pl, const wi_scenario *sc,
+                      const rp_meta *meta);
 
 /* The hist view: per pool (only those named pool, when not NULL), one row
  * per non-empty bucket with its range, % of total, running % and count,

@@ -421,10 +421,7 @@ static int text_host_end(rp_ctx *c, const wi_host *a)
         if (sc->explain)
             explain_pairs(out, h);
         fputc('\n', out);
-        host_lines(out, s->hn, whatif_differs(sc) ? " in the what-if" : "", hm, h, v, h->npools,
-                   (const pl_pool *const *)h->pools, a->needed_now, a->needed_at_ceiling);
-        memory_line(out, s->hn, whatif_differs(sc) ? " in the what-if" : "", mem);
-        why_share(out, s->hn, v, h->npools, (const pl_pool *const *)h->pools, mem);
+        why_host(out, s->hn, a, sc);
         if (whatif_differs(sc))
             rc = print_what_if(out, a, s->hn);
     }
@@ -432,6 +429,16 @@ static int text_host_end(rp_ctx *c, const wi_host *a)
     free(s->hn);
     s->hn = NULL;
     return rc;
+}
+
+void why_host(FILE *out, const char *hn, const wi_host *a, const wi_scenario *sc)
+{
+    const pl_host *h = a->h;
+    const char *label = whatif_differs(sc) ? " in the what-if" : "";
+    host_lines(out, hn, label, a->hm, h, a->v, h->npools, (const pl_pool *const *)h->pools,
+               a->needed_now, a->needed_at_ceiling);
+    memory_line(out, hn, label, &a->mem);
+    why_share(out, hn, a->v, h->npools, (const pl_pool *const *)h->pools, &a->mem);
 }
 
 static int text_end(rp_ctx *c)

@@ -28,6 +28,11 @@ void out_cores_text(char *b, size_t n, uint64_t mc);
 /* The WHY of pool p with its view v. */
 void why_text(FILE *out, const pl_pool *p, const wi_view *v, const why_ctx *c);
 
+/* The host's lines of the text (text.c): what it measured, what its pools
+ * need together in CPU and in memory, the pools those sums leave out, how
+ * the memory was shared; one idea a line, each "host NAME: ...". */
+void why_host(FILE *out, const char *hn, const wi_host *a, const wi_scenario *sc);
+
 /* 14.5: "host NAME: the pools' CPU ceilings need ..." (how the host's memory
  * was shared among its n pools), a line; 0 where it was not shared. */
 int why_share(FILE *out, const char *hn, const wi_view *v, size_t n, const pl_pool *const *pools,

@@ -99,6 +99,20 @@ static void paragraphs(FILE *out, const char *s, size_t n)
     }
 }
 
+/* What fn prints, as a <div class=cls> of paragraphs.  0, or FPM_ENOMEM. */
+static int text_block(FILE *out, const char *cls, text_fn fn, const void *arg)
+{
+    size_t len;
+    char *t = captured(fn, arg, &len);
+    if (!t)
+        return FPM_ENOMEM;
+    fprintf(out, "<div class=\"%s\">\n", cls);
+    paragraphs(out, t, len);
+    fputs("</div>\n", out);
+    free(t);
+    return 0;
+}
+
 static int html_begin(rp_ctx *c)
 {
     FILE *out = c->out;
@@ -251,14 +265,8 @@ static int html_host(rp_ctx *c, const wi_host *a)
     }
     /* the host's lines: CPU and memory sums, the held pools, how it was shared */
     const void *arg[3] = {a, c->sc, s->hn};
-    size_t len;
-    char *lines = captured(host_lines_fn, arg, &len);
-    if (!lines)
+    if (text_block(out, "lines", host_lines_fn, arg) != 0)
         return FPM_ENOMEM;
-    fputs("<div class=\"lines\">\n", out);
-    paragraphs(out, lines, len);
-    fputs("</div>\n", out);
-    free(lines);
     /* the host's figures, from their table */
     fputs("<h3>The host</h3>\n<table class=\"figures\">\n<tbody>\n", out);
     for (size_t k = 0; k < FIG_NHOST; k++) {
@@ -430,14 +438,8 @@ static int html_pool(rp_ctx *c, const wi_host *a, size_t i)
     why_ctx w = {a->hm, c->sc->headroom, a->h->rounds, a->needed_now, c->sc->cost,
                  a->mem.has_budget, a->mem.budget};
     why_arg x = {p, v, &w};
-    size_t len;
-    char *why = captured(why_fn, &x, &len);
-    if (!why)
+    if (text_block(out, "why", why_fn, &x) != 0)
         return FPM_ENOMEM;
-    fputs("<div class=\"why\">\n", out);
-    paragraphs(out, why, len);
-    fputs("</div>\n", out);
-    free(why);
     fputs("<table class=\"figures\">\n<tbody>\n", out);
     for (size_t k = 1; k < FIG_NTEXT; k++) /* the text's table, but the pool's name */
         figure_row(out, &FIG_TEXT[k], p, v);

@@ -179,7 +179,7 @@ for name in ("hostile.dom", "nocsp.dom"):
     say("<img" not in body and "<script" not in body, "%s: no img and no script element" % name)
     for shown in ('&lt;img src=x onerror="document.title=\'pwned\'"&gt;',
                   "&lt;/style&gt;&lt;script&gt;document.title='pwned'&lt;/script&gt;",
-                  ']]&gt;&lt;!-- "it\'s" &amp;amp; caf\ufffd', "p" * 2000, "<code>/" + "w" * 127 + "</code>",
+                  ']]&gt;&lt;!-- "it\'s" &amp;amp; caf\ufffd', "p" * 1000, "<code>/" + "w" * 127 + "</code>",
                   '/&lt;img src=x onerror="document.title=\'pwned\'"&gt;.php'):
         say(shown in body, "%s: shown as text: %s" % (name, shown[:40]))
 say(page.count('<svg class="chart"') == 20, "the hostile pools' 20 charts inlined")

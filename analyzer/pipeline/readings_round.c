@@ -50,6 +50,11 @@ static void sums_add(reading_ctx *c, int64_t shown, int64_t share, int64_t us, i
 }
 
 /* 17.2: the worker's wait in the pair that ends at this round, when known. */
+typedef struct {
+    int      known;
+    uint64_t dc, dw;
+} wait_known;
+
 static int known_wait(const reading_ctx *c, const status_worker *w, uint64_t *dc, uint64_t *dw)
 {
     return c->waits && wt_growth(&c->p->wait_before, &c->p->wait_now, w->pid, dc, dw);
@@ -61,7 +66,7 @@ static int known_wait(const reading_ctx *c, const status_worker *w, uint64_t *dc
  * *slot (PR_NO_ROUTE when it is none).  Routes a halving forgot leave the
  * kept readings (18.1). */
 static void route_reading(reading_ctx *c, const status_worker *w, rd_verdict v, int64_t share,
-                          unsigned *slot)
+                          const wait_known *wk, unsigned *slot)
 {
     pl_pool *p = c->p;
     *slot = PR_NO_ROUTE;
@@ -71,9 +76,8 @@ static void route_reading(reading_ctx *c, const status_worker *w, rd_verdict v, 
     if (v != RD_ACCEPTED && v != RD_SHORT)
         return;
     int64_t s = share, us = w->duration;
-    uint64_t dc, dw;
-    if (known_wait(c, w, &dc, &dw)) {
-        wt_own o = wt_own_share(share, us, dc, dw);
+    if (wk->known) {
+        wt_own o = wt_own_share(share, us, wk->dc, wk->dw);
         s = o.share;
         us = o.duration_us;
     }
@@ -96,11 +100,12 @@ static void route_reading(reading_ctx *c, const status_worker *w, rd_verdict v, 
 /* Section 17.3: a reading whose worker's wait in the pair is known goes in
  * with its own share and duration, contended by its own wait; 0 when the
  * wait is not known (12.3 then says whether it is contended). */
-static int own_reading(reading_ctx *c, const status_worker *w, int64_t share, unsigned route)
+static int own_reading(reading_ctx *c, const status_worker *w, int64_t share,
+                       const wait_known *wk, unsigned route)
 {
-    uint64_t dc, dw;
+    uint64_t dc = wk->dc, dw = wk->dw;
     pl_pool *p = c->p;
-    if (!known_wait(c, w, &dc, &dw))
+    if (!wk->known)
         return 0;
     wt_own o = wt_own_share(share, w->has_duration ? w->duration : 0, dc, dw);
     int contended = wt_ratio(dc, dw) >= WT_CONTENDED;
@@ -138,8 +143,11 @@ static void on_reading(void *arg, const status_worker *w, rd_verdict v, int64_t 
         return;
     memory_reading(c->p, w, v);
     unsigned route;
-    route_reading(c, w, v, share, &route);
-    if (v == RD_ACCEPTED && !own_reading(c, w, share, route)) {
+    wait_known wk = {0};
+    if (v == RD_ACCEPTED || v == RD_SHORT) /* looked up once for both */
+        wk.known = known_wait(c, w, &wk.dc, &wk.dw);
+    route_reading(c, w, v, share, &wk, &route);
+    if (v == RD_ACCEPTED && !own_reading(c, w, share, &wk, route)) {
         int64_t us = w->has_duration ? w->duration : 0;
         sums_add(c, share, share, us, !c->contended, c->contended, route);
         c->p->contended_readings += (uint64_t)c->contended;

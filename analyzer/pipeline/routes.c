@@ -8,48 +8,57 @@
 #include "hist.h"
 #include "rc.h"
 
-static int is_digit(unsigned char c)
-{
-    return c >= '0' && c <= '9';
-}
+/* Each byte's class, for the one pass of fold: a digit, a hex digit or
+ * '-' (19.1's identifier bytes), and the bytes that end a path ('?', '#'). */
+enum { C_DIGIT = 1, C_HEX = 2, C_END = 4 };
+static const unsigned char cls[256] = {
+    ['0'] = C_DIGIT | C_HEX, ['1'] = C_DIGIT | C_HEX, ['2'] = C_DIGIT | C_HEX,
+    ['3'] = C_DIGIT | C_HEX, ['4'] = C_DIGIT | C_HEX, ['5'] = C_DIGIT | C_HEX,
+    ['6'] = C_DIGIT | C_HEX, ['7'] = C_DIGIT | C_HEX, ['8'] = C_DIGIT | C_HEX,
+    ['9'] = C_DIGIT | C_HEX,
+    ['a'] = C_HEX, ['b'] = C_HEX, ['c'] = C_HEX, ['d'] = C_HEX, ['e'] = C_HEX, ['f'] = C_HEX,
+    ['A'] = C_HEX, ['B'] = C_HEX, ['C'] = C_HEX, ['D'] = C_HEX, ['E'] = C_HEX, ['F'] = C_HEX,
+    ['-'] = C_HEX, ['?'] = C_END, ['#'] = C_END,
+};
 
-static int is_hex(unsigned char c)
+/* s[0..n), up to the first byte of class stop, with each identifier segment
+ * between '/' folded to {id}: a segment is one when it is not empty and is
+ * ASCII digits only, or at least 8 bytes of hex digits and '-' with a digit
+ * among them (19.1).  Appended to out at *o, never past room; the bytes
+ * it wrote OR'd into *high.  One pass: each segment is copied as it is
+ * read, and written over with {id} at its end when it is one (a pass to
+ * judge and one to copy showed in the replay).  The bytes of s it read. */
+static size_t fold(const char *s, size_t n, unsigned stop, char *out, size_t *o, size_t room,
+                   unsigned char *high)
 {
-    return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-/* 19.1: a segment is an identifier when it is not empty and is ASCII digits
- * only, or at least 8 bytes of hex digits and '-' with a digit among them. */
-static int identifier(const char *s, size_t n)
-{
-    size_t digits = 0, hex = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        digits += is_digit(c);
-        hex += is_hex(c) || c == '-';
+    size_t w = *o, seg = w, len = 0, digits = 0, hex = 0, i = 0;
+    unsigned char hi = 0;
+    for (;; i++) {
+        unsigned char c = i < n ? (unsigned char)s[i] : 0;
+        if (i == n || c == '/' || (cls[c] & stop)) {
+            if (len > 0 && (digits == len || (len >= 8 && hex == len && digits > 0))) {
+                w = seg;
+                for (const char *id = "{id}"; *id && w < room; id++)
+                    out[w++] = *id;
+            }
+            if (c != '/' || w >= room)
+                break;
+            out[w++] = '/';
+            seg = w;
+            len = digits = hex = 0;
+            continue;
+        }
+        len++;
+        digits += cls[c] & C_DIGIT;
+        hex += (cls[c] & C_HEX) >> 1;
+        if (w < room) {
+            out[w++] = (char)c;
+            hi |= c;
+        }
     }
-    return n > 0 && (digits == n || (n >= 8 && hex == n && digits > 0));
-}
-
-/* s[0..n) with each identifier segment between '/' folded to {id},
- * appended to out at *o (never past RT_CUT + a segment: the caller cuts). */
-static void fold(const char *s, size_t n, char *out, size_t *o, size_t room)
-{
-    size_t i = 0;
-    for (;;) {
-        size_t j = i;
-        while (j < n && s[j] != '/')
-            j++;
-        const char *seg = identifier(s + i, j - i) ? "{id}" : s + i;
-        size_t sl = seg == s + i ? j - i : 4;
-        size_t take = sl < room - *o ? sl : room - *o;
-        memcpy(out + *o, seg, take);
-        *o += take;
-        if (j >= n || *o >= room)
-            return;
-        out[(*o)++] = '/';
-        i = j + 1;
-    }
+    *o = w;
+    *high |= hi;
+    return i;
 }
 
 size_t rt_route_of(const char *uri, size_t len, const rt_params *params, char *out)
@@ -58,18 +67,21 @@ size_t rt_route_of(const char *uri, size_t len, const rt_params *params, char *o
         out[0] = '-';
         return 1;
     }
-    /* the path: before the first '?' or '#'; the query: after the first '?' */
-    size_t path = 0;
-    while (path < len && uri[path] != '?' && uri[path] != '#')
-        path++;
-    const char *q = memchr(uri, '?', len);
-    size_t qlen = q ? len - (size_t)(q + 1 - uri) : 0;
-    q = q ? q + 1 : NULL;
-    /* built a little past the cut (every step appends at most what is left
-     * of RT_CUT plus one byte), then cut */
-    char tmp[RT_CUT + 8];
+    /* built in out a little past the cut (every step appends at most what
+     * is left of RT_CUT plus one byte), then cut; the path: before the
+     * first '?' or '#' */
+    char *tmp = out;
     size_t o = 0, room = RT_CUT + 1;
-    fold(uri, path, tmp, &o, room);
+    unsigned char high = 0;
+    size_t path = fold(uri, len, C_END, tmp, &o, room, &high);
+    /* the query: after the first '?' */
+    const char *q = NULL;
+    size_t qlen = 0;
+    if (params->n && path < len) {
+        q = uri[path] == '?' ? uri + path : memchr(uri + path, '?', len - path);
+        qlen = q ? len - (size_t)(q + 1 - uri) : 0;
+        q = q ? q + 1 : NULL;
+    }
     int first = 1;
     for (size_t k = 0; q && k < params->n && o < room; k++) {
         const char *name = params->name[k];
@@ -87,12 +99,14 @@ size_t rt_route_of(const char *uri, size_t len, const rt_params *params, char *o
                 first = 0;
                 for (const char *p = sep; *p && o < room; p++)
                     tmp[o++] = *p;
-                for (size_t b = 0; b < nl && o < room; b++)
+                for (size_t b = 0; b < nl && o < room; b++) {
                     tmp[o++] = name[b];
+                    high |= (unsigned char)name[b];
+                }
                 if (o < room)
                     tmp[o++] = '=';
                 if (o < room)
-                    fold(v, cut, tmp, &o, room);
+                    fold(v, cut, 0, tmp, &o, room, &high);
                 break;
             }
             i = j + 1;
@@ -100,12 +114,17 @@ size_t rt_route_of(const char *uri, size_t len, const rt_params *params, char *o
     }
     if (o > RT_CUT)
         o = RT_CUT;
+    /* ASCII, nearly every route, is the route as it is */
+    if (!(high & 0x80))
+        return o;
     /* each invalid UTF-8 byte as U+FFFD */
+    char in[RT_CUT];
+    memcpy(in, tmp, o);
     size_t w = 0;
     for (size_t i = 0; i < o;) {
-        size_t l = esc_utf8_len((const unsigned char *)tmp + i, o - i);
+        size_t l = esc_utf8_len((const unsigned char *)in + i, o - i);
         if (l) {
-            memcpy(out + w, tmp + i, l);
+            memcpy(out + w, in + i, l);
             w += l;
             i += l;
         } else {
@@ -117,12 +136,24 @@ size_t rt_route_of(const char *uri, size_t len, const rt_params *params, char *o
     return w;
 }
 
+/* A route's hash for the index: eight bytes at a time (a byte at a time,
+ * FNV-1a's chain of multiplies showed in the replay); the order of the
+ * routes never depends on it. */
 static uint32_t hash_of(const char *s, size_t n)
 {
-    uint32_t h = 2166136261u; /* FNV-1a */
+    const uint64_t k = 0xff51afd7ed558ccdu;
+    uint64_t h = 0x9e3779b97f4a7c15u ^ n, w;
+    for (; n >= 8; s += 8, n -= 8) {
+        memcpy(&w, s, 8);
+        h = (h ^ w) * k;
+        h ^= h >> 32;
+    }
+    w = 0;
     for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 16777619u;
-    return h;
+        w |= (uint64_t)(unsigned char)s[i] << (8 * i);
+    h = (h ^ w) * k;
+    h ^= h >> 29;
+    return (uint32_t)h;
 }
 
 #define RT_INDEX (sizeof ((rt_table *)0)->index / sizeof ((rt_table *)0)->index[0])
@@ -201,7 +232,12 @@ int rt_add(rt_table *t, const char *name, size_t len, int64_t s, int64_t d_ms, i
             return FPM_ENOMEM;
         memset(t->index, 0xff, sizeof t->index);
     }
-    unsigned k = rt_find(t, name, len);
+    /* the route of the reading before, first: most readings of a pool
+     * are of a few routes, and the hash showed in the replay */
+    unsigned k = t->last;
+    const rt_route *l = &t->r[k];
+    if (k >= RT_MAX || !l->used || l->len != len || memcmp(l->name, name, len) != 0)
+        k = rt_find(t, name, len);
     if (k == RT_NONE && t->named < RT_MAX) {
         for (k = 0; t->r[k].used; k++)
             ;
@@ -233,6 +269,7 @@ int rt_add(rt_table *t, const char *name, size_t len, int64_t s, int64_t d_ms, i
         r->mem_max = mem;
     t->total++;
     *slot = k;
+    t->last = k;
     if (t->total > RT_LIMIT)
         halve(t);
     return 0;

@@ -50,6 +50,7 @@ typedef struct {
     uint64_t  total;           /* the sum of n */
     int16_t   index[1024];     /* open addressing: hash -> slot, -1 empty */
     unsigned  named;           /* named slots in use */
+    unsigned  last;            /* the slot of the last reading (a memo) */
     unsigned char gone[RT_SLOTS]; /* forgotten by the last halving (the caller
                                      clears them from its kept readings) */
     int       any_gone;

@@ -9,55 +9,72 @@
 #include "rc.h"
 
 /* Each byte's class, for the one pass of fold: a digit, a hex digit or
- * '-' (19.1's identifier bytes), and the bytes that end a path ('?', '#'). */
-enum { C_DIGIT = 1, C_HEX = 2, C_END = 4 };
+ * '-' (19.1's identifier bytes), a byte that ends a path ('?', '#'), '/',
+ * and a byte that is not ASCII. */
+enum { C_DIGIT = 1, C_HEX = 2, C_END = 4, C_SLASH = 8, C_HIGH = 16 };
+#define D_ C_DIGIT | C_HEX
+#define H8_ C_HIGH, C_HIGH, C_HIGH, C_HIGH, C_HIGH, C_HIGH, C_HIGH, C_HIGH
+#define H64_ H8_, H8_, H8_, H8_, H8_, H8_, H8_, H8_
 static const unsigned char cls[256] = {
-    ['0'] = C_DIGIT | C_HEX, ['1'] = C_DIGIT | C_HEX, ['2'] = C_DIGIT | C_HEX,
-    ['3'] = C_DIGIT | C_HEX, ['4'] = C_DIGIT | C_HEX, ['5'] = C_DIGIT | C_HEX,
-    ['6'] = C_DIGIT | C_HEX, ['7'] = C_DIGIT | C_HEX, ['8'] = C_DIGIT | C_HEX,
-    ['9'] = C_DIGIT | C_HEX,
+    ['0'] = D_, ['1'] = D_, ['2'] = D_, ['3'] = D_, ['4'] = D_,
+    ['5'] = D_, ['6'] = D_, ['7'] = D_, ['8'] = D_, ['9'] = D_,
     ['a'] = C_HEX, ['b'] = C_HEX, ['c'] = C_HEX, ['d'] = C_HEX, ['e'] = C_HEX, ['f'] = C_HEX,
     ['A'] = C_HEX, ['B'] = C_HEX, ['C'] = C_HEX, ['D'] = C_HEX, ['E'] = C_HEX, ['F'] = C_HEX,
-    ['-'] = C_HEX, ['?'] = C_END, ['#'] = C_END,
+    ['-'] = C_HEX, ['?'] = C_END, ['#'] = C_END, ['/'] = C_SLASH,
+    [128] = H64_, H64_,
 };
+#undef D_
+#undef H8_
+#undef H64_
+
+/* 19.1: a segment of len bytes whose classes AND to all and OR to any is
+ * an identifier when it is not empty and is ASCII digits only, or at least
+ * 8 bytes of hex digits and '-' with a digit among them. */
+static int identifier(size_t len, unsigned all, unsigned any)
+{
+    return len > 0 && ((all & C_DIGIT) || (len >= 8 && (all & C_HEX) && (any & C_DIGIT)));
+}
 
 /* s[0..n), up to the first byte of class stop, with each identifier segment
- * between '/' folded to {id}: a segment is one when it is not empty and is
- * ASCII digits only, or at least 8 bytes of hex digits and '-' with a digit
- * among them (19.1).  Appended to out at *o, never past room; the bytes
- * it wrote OR'd into *high.  One pass: each segment is copied as it is
- * read, and written over with {id} at its end when it is one (a pass to
- * judge and one to copy showed in the replay).  The bytes of s it read. */
+ * between '/' folded to {id}, appended to out at *o, never past room (out
+ * holds room + 1 bytes at least); a byte that is not ASCII sets *high.  One
+ * pass: each segment is copied as it is read, and written over with {id}
+ * at its end when it is one (a pass to judge and one to copy showed in the
+ * replay).  The bytes of s it read. */
 static size_t fold(const char *s, size_t n, unsigned stop, char *out, size_t *o, size_t room,
-                   unsigned char *high)
+                   int *high)
 {
-    size_t w = *o, seg = w, len = 0, digits = 0, hex = 0, i = 0;
-    unsigned char hi = 0;
+    size_t w = *o, seg = w, start = 0, i = 0;
+    unsigned all = 0xff, any = 0, seen = 0;
     for (;; i++) {
-        unsigned char c = i < n ? (unsigned char)s[i] : 0;
-        if (i == n || c == '/' || (cls[c] & stop)) {
-            if (len > 0 && (digits == len || (len >= 8 && hex == len && digits > 0))) {
+        unsigned c = 0, k = 0;
+        if (i < n) {
+            c = (unsigned char)s[i];
+            k = cls[c];
+        }
+        if (i == n || (k & (C_SLASH | stop))) {
+            if (identifier(i - start, all, any)) {
                 w = seg;
                 for (const char *id = "{id}"; *id && w < room; id++)
                     out[w++] = *id;
             }
-            if (c != '/' || w >= room)
+            seen |= any;
+            if (i == n || !(k & C_SLASH) || w >= room)
                 break;
             out[w++] = '/';
             seg = w;
-            len = digits = hex = 0;
+            start = i + 1;
+            all = 0xff;
+            any = 0;
             continue;
         }
-        len++;
-        digits += cls[c] & C_DIGIT;
-        hex += (cls[c] & C_HEX) >> 1;
-        if (w < room) {
-            out[w++] = (char)c;
-            hi |= c;
-        }
+        all &= k;
+        any |= k;
+        out[w] = (char)c; /* out[room] is written over, never kept */
+        w += w < room;
     }
     *o = w;
-    *high |= hi;
+    *high |= (seen & C_HIGH) != 0;
     return i;
 }
 
@@ -72,7 +89,7 @@ size_t rt_route_of(const char *uri, size_t len, const rt_params *params, char *o
      * first '?' or '#' */
     char *tmp = out;
     size_t o = 0, room = RT_CUT + 1;
-    unsigned char high = 0;
+    int high = 0;
     size_t path = fold(uri, len, C_END, tmp, &o, room, &high);
     /* the query: after the first '?' */
     const char *q = NULL;
@@ -101,7 +118,7 @@ size_t rt_route_of(const char *uri, size_t len, const rt_params *params, char *o
                     tmp[o++] = *p;
                 for (size_t b = 0; b < nl && o < room; b++) {
                     tmp[o++] = name[b];
-                    high |= (unsigned char)name[b];
+                    high |= (unsigned char)name[b] >= 0x80;
                 }
                 if (o < room)
                     tmp[o++] = '=';
@@ -115,7 +132,7 @@ size_t rt_route_of(const char *uri, size_t len, const rt_params *params, char *o
     if (o > RT_CUT)
         o = RT_CUT;
     /* ASCII, nearly every route, is the route as it is */
-    if (!(high & 0x80))
+    if (!high)
         return o;
     /* each invalid UTF-8 byte as U+FFFD */
     char in[RT_CUT];

@@ -57,6 +57,8 @@ better() {
     if [ -z "$1" ] || awk "BEGIN { exit !(${2% *} < ${1% *}) }"; then echo "$2"; else echo "$1"; fi
 }
 
+# (REPLAY=0 leaves the replay's part out, WINDOW=0 the window's)
+if [ "${REPLAY:-1}" = 1 ]; then
 for d in 1 "$DAYS"; do
     log=$dir/week-$d-f4m.fpmlog.zst
     [ -s "$log" ] || { echo "writing a $d-day log to $log (once)..."; "$top/bin/genlog" $((24 * d)) 20 40 30 16 > "$log"; }
@@ -92,6 +94,9 @@ printf 'peak RSS:                          1 day %.1f MiB, %d days %.1f MiB (%d 
     "$(awk "BEGIN { print ${m1#* } / 1024 }")" "$DAYS" "$(awk "BEGIN { print ${a#* } / 1024 }")" \
     "$cores" "$(awk "BEGIN { print ${s#* } / 1024 }")" "$(awk "BEGIN { print ${a6#* } / 1024 }")"
 
+fi
+
+if [ "${WINDOW:-1}" = 1 ]; then
 # windows that seek (issue "post-incident replay"): a 30-day log of the same
 # host, a 30-minute window in its middle and cut of it, against zstd -dc of
 # the whole file, and the full replay
@@ -126,6 +131,8 @@ printf 'window, 30 min of a %d-day log (%s MB zstd): %.2f s (%s read), peak RSS 
     "${zm% *}" "${fm% *}" "$(awk "BEGIN { print ${fm% *} / ${zm% *} }")"
 printf 'window, the same log without its index: %.2f s (its frames walked); with it %.2f s (goal 0.1 s)\n' \
     "${wb% *}" "${wm% *}"
+
+fi
 
 # the joint fit's cost: a week of a 200-pool host (4 workers each at 30 s),
 # with and without its work per pair, and the peak RSS at 200 pools

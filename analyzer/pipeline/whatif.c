@@ -550,30 +550,34 @@ wi_view *whatif_views(const pl_host *h, const wi_scenario *sc)
     return views_of(h, sc, NULL, NULL);
 }
 
-/* The views as measured: the host's own size, headroom 2, its own max. */
-wi_view *whatif_measured_views(const pl_host *h)
-{
-    wi_scenario m = {.headroom = WI_DEFAULT_HEADROOM}; /* and the joint fit */
-    return whatif_views(h, &m);
-}
-
 int whatif_host(const pl_host *h, const wi_scenario *sc, wi_host *a)
 {
     wi_scenario measured = {.headroom = WI_DEFAULT_HEADROOM, .at = sc->at, .nat = sc->nat};
     *a = (wi_host){.h = h, .hm = whatif_host_millicores(h, sc), .n = h->npools};
-    if (!(a->v = views_of(h, sc, &a->joint, &a->mem)) ||
-        !(a->m = views_of(h, &measured, NULL, &a->mem_m))) {
+    if (!(a->v = views_of(h, sc, &a->joint, &a->mem))) {
         whatif_host_free(a);
         return FPM_ENOMEM;
     }
     whatif_host_needs(a->v, a->n, &a->needed_now, &a->needed_at_ceiling);
+    if (!whatif_differs(sc)) { /* the scenario is what was measured: decided once */
+        a->m = a->v;
+        a->mem_m = a->mem;
+        a->needed_now_m = a->needed_now;
+        a->needed_at_ceiling_m = a->needed_at_ceiling;
+        return 0;
+    }
+    if (!(a->m = views_of(h, &measured, NULL, &a->mem_m))) {
+        whatif_host_free(a);
+        return FPM_ENOMEM;
+    }
     whatif_host_needs(a->m, a->n, &a->needed_now_m, &a->needed_at_ceiling_m);
     return 0;
 }
 
 void whatif_host_free(wi_host *a)
 {
+    if (a->m != a->v) /* one set where the scenario is what was measured */
+        whatif_views_free(a->m, a->n);
     whatif_views_free(a->v, a->n);
-    whatif_views_free(a->m, a->n);
     a->v = a->m = NULL;
 }

@@ -228,11 +228,9 @@ void whatif_host_needs(const wi_view *v, size_t n, int64_t *needed_now,
 /* The host size the scenario judges against. */
 uint64_t whatif_host_millicores(const pl_host *h, const wi_scenario *sc);
 
-/* The views of a host's pools in the scenario, and as measured (the host's
- * own size, headroom 2, its own pm.max_children, TYPICAL's cost); malloc'd
- * arrays of h->npools, NULL on ENOMEM. */
+/* The views of a host's pools in the scenario: a malloc'd array of
+ * h->npools, NULL on ENOMEM. */
 wi_view *whatif_views(const pl_host *h, const wi_scenario *sc);
-wi_view *whatif_measured_views(const pl_host *h);
 void whatif_views_free(wi_view *v, size_t n);
 
 /* The answer for one host, decided once: every printer reads it and none
@@ -245,7 +243,8 @@ typedef struct {
     const pl_host *h;
     uint64_t   hm;                 /* the host's millicores in the scenario */
     size_t     n;                  /* h->npools */
-    wi_view   *v, *m;              /* in the scenario, and as measured */
+    wi_view   *v, *m;              /* in the scenario, and as measured (m is v
+                                      where the scenario is what was measured) */
     wi_memory  mem, mem_m;         /* 14.3-14.5 in each */
     joint_sol  joint;              /* 11.5 */
     int64_t    needed_now, needed_at_ceiling;     /* section 7, the scenario's ... */

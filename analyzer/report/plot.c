@@ -482,34 +482,16 @@ static int images_replaceable(const plotter *pt, const plot_pool *q, char *note,
     return 0;
 }
 
-/* Each pool's joint result, and its partial-regression points. */
-static int joint_slopes(plotter *pt, pl_host *const *hosts, size_t nh)
+/* Each pool's partial-regression points, by its joint result (taken with
+ * the answer in pools_at_the_end). */
+static int joint_slopes(plotter *pt)
 {
     double *a = calloc(pt->n ? pt->n : 1, sizeof *a);
     if (!a)
         return FPM_ENOMEM;
-    int rc = 0;
-    for (size_t k = 0; k < nh && rc == 0; k++) {
-        const pl_host *h = hosts[k];
-        wi_host w; /* as measured: the answer's joint fit */
-        wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
-        if (whatif_host(h, &sc, &w) != 0) {
-            rc = FPM_ENOMEM;
-            break;
-        }
-        const joint_sol *sol = &w.joint;
-        for (size_t i = 0; i < pt->n; i++)
-            for (size_t x = 0; pt->pools[i].h == h && x < h->npools; x++)
-                if (h->pools[x] == pt->pools[i].p) {
-                    const joint_pool *jp = &w.m[x].joint;
-                    pt->pools[i].jp = *jp;
-                    pt->pools[i].sol = *sol;
-                    a[i] = sol->exists && jp->in_a ? jp->slope : 0;
-                }
-        whatif_host_free(&w);
-    }
-    if (rc == 0)
-        rc = partial_points(pt, a);
+    for (size_t i = 0; i < pt->n; i++)
+        a[i] = pt->pools[i].sol.exists && pt->pools[i].jp.in_a ? pt->pools[i].jp.slope : 0;
+    int rc = partial_points(pt, a);
     free(a);
     return rc;
 }
@@ -531,8 +513,9 @@ static void predictions(plot_pool *q, const wi_view *v)
     }
 }
 
-/* Sections 14 and 15 as measured, for the memory and bounds plots: each
- * pool's W, ceilings, advice and bounds, and its host's budget. */
+/* Sections 11, 14 and 15 as measured, for the fit, memory and bounds
+ * plots: each pool's joint result, W, ceilings, advice and bounds, and its
+ * host's budget; the answer decided once a host. */
 static int pools_at_the_end(plotter *pt, pl_host *const *hosts, size_t nh)
 {
     for (size_t k = 0; k < nh; k++) {
@@ -548,6 +531,8 @@ static int pools_at_the_end(plotter *pt, pl_host *const *hosts, size_t nh)
                 if (h->pools[x] != pt->pools[i].p)
                     continue;
                 plot_pool *q = &pt->pools[i];
+                q->jp = v[x].joint; /* as measured: the answer's joint fit */
+                q->sol = w.joint;
                 q->has_model = v[x].has_bounds; /* the answer's bounds (15.1) */
                 if (q->has_model) {
                     q->r = v[x].bd_r, q->d = v[x].bd_d, q->c = v[x].bd_c;
@@ -594,7 +579,7 @@ int plot_finish(plotter *pt, const pipeline *pl, char *note, size_t notelen)
         snprintf(note, notelen, "%s", strerror(ENOMEM));
         return FPM_EFAIL;
     }
-    int jrc = joint_slopes(pt, hosts, nh);
+    int jrc = joint_slopes(pt);
     drop_joint(pt);
     if (jrc != 0) {
         snprintf(note, notelen, "%s: could not write the joint fit's points: %s", pt->dir,

@@ -133,14 +133,10 @@ static void json_pool(jw *w, const pl_host *h, const pl_pool *p, const wi_view *
     jw_str(w, h->hostname, h->hostname_len);
     jw_key(w, "pool");
     jw_str(w, p->name, p->name_len);
-    jw_key(w, "now");
-    jw_int(w, v->now > 0, v->now);
-    jw_key(w, "cpu_ceiling");
-    jw_int(w, v->has_fill, v->ceiling);
-    jw_key(w, "mem_ceiling");
-    jw_int(w, v->mem_ceiling >= 0, v->mem_ceiling);
-    jw_key(w, "advice");
-    jw_int(w, v->advice >= 0, v->advice);
+    jw_int_member(w, "now", v->now > 0, v->now);
+    jw_int_member(w, "cpu_ceiling", v->has_fill, v->ceiling);
+    jw_int_member(w, "mem_ceiling", v->mem_ceiling >= 0, v->mem_ceiling);
+    jw_int_member(w, "advice", v->advice >= 0, v->advice);
     jw_key(w, "binds");
     jw_word(w, whatif_binds_name(v->binds));
     jw_key(w, "knee"); /* 15.2: none for floors */
@@ -157,10 +153,8 @@ static void json_pool(jw *w, const pl_host *h, const pl_pool *p, const wi_view *
         jw_two(w, l->max_rps);
         jw_key(w, "min_ms");
         jw_two(w, l->min_ms);
-        jw_key(w, "p50_ms");
-        jw_int(w, l->has_pred, l->p50_ms);
-        jw_key(w, "p95_ms");
-        jw_int(w, l->has_pred, l->p95_ms);
+        jw_int_member(w, "p50_ms", l->has_pred, l->p50_ms);
+        jw_int_member(w, "p95_ms", l->has_pred, l->p95_ms);
         jw_end(w, '}');
     }
     jw_end(w, ']');

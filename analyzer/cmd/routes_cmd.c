@@ -137,12 +137,9 @@ static void json_pool(jw *w, const pl_host *h, const pl_pool *p, const rt_fig *f
     size_t more;
     int64_t share;
     rest_of(f, n, shown, &more, &share);
-    jw_key(w, "more_routes");
-    jw_int(w, 1, (int64_t)more);
-    jw_key(w, "more_cpu_share_pct");
-    jw_hundredths(w, more && share >= 0, share);
-    jw_key(w, "front_controller");
-    jw_bool(w, routes_front_controller(f, n));
+    jw_int_member(w, "more_routes", 1, (int64_t)more);
+    jw_hundredths_member(w, "more_cpu_share_pct", more && share >= 0, share);
+    jw_bool_member(w, "front_controller", routes_front_controller(f, n));
     jw_end(w, '}');
 }
 

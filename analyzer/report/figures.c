@@ -85,14 +85,10 @@ JSON(json_fit)
         return;
     }
     jw_begin(w, '{');
-    jw_key(w, "n");
-    jw_num(w, 1, v->line.n);
-    jw_key(w, "slope");
-    jw_num(w, 1, v->line.slope);
-    jw_key(w, "intercept");
-    jw_num(w, 1, v->line.intercept);
-    jw_key(w, "sd_x");
-    jw_num(w, 1, v->line.sd_x);
+    jw_num_member(w, "n", 1, v->line.n);
+    jw_num_member(w, "slope", 1, v->line.slope);
+    jw_num_member(w, "intercept", 1, v->line.intercept);
+    jw_num_member(w, "sd_x", 1, v->line.sd_x);
     jw_end(w, '}');
 }
 
@@ -103,24 +99,18 @@ JSON(json_joint)
     (void)p;
     if (v->joint.in_a) {
         jw_begin(w, '{');
-        jw_key(w, "slope");
-        jw_num(w, 1, v->joint.slope);
-        jw_key(w, "se");
-        jw_num(w, 1, v->joint.se);
-        jw_key(w, "partial_sd");
-        jw_num(w, 1, v->joint.partial_sd);
-        jw_key(w, "believed");
-        jw_bool(w, v->joint.believed);
+        jw_num_member(w, "slope", 1, v->joint.slope);
+        jw_num_member(w, "se", 1, v->joint.se);
+        jw_num_member(w, "partial_sd", 1, v->joint.partial_sd);
+        jw_bool_member(w, "believed", v->joint.believed);
         jw_end(w, '}');
     } else {
         jw_null(w);
     }
     jw_key(w, "overhead_source");
     jw_word(w, whatif_source_name(v->source));
-    jw_key(w, "recovered_pct");
-    jw_num(w, v->has_recovered, v->recovered_pct);
-    jw_key(w, "overhead");
-    jw_num(w, v->source != WI_SRC_NONE, v->overhead);
+    jw_num_member(w, "recovered_pct", v->has_recovered, v->recovered_pct);
+    jw_num_member(w, "overhead", v->source != WI_SRC_NONE, v->overhead);
 }
 
 /* 12.2: what the pool did. */
@@ -129,18 +119,13 @@ JSON(json_activity)
     (void)v;
     const pl_activity *a = &p->act;
     jw_begin(w, '{');
-    jw_key(w, "cores_mean");
-    jw_num(w, a->pairs && a->seconds > 0, a->seconds > 0 ? a->core_seconds / a->seconds : 0);
-    jw_key(w, "cores_max");
-    jw_num(w, a->pairs != 0, a->cores_max);
-    jw_key(w, "active_max");
-    jw_int(w, a->has_active, a->active_max);
-    jw_key(w, "full_rounds");
-    jw_int(w, a->full_known, (int64_t)a->full_rounds);
-    jw_key(w, "maxed_rounds");
-    jw_int(w, 1, (int64_t)a->maxed_rounds);
-    jw_key(w, "queue_max");
-    jw_int(w, a->has_queue, a->queue_max);
+    jw_num_member(w, "cores_mean", a->pairs && a->seconds > 0,
+                  a->seconds > 0 ? a->core_seconds / a->seconds : 0);
+    jw_num_member(w, "cores_max", a->pairs != 0, a->cores_max);
+    jw_int_member(w, "active_max", a->has_active, a->active_max);
+    jw_int_member(w, "full_rounds", a->full_known, (int64_t)a->full_rounds);
+    jw_int_member(w, "maxed_rounds", 1, (int64_t)a->maxed_rounds);
+    jw_int_member(w, "queue_max", a->has_queue, a->queue_max);
     jw_end(w, '}');
 }
 
@@ -159,8 +144,7 @@ JSON(json_filtered)
 JSON(json_memory)
 {
     jw_begin(w, '{');
-    jw_key(w, "readings");
-    jw_int(w, 1, p->mem.total);
+    jw_int_member(w, "readings", 1, p->mem.total);
     jw_key(w, "histogram");
     jw_begin(w, '[');
     for (int i = 0; i < MEM_BUCKETS; i++) {
@@ -168,16 +152,12 @@ JSON(json_memory)
         jw_int(w, 1, p->mem.count[i]);
     }
     jw_end(w, ']');
-    jw_key(w, "per_worker_bytes");
-    jw_int(w, v->w_mib >= 0, v->w_mib * (int64_t)MEM_MIB);
+    jw_int_member(w, "per_worker_bytes", v->w_mib >= 0, v->w_mib * (int64_t)MEM_MIB);
     jw_key(w, "per_worker_source");
     jw_word(w, whatif_wsource_name(v->w_source));
-    jw_key(w, "max_bytes");
-    jw_int(w, p->mem.total > 0, (int64_t)p->mem.max_bytes);
-    jw_key(w, "mem_ceiling");
-    jw_int(w, v->mem_ceiling >= 0, v->mem_ceiling);
-    jw_key(w, "advice");
-    jw_int(w, v->advice >= 0, v->advice);
+    jw_int_member(w, "max_bytes", p->mem.total > 0, (int64_t)p->mem.max_bytes);
+    jw_int_member(w, "mem_ceiling", v->mem_ceiling >= 0, v->mem_ceiling);
+    jw_int_member(w, "advice", v->advice >= 0, v->advice);
     jw_key(w, "binds");
     jw_word(w, whatif_binds_name(v->binds));
     jw_key(w, "no_advice");
@@ -193,12 +173,9 @@ static void json_at(jw *w, const wi_pred *at)
         return;
     }
     jw_begin(w, '{');
-    jw_key(w, "workers");
-    jw_int(w, 1, at->workers);
-    jw_key(w, "p50_ms");
-    jw_int(w, 1, at->p50_ms);
-    jw_key(w, "p95_ms");
-    jw_int(w, 1, at->p95_ms);
+    jw_int_member(w, "workers", 1, at->workers);
+    jw_int_member(w, "p50_ms", 1, at->p50_ms);
+    jw_int_member(w, "p95_ms", 1, at->p95_ms);
     jw_end(w, '}');
 }
 
@@ -223,22 +200,14 @@ void fig_route_json(jw *w, const rt_fig *f)
     jw_begin(w, '{');
     jw_key(w, "route");
     jw_str(w, f->name, f->len);
-    jw_key(w, "readings");
-    jw_int(w, 1, (int64_t)f->readings);
-    jw_key(w, "cpu_share_pct");
-    jw_hundredths(w, f->cpu_share_h >= 0, f->cpu_share_h);
-    jw_key(w, "cpu_ms_per_request");
-    jw_hundredths(w, 1, f->cpu_ms_h);
-    jw_key(w, "busy_pct");
-    jw_hundredths(w, f->busy_h >= 0, f->busy_h);
-    jw_key(w, "p50_ms");
-    jw_int(w, f->p50_ms >= 0, f->p50_ms);
-    jw_key(w, "p95_ms");
-    jw_int(w, f->p95_ms >= 0, f->p95_ms);
-    jw_key(w, "p95_ms_at_advice");
-    jw_int(w, f->p95_at_advice_ms >= 0, f->p95_at_advice_ms);
-    jw_key(w, "memory_max_bytes");
-    jw_int(w, f->mem_max >= 0, f->mem_max);
+    jw_int_member(w, "readings", 1, (int64_t)f->readings);
+    jw_hundredths_member(w, "cpu_share_pct", f->cpu_share_h >= 0, f->cpu_share_h);
+    jw_hundredths_member(w, "cpu_ms_per_request", 1, f->cpu_ms_h);
+    jw_hundredths_member(w, "busy_pct", f->busy_h >= 0, f->busy_h);
+    jw_int_member(w, "p50_ms", f->p50_ms >= 0, f->p50_ms);
+    jw_int_member(w, "p95_ms", f->p95_ms >= 0, f->p95_ms);
+    jw_int_member(w, "p95_ms_at_advice", f->p95_at_advice_ms >= 0, f->p95_at_advice_ms);
+    jw_int_member(w, "memory_max_bytes", f->mem_max >= 0, f->mem_max);
     jw_end(w, '}');
 }
 

@@ -71,8 +71,7 @@ HJSON(json_sched)
     jw_begin(w, '{');
     jw_key(w, "autogroup");
     jw_str(w, h->autogroup, h->autogroup ? strlen(h->autogroup) : 0);
-    jw_key(w, "cpu_weight");
-    jw_int(w, h->cpu_weight >= 0, h->cpu_weight);
+    jw_int_member(w, "cpu_weight", h->cpu_weight >= 0, h->cpu_weight);
     jw_key(w, "cpu_weight_kind");
     jw_word(w, h->cpu_weight_kind);
     jw_key(w, "cpu_controller");
@@ -102,8 +101,7 @@ HJSON(json_truth)
     for (int k = SIG_FIRST_SHARE; k < SIG_N; k++) {
         jw_key(w, PL_SIGNALS[k].name);
         jw_begin(w, '{');
-        jw_key(w, "pairs");
-        jw_int(w, 1, (int64_t)t.pairs[k]);
+        jw_int_member(w, "pairs", 1, (int64_t)t.pairs[k]);
         for (int i = 0; i < TR_NQ; i++) {
             jw_key(w, TRUTH_Q[i]);
             jw_hundredths(w, t.pct[k][i] >= 0, t.pct[k][i]);
@@ -124,12 +122,9 @@ HJSON(json_truth)
         return;
     }
     jw_begin(w, '{');
-    jw_key(w, "probes");
-    jw_int(w, 1, (int64_t)t.probes);
-    jw_key(w, "pct");
-    jw_hundredths(w, t.probe_pct >= 0, t.probe_pct);
-    jw_key(w, "naive_pct");
-    jw_hundredths(w, t.probe_naive_pct >= 0, t.probe_naive_pct);
+    jw_int_member(w, "probes", 1, (int64_t)t.probes);
+    jw_hundredths_member(w, "pct", t.probe_pct >= 0, t.probe_pct);
+    jw_hundredths_member(w, "naive_pct", t.probe_naive_pct >= 0, t.probe_naive_pct);
     jw_end(w, '}');
 }
 
@@ -159,27 +154,18 @@ HJSON(json_joint)
         return;
     }
     jw_begin(w, '{');
-    jw_key(w, "n");
-    jw_num(w, 1, s->n);
-    jw_key(w, "base");
-    jw_num(w, 1, s->base);
-    jw_key(w, "resid_sd");
-    jw_num(w, 1, s->resid_sd);
-    jw_key(w, "points");
-    jw_int(w, 1, (int64_t)s->points);
-    jw_key(w, "inconsistent_pairs");
-    jw_int(w, 1, (int64_t)s->inconsistent);
+    jw_num_member(w, "n", 1, s->n);
+    jw_num_member(w, "base", 1, s->base);
+    jw_num_member(w, "resid_sd", 1, s->resid_sd);
+    jw_int_member(w, "points", 1, (int64_t)s->points);
+    jw_int_member(w, "inconsistent_pairs", 1, (int64_t)s->inconsistent);
     jw_key(w, "common");
     if (s->common_exists) {
         jw_begin(w, '{');
-        jw_key(w, "slope");
-        jw_num(w, 1, s->common_slope);
-        jw_key(w, "se");
-        jw_num(w, 1, s->common_se);
-        jw_key(w, "sd_x");
-        jw_num(w, 1, s->common_sd_x);
-        jw_key(w, "believed");
-        jw_bool(w, s->common_believed);
+        jw_num_member(w, "slope", 1, s->common_slope);
+        jw_num_member(w, "se", 1, s->common_se);
+        jw_num_member(w, "sd_x", 1, s->common_sd_x);
+        jw_bool_member(w, "believed", s->common_believed);
         jw_end(w, '}');
     } else {
         jw_null(w);
@@ -202,22 +188,14 @@ HJSON(json_memory)
 {
     const wi_memory *m = &a->mem;
     jw_begin(w, '{');
-    jw_key(w, "total_bytes");
-    jw_int(w, m->has_total, (int64_t)m->total);
-    jw_key(w, "budget_bytes");
-    jw_int(w, m->has_budget, (int64_t)m->budget);
-    jw_key(w, "other_max_bytes");
-    jw_int(w, m->has_budget, (int64_t)m->other_max);
-    jw_key(w, "php_max_bytes");
-    jw_int(w, m->has_php, (int64_t)m->php_max);
-    jw_key(w, "needed_now_bytes");
-    jw_int(w, m->needed_now >= 0, m->needed_now);
-    jw_key(w, "needed_at_advice_bytes");
-    jw_int(w, m->needed_at_advice >= 0, m->needed_at_advice);
-    jw_key(w, "needs_fraction");
-    jw_hundredths(w, m->needs_hundredths >= 0, m->needs_hundredths);
-    jw_key(w, "room_fraction");
-    jw_hundredths(w, m->room_hundredths >= 0, m->room_hundredths);
+    jw_int_member(w, "total_bytes", m->has_total, (int64_t)m->total);
+    jw_int_member(w, "budget_bytes", m->has_budget, (int64_t)m->budget);
+    jw_int_member(w, "other_max_bytes", m->has_budget, (int64_t)m->other_max);
+    jw_int_member(w, "php_max_bytes", m->has_php, (int64_t)m->php_max);
+    jw_int_member(w, "needed_now_bytes", m->needed_now >= 0, m->needed_now);
+    jw_int_member(w, "needed_at_advice_bytes", m->needed_at_advice >= 0, m->needed_at_advice);
+    jw_hundredths_member(w, "needs_fraction", m->needs_hundredths >= 0, m->needs_hundredths);
+    jw_hundredths_member(w, "room_fraction", m->room_hundredths >= 0, m->room_hundredths);
     jw_end(w, '}');
 }
 

@@ -108,3 +108,27 @@ void jw_null(jw *w)
 {
     fputs("null", w->out);
 }
+
+void jw_int_member(jw *w, const char *key, int has, int64_t v)
+{
+    jw_key(w, key);
+    jw_int(w, has, v);
+}
+
+void jw_num_member(jw *w, const char *key, int has, double d)
+{
+    jw_key(w, key);
+    jw_num(w, has, d);
+}
+
+void jw_hundredths_member(jw *w, const char *key, int has, int64_t h)
+{
+    jw_key(w, key);
+    jw_hundredths(w, has, h);
+}
+
+void jw_bool_member(jw *w, const char *key, int v)
+{
+    jw_key(w, key);
+    jw_bool(w, v);
+}

@@ -57,4 +57,10 @@ void jw_word(jw *w, const char *word);
 void jw_bool(jw *w, int v);
 void jw_null(jw *w);
 
+/* A member and its value in one: jw_key, then the value as above. */
+void jw_int_member(jw *w, const char *key, int has, int64_t v);
+void jw_num_member(jw *w, const char *key, int has, double d);
+void jw_hundredths_member(jw *w, const char *key, int has, int64_t h);
+void jw_bool_member(jw *w, const char *key, int v);
+
 #endif

@@ -550,6 +550,13 @@ wi_view *whatif_views(const pl_host *h, const wi_scenario *sc)
     return views_of(h, sc, NULL, NULL);
 }
 
+/* The views as measured: the host's own size, headroom 2, its own max. */
+wi_view *whatif_measured_views(const pl_host *h)
+{
+    wi_scenario m = {.headroom = WI_DEFAULT_HEADROOM}; /* and the joint fit */
+    return whatif_views(h, &m);
+}
+
 int whatif_host(const pl_host *h, const wi_scenario *sc, wi_host *a)
 {
     wi_scenario measured = {.headroom = WI_DEFAULT_HEADROOM, .at = sc->at, .nat = sc->nat};

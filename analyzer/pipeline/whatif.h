@@ -228,9 +228,11 @@ void whatif_host_needs(const wi_view *v, size_t n, int64_t *needed_now,
 /* The host size the scenario judges against. */
 uint64_t whatif_host_millicores(const pl_host *h, const wi_scenario *sc);
 
-/* The views of a host's pools in the scenario: a malloc'd array of
- * h->npools, NULL on ENOMEM. */
+/* The views of a host's pools in the scenario, and as measured (the host's
+ * own size, headroom 2, its own pm.max_children, the busy cost); malloc'd
+ * arrays of h->npools, NULL on ENOMEM. */
 wi_view *whatif_views(const pl_host *h, const wi_scenario *sc);
+wi_view *whatif_measured_views(const pl_host *h);
 void whatif_views_free(wi_view *v, size_t n);
 
 /* The answer for one host, decided once: every printer reads it and none

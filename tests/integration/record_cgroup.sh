@@ -15,12 +15,15 @@
 # cpu-bound (a single reading is shown at no more than 100% unless php-fpm's
 # own share was above it, and the median own share of a pool that computes
 # all its time is 100% give or take the scatter: TYPICAL read 90% to 100%
-# in runs beside two burners), its busy share at least 90% (no reading falls
-# back to its raw share, but each is corrected by its worker's wait averaged
-# over the pair: where two burners move between the CPUs that average errs
-# either way, and half a recording's 6 pairs read 93.95% once beside them,
-# 97% to 114% in other runs), and its FILL the knee measured before the
-# recording by the cores the kernel counted for A's workers at 1 and 2
+# in runs beside two burners), its busy share exactly the rule's on what
+# php-fpm and the kernel counted (17.3 and 10, recomputed here from the
+# log's SCHED records and the readings php-fpm reported: no reading falls
+# back to its raw share, each is corrected by its worker's wait averaged
+# over the pair, and where the box is busy that average errs either way
+# against the truth, 100%: 93.95% to 114% beside two burners here, 89.47%
+# alone and 140.42% beside B on CI's machine), and its FILL the knee
+# measured before the recording by the cores the kernel counted for A's
+# workers at 1 and 2
 # clients (the fewest workers past which one more adds under half of what
 # the first one got): that knee exactly where the busy share read 95% or
 # more, and at most one more under it (17.5: a 100% pool on one core fills
@@ -113,17 +116,65 @@ zstdcat "$dir/b.log" | grep -q '^cpu_quota_millicores=500$'; check "B's HOST quo
 for s in a b; do
     "$top/bin/fpm-analyze" --format json "$dir/$s.log" > "$dir/$s.json" 2>"$dir/$s.an.err" &&
     "$top/bin/fpm-analyze" --csv-rounds "$dir/$s.csv" "$dir/$s.log" > "$dir/$s.text" 2>>"$dir/$s.an.err" &&
-    "$top/bin/fpm-analyze" --format json --until "$half" "$dir/$s.log" > "$dir/$s.1.json" 2>>"$dir/$s.an.err" &&
-    "$top/bin/fpm-analyze" --format json --from "$half" "$dir/$s.log" > "$dir/$s.2.json" 2>>"$dir/$s.an.err"
+    "$top/bin/fpm-analyze" --format json --csv-readings "$dir/$s.1.readings" --until "$half" "$dir/$s.log" \
+        > "$dir/$s.1.json" 2>>"$dir/$s.an.err" &&
+    "$top/bin/fpm-analyze" --format json --csv-readings "$dir/$s.2.readings" --from "$half" "$dir/$s.log" \
+        > "$dir/$s.2.json" 2>>"$dir/$s.an.err"
     check "fpm-analyze reads $s's log" $?
 done
 head -1 "$dir/a.text" | grep -q ": 1 core (1000m, its cpuset 0 of $(nproc))"
 check "A's first line: 1 core, its cpuset ($(head -1 "$dir/a.text"))" $?
 head -1 "$dir/b.text" | grep -q ": 0.5 cores (500m, its cgroup v1 quota)"
 check "B's first line: its v1 quota ($(head -1 "$dir/b.text"))" $?
+zstdcat "$dir/a.log" > "$dir/a.raw"
 python3 - "$dir" "$ROUNDS" <<'PY' > "$dir/checks"
-import csv, json, sys
+import csv, datetime, json, sys
 d, rounds = sys.argv[1], int(sys.argv[2])
+# The kernel's count of each of A's workers, round by round: its SCHED
+# records (pid cpu_ns run_delay_ns timeslices), by their wall time
+scheds = []
+with open(d + "/a.raw", "rb") as f:
+    raw = f.read()
+at = 0
+while True:
+    at = raw.find(b"#fpmlog1 ", at)
+    if at < 0:
+        break
+    eol = raw.index(b"\n", at)
+    head = raw[at:eol].split()
+    body = raw[eol + 1:eol + 1 + int(head[5])]
+    at = eol + 1 + int(head[5])
+    if head[1] == b"SCHED":
+        scheds.append((int(head[3]) / 1e9, {int(l.split()[0]): (int(l.split()[1]), int(l.split()[2]))
+                                             for l in body.decode().splitlines() if l.strip()}))
+def rule(part):
+    """docs/rules.md 17.3 and 10 on the half's accepted readings, each with its
+    worker's growth of cpu_ns (dc) and run_delay_ns (dw) from the round before
+    its own: w = min(c x dw / dc, u - c / 10), s' = s x u / (u - w),
+    d' = floor((u - w) / 1000); C += s' x d', W += d'.  Also the same sums
+    with the wait each request really had, u - c: burn.php computes all its
+    time, so what it did not compute it waited."""
+    C = W = 0
+    n = 0
+    for r in csv.DictReader(open(d + "/a.%d.readings" % part)):
+        if r["verdict"] != "accepted":
+            continue
+        t = datetime.datetime.strptime(r["time"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(
+            tzinfo=datetime.timezone.utc).timestamp()
+        k = min(range(len(scheds)), key=lambda i: abs(scheds[i][0] - t))
+        pid, u, s = int(r["pid"]), int(r["duration_us"]), round(float(r["cpu_share_pct"]) * 100)
+        c = s * u / 10000
+        w = 0
+        if k > 0 and pid in scheds[k][1] and pid in scheds[k - 1][1]:
+            dc = scheds[k][1][pid][0] - scheds[k - 1][1][pid][0]
+            dw = scheds[k][1][pid][1] - scheds[k - 1][1][pid][1]
+            if dc > 0 and dw >= 0 and u - c / 10 > 0:
+                w = min(c * dw / dc, u - c / 10)
+        dd = int((u - w) // 1000)
+        C += int(s * u / (u - w) + 0.5) * dd
+        W += dd
+        n += 1
+    return (C / W / 100 if W else None), n
 def say(ok, what):
     print(("ok " if ok else "FAIL ") + what)
 def host(f):
@@ -153,8 +204,14 @@ for part, x in (("alone", a1), ("beside B", a2)):
     say(x["p90_pct"] == 100 and x["shape"] == "cpu-bound",
         "A %s: P90 at 100%% and cpu-bound (P90 %s%%, TYPICAL %s%%)"
         % (part, x["p90_pct"], x["typical_pct"]))
-    say(x["busy_pct"] is not None and x["busy_pct"] >= 90,
-        "A %s: its busy share %s%% is at least 90%%" % (part, x["busy_pct"]))
+    # (the busy share is the rule on what php-fpm and the kernel counted;
+    # against the truth, 100%, it errs either way on a busy machine, where
+    # the wait a worker had over its pair is not the wait its last request
+    # had: CI's machine read 89.47% alone and 140.42% beside B in one run)
+    want, n = rule(1 if part == "alone" else 2)
+    say(x["busy_pct"] is not None and want is not None and abs(x["busy_pct"] - want) <= 0.5,
+        "A %s: its busy share %s%% is the rule's on php-fpm's and the kernel's counts, %.2f%% "
+        "(%d readings, each corrected by its worker's wait over its pair)" % (part, x["busy_pct"], want or 0, n))
     full = x["busy_pct"] is not None and x["busy_pct"] >= 95
     say(x["fill_workers"] == knee or (not full and x["fill_workers"] == knee + 1),
         "A %s: FILL %s (knee %s) is the knee measured by the kernel's count of its workers' "

@@ -126,55 +126,12 @@ head -1 "$dir/a.text" | grep -q ": 1 core (1000m, its cpuset 0 of $(nproc))"
 check "A's first line: 1 core, its cpuset ($(head -1 "$dir/a.text"))" $?
 head -1 "$dir/b.text" | grep -q ": 0.5 cores (500m, its cgroup v1 quota)"
 check "B's first line: its v1 quota ($(head -1 "$dir/b.text"))" $?
-zstdcat "$dir/a.log" > "$dir/a.raw"
-python3 - "$dir" "$ROUNDS" <<'PY' > "$dir/checks"
-import csv, datetime, json, sys
+python3 - "$dir" "$ROUNDS" "$top" <<'PY' > "$dir/checks"
+import csv, json, sys
 d, rounds = sys.argv[1], int(sys.argv[2])
-# The kernel's count of each of A's workers, round by round: its SCHED
-# records (pid cpu_ns run_delay_ns timeslices), by their wall time
-scheds = []
-with open(d + "/a.raw", "rb") as f:
-    raw = f.read()
-at = 0
-while True:
-    at = raw.find(b"#fpmlog1 ", at)
-    if at < 0:
-        break
-    eol = raw.index(b"\n", at)
-    head = raw[at:eol].split()
-    body = raw[eol + 1:eol + 1 + int(head[5])]
-    at = eol + 1 + int(head[5])
-    if head[1] == b"SCHED":
-        scheds.append((int(head[3]) / 1e9, {int(l.split()[0]): (int(l.split()[1]), int(l.split()[2]))
-                                             for l in body.decode().splitlines() if l.strip()}))
-def rule(part):
-    """docs/rules.md 17.3 and 10 on the half's accepted readings, each with its
-    worker's growth of cpu_ns (dc) and run_delay_ns (dw) from the round before
-    its own: w = min(c x dw / dc, u - c / 10), s' = s x u / (u - w),
-    d' = floor((u - w) / 1000); C += s' x d', W += d'.  Also the same sums
-    with the wait each request really had, u - c: burn.php computes all its
-    time, so what it did not compute it waited."""
-    C = W = 0
-    n = 0
-    for r in csv.DictReader(open(d + "/a.%d.readings" % part)):
-        if r["verdict"] != "accepted":
-            continue
-        t = datetime.datetime.strptime(r["time"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(
-            tzinfo=datetime.timezone.utc).timestamp()
-        k = min(range(len(scheds)), key=lambda i: abs(scheds[i][0] - t))
-        pid, u, s = int(r["pid"]), int(r["duration_us"]), round(float(r["cpu_share_pct"]) * 100)
-        c = s * u / 10000
-        w = 0
-        if k > 0 and pid in scheds[k][1] and pid in scheds[k - 1][1]:
-            dc = scheds[k][1][pid][0] - scheds[k - 1][1][pid][0]
-            dw = scheds[k][1][pid][1] - scheds[k - 1][1][pid][1]
-            if dc > 0 and dw >= 0 and u - c / 10 > 0:
-                w = min(c * dw / dc, u - c / 10)
-        dd = int((u - w) // 1000)
-        C += int(s * u / (u - w) + 0.5) * dd
-        W += dd
-        n += 1
-    return (C / W / 100 if W else None), n
+sys.dont_write_bytecode = True
+sys.path.insert(0, sys.argv[3] + "/tests/integration")
+import rule_busy
 def say(ok, what):
     print(("ok " if ok else "FAIL ") + what)
 def host(f):
@@ -208,7 +165,7 @@ for part, x in (("alone", a1), ("beside B", a2)):
     # against the truth, 100%, it errs either way on a busy machine, where
     # the wait a worker had over its pair is not the wait its last request
     # had: CI's machine read 89.47% alone and 140.42% beside B in one run)
-    want, n = rule(1 if part == "alone" else 2)
+    want, n = rule_busy.busy(d + "/a.log", d + "/a.%d.readings" % (1 if part == "alone" else 2), "cpu")
     say(x["busy_pct"] is not None and want is not None and abs(x["busy_pct"] - want) <= 0.5,
         "A %s: its busy share %s%% is the rule's on php-fpm's and the kernel's counts, %.2f%% "
         "(%d readings, each corrected by its worker's wait over its pair)" % (part, x["busy_pct"], want or 0, n))

@@ -5,7 +5,8 @@ a unit test binary, bin/tests/test_NAME, or "cli:" and the CLI cases that
 failed).  mutate.sh runs a rule's hint first: a mutant it kills costs a few
 seconds instead of the CLI cases, a relink of every unit test and a run of
 them all.  A hint that no longer kills its mutant only costs its own run:
-the full chain follows, so a stale file is slow, never wrong.
+the full chain follows, so a stale file is slow, never wrong.  A rule the
+report teaches nothing keeps its hint; a rule gone from mutate.list loses it.
 usage: scripts/mutate.sh | tee LOG; scripts/mutate-learn.py LOG"""
 import glob, os, re, sys
 
@@ -28,6 +29,16 @@ for line in open(sys.argv[1]):
     elif cases:
         hints[rule] = "cli:" + ",".join(sorted(set(cases)))
 out = os.path.join(top, "scripts", "mutate.first")
+# a rule this report teaches nothing (a hang, a kill by a test it cannot
+# name) keeps the hint it had, while it is still a rule of mutate.list
+rules = {line.split("|", 1)[0] for line in open(os.path.join(top, "scripts", "mutate.list"))
+         if line.strip()}
+if os.path.exists(out):
+    for line in open(out):
+        if not line.startswith("#") and "\t" in line:
+            rule, hint = line.rstrip("\n").split("\t", 1)
+            if rule in rules:
+                hints.setdefault(rule, hint)
 with open(out, "w") as f:
     f.write("# the cheapest test that killed each mutant (scripts/mutate-learn.py)\n")
     for rule in sorted(hints):

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Learns, from the report of a scripts/mutate.sh run, the cheapest test that
 killed each mutant, into scripts/mutate.first ("RULE<TAB>HINT" lines; HINT is
-a unit test binary, bin/tests/test_NAME, or "cli:" and the CLI cases that
-failed).  mutate.sh runs a rule's hint first: a mutant it kills costs a few
+a unit test binary, bin/tests/test_NAME, "cli:" and the CLI cases that
+failed, or "seek:" and the logs whose windows differed in seek_equal.py).  mutate.sh runs a rule's hint first: a mutant it kills costs a few
 seconds instead of the CLI cases, a relink of every unit test and a run of
 them all.  A hint that no longer kills its mutant only costs its own run:
 the full chain follows, so a stale file is slow, never wrong.  A rule the
@@ -24,8 +24,11 @@ for line in open(sys.argv[1]):
     rule, why = m.group(1), m.group(2)
     cases = re.findall(r"FAIL: ([\w.-]+):", why)
     tests = [where[t] for t in why.split() if t in where]
+    logs = re.findall(r"FAIL: ([\w.-]+) ", why)  # seek_equal.py names the log first
     if tests:
         hints[rule] = tests[0]
+    elif rule.startswith("22 seek") and logs:
+        hints[rule] = "seek:" + ",".join(sorted(set(logs)))
     elif cases:
         hints[rule] = "cli:" + ",".join(sorted(set(cases)))
 out = os.path.join(top, "scripts", "mutate.first")

@@ -104,6 +104,8 @@ mutate_one() {
     if [ -n "$hint" ]; then
         (cd "$t" && case $hint in
             cli:*) make -s -j2 bin/fpm-analyze bin/fpm-record && timeout 300 tests/cli/run.sh --only "${hint#cli:}" ;;
+            seek:*) make -s -j2 bin/fpm-analyze &&
+                SEEK_FAIL_FAST=1 SEEK_ONLY="${hint#seek:}" timeout 300 python3 tests/seek/seek_equal.py bin ;;
             *) make -s -j2 "$hint" && timeout 300 "$hint" ;;
             esac) >"$t/.log" 2>&1
         hrc=$? # 0: it lived through its hint, and the whole chain follows

@@ -21,7 +21,8 @@ the message names it), print the same JSON as with it.  A log of many
 frames must have windows where frames were in fact jumped over
 (FPM_ANALYZE_SEEK_STATS), or the test would compare full reads with
 themselves.
-usage: seek_equal.py BIN_DIR
+usage: seek_equal.py BIN_DIR (SEEK_ONLY=NAME,... only those logs;
+SEEK_FAIL_FAST=1 stops at the first failure: make mutate's)
 """
 import os
 import re
@@ -356,6 +357,10 @@ def main():
             if f.endswith(".fpmlog"):
                 logs["seed-" + f] = [os.path.join(seeds, f)]
         logs.update(hard_cases(d))
+        # make mutate's hint: only the logs that killed a rule's mutant before
+        only = os.environ.get("SEEK_ONLY")
+        if only:
+            logs = {k: v for k, v in logs.items() if k in only.split(",")}
         def one(name, paths):
             re1 = reencode(d, name, paths)
             # a full read of the re-encoded log is the log
@@ -390,7 +395,8 @@ def main():
         # the logs at once, each on a thread (the analyzer runs are processes)
         with ThreadPoolExecutor(max_workers=(os.cpu_count() or 1) + 2) as ex:
             many_frames_seen = sum(ex.map(lambda kv_: one(*kv_), logs.items()))
-        say(many_frames_seen >= 10, "logs of many frames were tried (%d)" % many_frames_seen)
+        if not only:
+            say(many_frames_seen >= 10, "logs of many frames were tried (%d)" % many_frames_seen)
     finally:
         shutil.rmtree(d, ignore_errors=True)
     print("seek: %d passed, %d failed" % (passed, fails))

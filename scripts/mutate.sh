@@ -85,6 +85,13 @@ narrow_header() {
     for u in $users; do touch "$t/$u"; echo "$u"; done
 }
 
+# seek-check on the analyzer of the current tree, stopped at the first
+# window that differs; $1: only those logs (a hint's), else all of them
+seek_equal() {
+    make -s -j2 bin/fpm-analyze &&
+        SEEK_FAIL_FAST=1 SEEK_ONLY="${1:-}" timeout 300 python3 tests/seek/seek_equal.py bin
+}
+
 # One mutation in tree $t: its line of the report on standard output.
 mutate_one() {
     rule=$1 file=$2 subst=$3
@@ -104,8 +111,7 @@ mutate_one() {
     if [ -n "$hint" ]; then
         (cd "$t" && case $hint in
             cli:*) make -s -j2 bin/fpm-analyze bin/fpm-record && timeout 300 tests/cli/run.sh --only "${hint#cli:}" ;;
-            seek:*) make -s -j2 bin/fpm-analyze &&
-                SEEK_FAIL_FAST=1 SEEK_ONLY="${hint#seek:}" timeout 300 python3 tests/seek/seek_equal.py bin ;;
+            seek:*) seek_equal "${hint#seek:}" ;;
             *) make -s -j2 "$hint" && timeout 300 "$hint" ;;
             esac) >"$t/.log" 2>&1
         hrc=$? # 0: it lived through its hint, and the whole chain follows
@@ -114,7 +120,7 @@ mutate_one() {
     [ -n "$narrowed" ] && [ "$hrc" = 0 ] && touch "$t/$file"
     first=$(first_test "$file")
     seekcheck=true
-    case $rule in "22 seek"*) seekcheck="make -s -j2 bin/fpm-analyze && SEEK_FAIL_FAST=1 timeout 300 python3 tests/seek/seek_equal.py bin" ;; esac
+    case $rule in "22 seek"*) seekcheck=seek_equal ;; esac
     if [ -z "$first" ] && [ "$seekcheck" != true ]; then first=$seekcheck seekcheck=true; fi
     [ -z "$first" ] && first=cli
     if [ "$hrc" != 0 ]; then
@@ -125,9 +131,9 @@ mutate_one() {
         case $first in
         cli) make -s -j2 bin/fpm-analyze bin/fpm-record && timeout 300 tests/cli/run.sh ;;
         bin/*) make -s -j2 $first && for x in $first; do timeout 300 "$x" || exit $?; done ;;
-        *) sh -c "$first" ;;
+        *) $first ;;
         esac
-    } >"$t/.log" 2>&1 && sh -c "$seekcheck" >>"$t/.log" 2>&1 &&
+    } >"$t/.log" 2>&1 && $seekcheck >>"$t/.log" 2>&1 &&
         timeout 300 make -s -j2 cli-cases >>"$t/.log" 2>&1 &&
         make -s -j2 unit-built >>"$t/.log" 2>&1 &&
         timeout 300 make -s unit >>"$t/.log" 2>&1)

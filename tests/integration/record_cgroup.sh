@@ -23,11 +23,10 @@
 # against the truth, 100%: 93.95% to 114% beside two burners here, 89.47%
 # alone and 140.42% beside B on CI's machine), and its FILL the knee
 # measured before the recording by the cores the kernel counted for A's
-# workers at 1 and 2
-# clients (the fewest workers past which one more adds under half of what
-# the first one got): that knee exactly where the busy share read 95% or
-# more, and at most one more under it (17.5: a 100% pool on one core fills
-# it with one worker only from 95%).
+# workers at 1 and 2 clients (the fewest workers past which one more adds
+# under half of what the first one got): that knee exactly where the busy
+# share read 95% or more, and at most one more under it (17.5: a 100% pool
+# on one core fills it with one worker only from 95%).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/integration/fpm.sh"

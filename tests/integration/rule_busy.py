@@ -17,12 +17,15 @@ two decimals and the count of readings, or "- 0" without any.
 The figure is the rule's, not the truth: a worker's wait over its pair is
 not the wait of its last request, and on a busy machine the two part either
 way (a pool that computes all its time read 89% and 140% in one run)."""
+import bisect
 import csv
 import datetime
+import functools
 import subprocess
 import sys
 
 
+@functools.lru_cache(maxsize=None)  # a test asks of one log once a window
 def scheds(log, pool):
     """[(wall seconds, {pid: (cpu_ns, run_delay_ns)})], a SCHED record of POOL each"""
     raw = subprocess.run(["zstdcat", log], check=True, stdout=subprocess.PIPE).stdout
@@ -43,13 +46,16 @@ def scheds(log, pool):
 
 def busy(log, readings, pool):
     rounds = scheds(log, pool)
+    times = [r[0] for r in rounds]
     C = W = n = 0
     for r in csv.DictReader(open(readings)):
         if r["verdict"] != "accepted" or r["pool"] != pool:
             continue
         t = datetime.datetime.strptime(r["time"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(
             tzinfo=datetime.timezone.utc).timestamp()
-        k = min(range(len(rounds)), key=lambda i: abs(rounds[i][0] - t))
+        k = bisect.bisect(times, t)  # the round nearest the reading's time
+        if k == len(rounds) or (k > 0 and t - times[k - 1] < times[k] - t):
+            k -= 1
         pid, u = int(r["pid"]), int(r["duration_us"])
         s = round(float(r["cpu_share_pct"]) * 100)
         c = s * u / 10000

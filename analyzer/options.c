@@ -16,8 +16,6 @@
 #include "timearg.h"
 #include "version.h"
 
-
-
 static void usage_commands(FILE *out);
 
 static void usage(FILE *out)
@@ -251,9 +249,6 @@ static int goes_with(int opt)
     }
 }
 
-/* Fills cfg from argv; returns -1 to go on, else the exit code. */
-/* One option of the command line into cfg: -1 to go on, else the exit
- * code (2, said). */
 /* advise --at N[,N...]: more N for its lines (18.4), each 1..100000, at
  * most 16 in all. */
 static int take_at(config *cfg, char *s)
@@ -289,13 +284,6 @@ static int take_max_children(config *cfg, char *s)
     return FPM_EFAIL;
 }
 
-/* The host's size from --host-millicores or --cores (N x 1000). */
-static void set_host(config *cfg, uint64_t millicores)
-{
-    cfg->scenario.has_host_millicores = 1;
-    cfg->scenario.host_millicores = millicores;
-}
-
 /* One of two words: *v 0 for the first, 1 for the second.  -1 to go on,
  * else the usage error's exit code. */
 static int take_choice(const char *opt, const char *arg, const char *a, const char *b, int *v)
@@ -306,6 +294,64 @@ static int take_choice(const char *opt, const char *arg, const char *a, const ch
     return FPM_EFAIL;
 }
 
+/* --route-param NAME (19.1): at most RT_MAX_PARAMS, each a name alone.
+ * -1 to go on, else the usage error's exit code. */
+static int take_route_param(rt_params *rp, char *name)
+{
+    if (name[0] == '\0' || strpbrk(name, "=&#?"))
+        return msg_usage("--route-param wants a query parameter's name (route, action), "
+                         "without = & # or ?, not \"%s\"", name);
+    if (rp->n == RT_MAX_PARAMS)
+        return msg_usage("--route-param is given more than %d times", RT_MAX_PARAMS);
+    rp->name[rp->n] = name;
+    rp->len[rp->n++] = strlen(name);
+    return FPM_EFAIL;
+}
+
+/* An option of the what-if scenario (section 8) into cfg->scenario: -1 to
+ * go on (also for an option that is none of them), else the usage error's
+ * exit code. */
+static int take_scenario(config *cfg, int c, char *optarg)
+{
+    long long v;
+    switch (c) {
+    case O_HOST_MC:
+        if (num_whole(optarg, 1, 100000000, &v))
+            return msg_usage("--host-millicores must be a whole number in range "
+                             "1..100000000, not \"%s\"", optarg);
+        cfg->scenario.host_millicores = (uint64_t)v;
+        cfg->scenario.has_host_millicores = 1;
+        break;
+    case O_CORES:
+        if (num_whole(optarg, 1, 100000, &v))
+            return msg_usage("--cores must be a whole number in range 1..100000, "
+                             "not \"%s\"", optarg);
+        cfg->scenario.host_millicores = (uint64_t)v * 1000; /* N whole cores */
+        cfg->scenario.has_host_millicores = 1;
+        break;
+    case O_MEM_LIMIT:
+        if (num_size(optarg, &cfg->scenario.mem_limit, 1u << 20, 1ull << 50))
+            return msg_usage("--mem-limit must be a size from 1M to 1048576G (bytes, or with k, "
+                             "M or G), not \"%s\"", optarg);
+        cfg->scenario.has_mem_limit = 1;
+        break;
+    case O_HEADROOM:
+        if (parse_headroom(optarg, &cfg->scenario.headroom))
+            return msg_usage("--headroom must be in range 1..100 with at most two "
+                             "decimals, not \"%s\"", optarg);
+        break;
+    case O_EXPLAIN: cfg->scenario.explain = 1; break;
+    case O_MAXCH: return take_max_children(cfg, optarg);
+    case O_COST: return take_choice("--cost", optarg, "busy", "typical", &cfg->scenario.cost);
+    case O_FIT: return take_choice("--fit", optarg, "joint", "dominant", &cfg->scenario.fit);
+    default:
+        break;
+    }
+    return FPM_EFAIL;
+}
+
+/* One option of the command line into cfg: -1 to go on, else the exit
+ * code (2, said). */
 static int take_option(config *cfg, int c, char *optarg)
 {
     long long v;
@@ -319,17 +365,7 @@ static int take_option(config *cfg, int c, char *optarg)
     case O_CSV_READINGS: cfg->csv_readings = optarg; break;
     case O_CSV_ROUNDS: cfg->csv_rounds = optarg; break;
     case O_CSV_ROUTES: cfg->csv_routes = optarg; break;
-    case O_ROUTE_PARAM: {
-        rt_params *rp = &cfg->route_params;
-        if (optarg[0] == '\0' || strpbrk(optarg, "=&#?"))
-            return msg_usage("--route-param wants a query parameter's name (route, action), "
-                             "without = & # or ?, not \"%s\"", optarg);
-        if (rp->n == RT_MAX_PARAMS)
-            return msg_usage("--route-param is given more than %d times", RT_MAX_PARAMS);
-        rp->name[rp->n] = optarg;
-        rp->len[rp->n++] = strlen(optarg);
-        break;
-    }
+    case O_ROUTE_PARAM: return take_route_param(&cfg->route_params, optarg);
     case O_TOP:
         if (num_whole(optarg, 1, 1000, &v))
             return msg_usage("--top must be a whole number in range 1..1000, not \"%s\"", optarg);
@@ -341,39 +377,12 @@ static int take_option(config *cfg, int c, char *optarg)
         if (num_size(optarg, &cfg->frame_bytes, 1u << 10, 1024u << 20))
             return msg_usage("--frame-size must be from 1k to 1024M (4M), not \"%s\"", optarg);
         break;
-    case O_HOST_MC:
-        if (num_whole(optarg, 1, 100000000, &v))
-            return msg_usage("--host-millicores must be a whole number in range "
-                             "1..100000000, not \"%s\"", optarg);
-        set_host(cfg, (uint64_t)v);
-        break;
-    case O_CORES:
-        if (num_whole(optarg, 1, 100000, &v))
-            return msg_usage("--cores must be a whole number in range 1..100000, "
-                             "not \"%s\"", optarg);
-        set_host(cfg, (uint64_t)v * 1000);
-        break;
-    case O_MEM_LIMIT:
-        if (num_size(optarg, &cfg->scenario.mem_limit, 1u << 20, 1ull << 50))
-            return msg_usage("--mem-limit must be a size from 1M to 1048576G (bytes, or with k, "
-                             "M or G), not \"%s\"", optarg);
-        cfg->scenario.has_mem_limit = 1;
-        break;
-    case O_HEADROOM:
-        if (parse_headroom(optarg, &cfg->scenario.headroom))
-            return msg_usage("--headroom must be in range 1..100 with at most two "
-                             "decimals, not \"%s\"", optarg);
-        break;
     case O_OWN_URI:
         if (optarg[0] == '\0')
             return msg_usage("--own-uri needs a non-empty prefix");
         if (rd_prefixes_add(&cfg->own_uri, optarg, strlen(optarg)))
             return msg_usage("out of memory");
         break;
-    case O_EXPLAIN: cfg->scenario.explain = 1; break;
-    case O_MAXCH: return take_max_children(cfg, optarg);
-    case O_COST: return take_choice("--cost", optarg, "busy", "typical", &cfg->scenario.cost);
-    case O_FIT: return take_choice("--fit", optarg, "joint", "dominant", &cfg->scenario.fit);
     case O_THREADS:
         if (num_whole(optarg, 1, 256, &v))
             return msg_usage("--threads must be a whole number from 1 to 256, not \"%s\"", optarg);
@@ -400,7 +409,7 @@ static int take_option(config *cfg, int c, char *optarg)
             return msg_usage("--cutoff must be in range 0..100, not \"%s\"", optarg);
         break;
     default:
-        break;
+        return take_scenario(cfg, c, optarg);
     }
     return FPM_EFAIL;
 }
@@ -421,10 +430,8 @@ static int take_command(config *cfg, int *argc, char ***argv)
         }
     if (*argc > 1 && v[1][0] >= 'a' && v[1][0] <= 'z' &&
         strspn(v[1], "abcdefghijklmnopqrstuvwxyz-") == strlen(v[1]) && access(v[1], F_OK) != 0)
-        return msg_usage("\"%s\" is neither a command (hist, check, timing, cut, advise, routes) "
-                         "nor a "
-                         "LOG file",
-                         v[1]);
+        return msg_usage("\"%s\" is neither a command (hist, check, timing, cut, advise, "
+                         "routes) nor a LOG file", v[1]);
     return 0;
 }
 
@@ -447,6 +454,33 @@ static int check_stdout(const config *cfg)
 
 static int check_args(config *cfg, int argc, char **argv);
 
+/* The defaults, before the command line. */
+static void set_defaults(config *cfg)
+{
+    cfg->format = report_format("text");
+    cfg->scenario.headroom = WI_DEFAULT_HEADROOM;
+    cfg->cutoff = 99.99;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    cfg->threads = cpus < 1 ? 1 : cpus > 64 ? 64 : (int)cpus;
+    cfg->max_rise = 10;
+    cfg->top = 10;
+    cfg->frame_bytes = FPMLOG_FRAME_BYTES;
+}
+
+/* An option given to a command it does not go with (goes_with): the usage
+ * error, said, and its exit code. */
+static int wrong_command(const char *optname, int goes, int cmd)
+{
+    if (goes == CMD_HIST || goes == CMD_CHECK || goes == CMD_ROUTES)
+        return msg_usage("option \"%s\" goes with \"" PROG " %s\"", optname, CMD_NAMES[goes]);
+    if (goes == (CMD_HIST | CMD_ROUTES))
+        return msg_usage("option \"%s\" goes with \"" PROG " hist\" and \"" PROG " routes\"",
+                         optname);
+    return msg_usage("option \"%s\" does not go with \"" PROG "%s%s\"", optname,
+                     cmd == CMD_REPORT ? "" : " ", CMD_NAMES[cmd]);
+}
+
+/* Fills cfg from argv; returns -1 to go on, else the exit code. */
 int options_parse(int argc, char **argv, config *cfg)
 {
     static const struct option longopts[] = {
@@ -485,14 +519,7 @@ int options_parse(int argc, char **argv, config *cfg)
     };
     int c, idx;
     char optname[64];
-    cfg->format = report_format("text");
-    cfg->scenario.headroom = WI_DEFAULT_HEADROOM;
-    cfg->cutoff = 99.99;
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    cfg->threads = cpus < 1 ? 1 : cpus > 64 ? 64 : (int)cpus;
-    cfg->max_rise = 10;
-    cfg->top = 10;
-    cfg->frame_bytes = FPMLOG_FRAME_BYTES;
+    set_defaults(cfg);
     if (take_command(cfg, &argc, &argv) != 0)
         return 2;
     int cmd = (int)cfg->command;
@@ -503,16 +530,8 @@ int options_parse(int argc, char **argv, config *cfg)
         else
             snprintf(optname, sizeof optname, "-%c", c);
         int goes = goes_with(c);
-        if (!(goes & cmd)) {
-            if (goes == CMD_HIST || goes == CMD_CHECK || goes == CMD_ROUTES)
-                return msg_usage("option \"%s\" goes with \"" PROG " %s\"", optname,
-                                 CMD_NAMES[goes]);
-            if (goes == (CMD_HIST | CMD_ROUTES))
-                return msg_usage("option \"%s\" goes with \"" PROG " hist\" and \"" PROG
-                                 " routes\"", optname);
-            return msg_usage("option \"%s\" does not go with \"" PROG "%s%s\"", optname,
-                             cmd == CMD_REPORT ? "" : " ", CMD_NAMES[cmd]);
-        }
+        if (!(goes & cmd))
+            return wrong_command(optname, goes, cmd);
         int rc = take_option(cfg, c, optarg);
         if (rc >= 0)
             return rc;

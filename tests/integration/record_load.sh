@@ -169,14 +169,16 @@ else:
     b, med = bucket([c for t, c in access])
     low = 5 * int(min(c for t, c in access) // 5) if access else 0
     if mx["readings"] == 0:
+        # a worker idle after a request since its last read (one first seen
+        # is primed, as in the first round)
         last, idle = {}, []
         for r in sorted((r for r in reads if r["pool"] == "mixed"), key=lambda r: r["time"]):
-            if r["time"] != first and r["state"] == "Idle" and int(r["requests"]) != last.get(r["pid"]):
+            if r["state"] == "Idle" and last.get(r["pid"], int(r["requests"])) != int(r["requests"]):
                 idle.append(r)
             last[r["pid"]] = int(r["requests"])
         say(mx["typical_pct"] is None and not idle,
             "saturated throughout: mixed has no reading and no TYPICAL, as php-fpm's states say: "
-            "no worker was idle after a request when read, after the first round (%d were)" % len(idle))
+            "no worker was idle after a request since its last read (%d were)" % len(idle))
     else:
         say(mx["measured_under_contention"] and low <= mx["typical_pct"] <= 60,
             "saturated throughout: mixed measured under contention, TYPICAL %s%% a floor: within %d%% "

@@ -5,8 +5,6 @@
 
 #include <stdlib.h>
 
-
-/* A reboot: what was measured under the old boot's pids means nothing now. */
 /* Whether this round and the one before make a usable pair (section 5):
  * -1 when they do, else why not (a pl_drop; PL_NDROP with no round before). */
 static int pair_drop(const prev_round *pr, const pl_round *r, int busy_ok, const sig_counter *busy)

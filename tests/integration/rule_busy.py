@@ -14,6 +14,14 @@ s' = s x u / (u - w) hundredths and d' = floor((u - w) / 1000) ms; then
 C += s' x d', W += d' and the busy share is C / W / 100.  Prints it with
 two decimals and the count of readings, or "- 0" without any.
 
+A round is the records up to its ROUND record, whose time is the time of
+its readings in READINGS; the pair is that round and the one right before
+it, usable when both have STAT and the second's came 5 s to 5 min after the
+first's (docs/rules.md section 5: no wait is known over another pair, and
+the reading counts as php-fpm gave it).  On a machine busy enough, a round
+takes seconds, and its SCHED records lie nearer another round's time than
+its own: the round is found by the log's order, never by the nearest time.
+
 The figure is the rule's, not the truth: a worker's wait over its pair is
 not the wait of its last request, and on a busy machine the two part either
 way (a pool that computes all its time read 89% and 140% in one run)."""
@@ -24,12 +32,16 @@ import functools
 import subprocess
 import sys
 
+MIN_PAIR_NS, MAX_PAIR_NS = 5 * 10**9, 300 * 10**9
+
 
 @functools.lru_cache(maxsize=None)  # a test asks of one log once a window
 def scheds(log, pool):
-    """[(wall seconds, {pid: (cpu_ns, run_delay_ns)})], a SCHED record of POOL each"""
+    """[(ROUND's wall seconds, STAT's monotonic ns or None, {pid: (cpu_ns,
+    run_delay_ns)} or None)], a round each, in the log's order"""
     raw = subprocess.run(["zstdcat", log], check=True, stdout=subprocess.PIPE).stdout
     out, at = [], 0
+    stat, sched = None, None
     while True:
         at = raw.find(b"#fpmlog1 ", at)
         if at < 0:
@@ -41,7 +53,12 @@ def scheds(log, pool):
         at = eol + 1 + size
         if head[1] == b"SCHED" and head[4].decode() == pool:
             lines = [l.split() for l in body.decode().splitlines() if l.strip()]
-            out.append((int(head[3]) / 1e9, {int(l[0]): (int(l[1]), int(l[2])) for l in lines}))
+            sched = {int(l[0]): (int(l[1]), int(l[2])) for l in lines}
+        elif head[1] == b"STAT":
+            stat = int(head[2])
+        elif head[1] == b"ROUND":
+            out.append((int(head[3]) / 1e9, stat, sched))
+            stat, sched = None, None
 
 
 def busy(log, readings, pool):
@@ -53,18 +70,21 @@ def busy(log, readings, pool):
             continue
         t = datetime.datetime.strptime(r["time"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(
             tzinfo=datetime.timezone.utc).timestamp()
-        k = bisect.bisect(times, t)  # the round nearest the reading's time
+        k = bisect.bisect(times, t)  # its ROUND's time, written to the millisecond
         if k == len(rounds) or (k > 0 and t - times[k - 1] < times[k] - t):
             k -= 1
         pid, u = int(r["pid"]), int(r["duration_us"])
         s = round(float(r["cpu_share_pct"]) * 100)
         c = s * u / 10000
         w = 0
-        if k > 0 and pid in rounds[k][1] and pid in rounds[k - 1][1]:
-            dc = rounds[k][1][pid][0] - rounds[k - 1][1][pid][0]
-            dw = rounds[k][1][pid][1] - rounds[k - 1][1][pid][1]
-            if dc > 0 and dw >= 0 and u - c / 10 > 0:
-                w = min(c * dw / dc, u - c / 10)
+        if k > 0:
+            (_, m0, before), (_, m1, now) = rounds[k - 1], rounds[k]
+            usable = m0 is not None and m1 is not None and MIN_PAIR_NS <= m1 - m0 <= MAX_PAIR_NS
+            if usable and before and now and pid in before and pid in now:
+                dc = now[pid][0] - before[pid][0]
+                dw = now[pid][1] - before[pid][1]
+                if dc > 0 and dw >= 0 and u - c / 10 > 0:
+                    w = min(c * dw / dc, u - c / 10)
         d = int((u - w) // 1000)
         C += int(s * u / (u - w) + 0.5) * d
         W += d

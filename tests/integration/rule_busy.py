@@ -12,7 +12,9 @@ growth of cpu_ns, dc, and of run_delay_ns, dw, between the worker's SCHED
 lines of the round before and its own): w = min(c x dw / dc, u - c / 10),
 s' = s x u / (u - w) hundredths and d' = floor((u - w) / 1000) ms; then
 C += s' x d', W += d' and the busy share is C / W / 100.  Prints it with
-two decimals and the count of readings, or "- 0" without any.
+two decimals and the count of readings, or "- 0" without any.  (Also, for
+a test to import: cpu_ratios, the host's busy ratio over each pair, from
+the kernel's count in STAT.)
 
 A round is the records up to its ROUND record, whose time is the time of
 its readings in READINGS; the pair is that round and the one right before
@@ -35,30 +37,57 @@ import sys
 MIN_PAIR_NS, MAX_PAIR_NS = 5 * 10**9, 300 * 10**9
 
 
-@functools.lru_cache(maxsize=None)  # a test asks of one log once a window
-def scheds(log, pool):
-    """[(ROUND's wall seconds, STAT's monotonic ns or None, {pid: (cpu_ns,
-    run_delay_ns)} or None)], a round each, in the log's order"""
+def records(log):
+    """(type, mono ns, real ns, pool, body) of each record of LOG, in order"""
     raw = subprocess.run(["zstdcat", log], check=True, stdout=subprocess.PIPE).stdout
-    out, at = [], 0
-    stat, sched = None, None
+    at = 0
     while True:
         at = raw.find(b"#fpmlog1 ", at)
         if at < 0:
-            return out
+            return
         eol = raw.index(b"\n", at)
         head = raw[at:eol].split()
         size = int(head[5])
         body = raw[eol + 1:eol + 1 + size]
         at = eol + 1 + size
-        if head[1] == b"SCHED" and head[4].decode() == pool:
+        yield head[1].decode(), int(head[2]), int(head[3]), head[4].decode(), body
+
+
+@functools.lru_cache(maxsize=None)  # a test asks of one log once a window
+def scheds(log, pool):
+    """[(ROUND's wall seconds, STAT's monotonic ns or None, {pid: (cpu_ns,
+    run_delay_ns)} or None)], a round each, in the log's order"""
+    out, stat, sched = [], None, None
+    for kind, mono, real, name, body in records(log):
+        if kind == "SCHED" and name == pool:
             lines = [l.split() for l in body.decode().splitlines() if l.strip()]
             sched = {int(l[0]): (int(l[1]), int(l[2])) for l in lines}
-        elif head[1] == b"STAT":
-            stat = int(head[2])
-        elif head[1] == b"ROUND":
-            out.append((int(head[3]) / 1e9, stat, sched))
+        elif kind == "STAT":
+            stat = mono
+        elif kind == "ROUND":
+            out.append((real / 1e9, stat, sched))
             stat, sched = None, None
+    return out
+
+
+def cpu_ratios(log, line, clk_tck, cores):
+    """Section 5 and 16.1's host busy ratio over each usable pair, from the
+    kernel's own count: the growth of STAT's LINE (`cpu0`, say) less idle
+    and iowait, in ticks, over the STAT records' monotonic interval and
+    CORES, capped at 1.  [(the second round's ROUND wall nanoseconds, ratio)]"""
+    out, prev, stat = [], None, None
+    for kind, mono, real, name, body in records(log):
+        if kind == "STAT":
+            f = next((l.split() for l in body.decode().splitlines()
+                      if l.split()[:1] == [line]), None)
+            # user nice system idle iowait irq softirq steal
+            stat = (mono, sum(int(f[k]) for k in (1, 2, 3, 6, 7, 8))) if f else None
+        elif kind == "ROUND":
+            if prev and stat and MIN_PAIR_NS <= stat[0] - prev[0] <= MAX_PAIR_NS:
+                busy = (stat[1] - prev[1]) / clk_tck / ((stat[0] - prev[0]) / 1e9) / cores
+                out.append((real, min(busy, 1.0)))
+            prev, stat = stat, None
+    return out
 
 
 def busy(log, readings, pool):

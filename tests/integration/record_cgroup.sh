@@ -7,9 +7,9 @@
 #      loaded only in the second half of the recording.
 # Both are recorded at 5 s at the same time.  A must be judged against its
 # one CPU (1000m, its busy ratio that CPU's as the kernel counts it), B
-# against its quota (500m, throttled), and B's load on the other CPU must not move A's figures: the
-# whole machine's `cpu` line, which the analyzer used before, goes up by B's
-# half core.  What the rules promise for A, alone and beside B (each half
+# against its quota (500m, throttled), and B's load on the other CPU must
+# not move A's figures: the whole machine's `cpu` line, which the analyzer
+# used before, goes up by B's half core.  What the rules promise for A, alone and beside B (each half
 # of the recording), and what physics gives, not a closeness the rules
 # cannot hold (docs/rules.md 17.3, 17.8): its P90 at 100% and its shape
 # cpu-bound (a single reading is shown at no more than 100% unless php-fpm's

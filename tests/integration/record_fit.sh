@@ -174,8 +174,9 @@ else:
                   r"(\d+) whose pools used more CPU than the host had", explain)
     usable = re.search(r"round pairs: (\d+) usable", explain)
     said = sum(int(x) for x in m.groups()) if m else -1
-    say(m is not None and usable is not None and said == int(usable.group(1))
-        and int(m.group(1)) < int(usable.group(1)),
+    # (not that some pair gave no point: a machine busy before the load
+    # may leave every pair under 95%, 9 points of 9 in a make test)
+    say(m is not None and usable is not None and said == int(usable.group(1)),
         "a busy machine (%.0f%% busy before the load): every usable pair gave a point or is "
         "counted with why not, as --explain says (%s)" % (100 * before, m.group(0) if m else explain[-300:]))
     print("note busy: overheads not checked; %s" % (m.group(0) if m else "?"))

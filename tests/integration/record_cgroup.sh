@@ -145,16 +145,9 @@ say((a["host_millicores"], a["cpus"], a["cpu_source"]) == (1000, 1, "cpuset"),
 # times), and not the machine's `cpu` line over 2 cores
 rows = [r for r in csv.DictReader(open(d + "/a.csv")) if r["busy_ratio"]]
 ratios = [float(r["busy_ratio"]) for r in rows]
-tck = next(int(l.split(b"=")[1]) for kind, _, _, _, body in rule_busy.records(d + "/a.log")
-           if kind == "HOST" for l in body.splitlines() if l.startswith(b"clk_tck="))
-def at(pairs):
-    return {t // 1000000: x for t, x in pairs}  # the CSV's milliseconds
-cpu0, whole = at(rule_busy.cpu_ratios(d + "/a.log", "cpu0", tck, 1)), \
-    at(rule_busy.cpu_ratios(d + "/a.log", "cpu", tck, 2))
-def when(r):
-    import datetime
-    return round(datetime.datetime.strptime(r["time"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(
-        tzinfo=datetime.timezone.utc).timestamp() * 1000)
+cpu0 = rule_busy.cpu_ratios(d + "/a.log", "cpu0", 1)
+whole = rule_busy.cpu_ratios(d + "/a.log", "cpu", 2)
+when = lambda r: rule_busy.csv_ms(r["time"])
 off = [(r["time"], float(r["busy_ratio"]), cpu0.get(when(r))) for r in rows
        if cpu0.get(when(r)) is None or abs(float(r["busy_ratio"]) - cpu0[when(r)]) > 0.0006]
 say(len(ratios) >= rounds - 3 and len(cpu0) == len(rows) and not off,

@@ -70,22 +70,31 @@ def scheds(log, pool):
     return out
 
 
-def cpu_ratios(log, line, clk_tck, cores):
+def csv_ms(time):
+    """A CSV row's time ("2026-12-04T10:35:45.647Z") in milliseconds"""
+    return round(datetime.datetime.strptime(time, "%Y-%m-%dT%H:%M:%S.%fZ").replace(
+        tzinfo=datetime.timezone.utc).timestamp() * 1000)
+
+
+def cpu_ratios(log, line, cores):
     """Section 5 and 16.1's host busy ratio over each usable pair, from the
     kernel's own count: the growth of STAT's LINE (`cpu0`, say) less idle
-    and iowait, in ticks, over the STAT records' monotonic interval and
-    CORES, capped at 1.  [(the second round's ROUND wall nanoseconds, ratio)]"""
-    out, prev, stat = [], None, None
+    and iowait, in ticks of the HOST's clk_tck, over the STAT records'
+    monotonic interval and CORES, capped at 1.  {the second round's ROUND
+    time in milliseconds, as csv_ms gives a CSV row's: ratio}"""
+    out, prev, stat, tck = {}, None, None, None
     for kind, mono, real, name, body in records(log):
-        if kind == "STAT":
+        if kind == "HOST":
+            tck = next((int(l[8:]) for l in body.splitlines() if l.startswith(b"clk_tck=")), tck)
+        elif kind == "STAT":
             f = next((l.split() for l in body.decode().splitlines()
                       if l.split()[:1] == [line]), None)
             # user nice system idle iowait irq softirq steal
             stat = (mono, sum(int(f[k]) for k in (1, 2, 3, 6, 7, 8))) if f else None
         elif kind == "ROUND":
-            if prev and stat and MIN_PAIR_NS <= stat[0] - prev[0] <= MAX_PAIR_NS:
-                busy = (stat[1] - prev[1]) / clk_tck / ((stat[0] - prev[0]) / 1e9) / cores
-                out.append((real, min(busy, 1.0)))
+            if prev and stat and tck and MIN_PAIR_NS <= stat[0] - prev[0] <= MAX_PAIR_NS:
+                busy = (stat[1] - prev[1]) / tck / ((stat[0] - prev[0]) / 1e9) / cores
+                out[real // 1000000] = min(busy, 1.0)
             prev, stat = stat, None
     return out
 
@@ -97,8 +106,7 @@ def busy(log, readings, pool):
     for r in csv.DictReader(open(readings)):
         if r["verdict"] != "accepted" or r["pool"] != pool:
             continue
-        t = datetime.datetime.strptime(r["time"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(
-            tzinfo=datetime.timezone.utc).timestamp()
+        t = csv_ms(r["time"]) / 1000
         k = bisect.bisect(times, t)  # its ROUND's time, written to the millisecond
         if k == len(rounds) or (k > 0 and t - times[k - 1] < times[k] - t):
             k -= 1

@@ -8,12 +8,12 @@
 #   tcp    127.0.0.1, 1 worker, 3 connections in phase B: the kernel's
 #          queue against php-fpm's own listen queue
 #   mixed  6 workers, 30 ms of CPU + 20 ms asleep, through both phases:
-#          its first round primed; TYPICAL from the calm rounds and the
-#          saturated ones counted as contended, or, when the machine was busy
-#          before the test began (every round saturated), measured under
-#          contention, TYPICAL from all of them and a floor (at most the
-#          60% a request computes alone); on a machine so busy that no
-#          worker was idle when read, no reading, as php-fpm's states say
+#          its first round primed; each reading a request php-fpm logged;
+#          12.3 as the log says, whatever the machine did: the readings of
+#          saturated pairs contended, TYPICAL from the calm ones once there
+#          are 20, else from all (then, with a contended one, measured
+#          under contention); on a machine so busy that no worker was idle
+#          when read, no reading, as php-fpm's states say
 # Every share is checked against php-fpm's access log (%C), CPU burnt by CPU
 # time.  It says which case it met.
 set -u
@@ -138,55 +138,59 @@ say(r1 and all(r["verdict"] == "primed" for r in done1) and
     p["mixed"]["filtered"]["primed"] >= len(done1),
     "mixed: its first round gives no reading: %d of its %d workers primed, the rest %s"
     % (len(done1), len(r1), sorted(set(r["verdict"] for r in r1) - {"primed"})))
-access = []
+# 12.3 on the mixed pool, as its log says, whatever the machine did: a
+# reading is contended when its pair was saturated (the host at least 95%
+# busy: the round's busy_ratio, which record_cgroup holds to the kernel's
+# count); the figures come from the calm readings once there are 20, else
+# from all, and then, with a contended one among them, the pool is measured
+# under contention (a floor).  Each share is one php-fpm logged.
+logged = {}  # (pid, duration in us): {%C in hundredths}, php-fpm's access log
 for line in open(d + "/mixed.access"):
     f = line.split()
     if len(f) == 4:
-        access.append((int(f[3]), float(f[2].rstrip("%"))))
-def bucket(shares):
-    s = sorted(shares)
-    m = s[(len(s) + 1) // 2 - 1]
-    return 5 * int(m // 5), m
+        key = (int(f[0]), round(float(f[1]) * 1000))
+        logged.setdefault(key, set()).add(round(float(f[2].rstrip("%")) * 100))
+def hundredths(r):
+    return round(float(r["cpu_share_pct"]) * 100)
+def typical(shares):
+    """section 3: the floor of the bucket holding the ceil(n / 2)-th share"""
+    if not shares:
+        return None
+    m = sorted(shares)[(len(shares) + 1) // 2 - 1]
+    return (5 * (m // 500) if m < 10000 else 100 + 25 * ((m - 10000) // 2500) if m < 40000
+            else min(400 + 100 * ((m - 40000) // 10000), 3200))
+ratio = {r["time"]: r["busy_ratio"] for r in rounds if r["pool"] == "mixed"}
+mine = [r for r in reads if r["pool"] == "mixed" and r["verdict"] == "accepted"]
+unlogged = [r for r in mine if hundredths(r) not in logged.get((int(r["pid"]), int(r["duration_us"])), ())]
+say(not unlogged, "mixed: each of its %d readings is a request php-fpm logged (pid, duration, %%C)%s"
+    % (len(mine), "; not: %s" % [(r["pid"], r["duration_us"], r["cpu_share_pct"]) for r in unlogged]
+       if unlogged else ""))
+contended = [r for r in mine if ratio.get(r["time"]) not in ("", None) and float(ratio[r["time"]]) >= 0.95]
+calm = [r for r in mine if r not in contended]
+use = calm if len(calm) >= 20 else mine
 mx = p["mixed"]
-calm_a = [r for r in rounds if r["pool"] == "mixed" and r["busy_ratio"] not in ("", None)
-          and r["time"] < __import__("time").strftime("%Y-%m-%dT%H:%M:%S", __import__("time").gmtime(phase_b))]
-calm = calm_a and all(float(r["busy_ratio"]) < 0.95 for r in calm_a) and before < 0.5
-if calm and not mx["measured_under_contention"]:
-    b, med = bucket([c for t, c in access if t < phase_b])
-    say(mx["typical_pct"] == b, "calm, then saturated: mixed TYPICAL %s%% from its calm rounds, the bucket of "
-        "the median %%C of php-fpm's access log before the burners (%.2f%%)" % (mx["typical_pct"], med))
-    say(mx["contended_readings"] > 0, "and its %d readings of saturated rounds counted as contended"
-        % mx["contended_readings"])
-    print("note case: calm then saturated (host %.0f%% busy before the test)" % (100 * before))
-else:
-    # every round saturated (a busy machine, burners beside the test): what
-    # the rules promise is the flag and a floor.  Each request computes 30
-    # of its 50 ms when alone (60%); waiting for the CPU only lowers its
-    # share, so TYPICAL is at most that bucket, and at least the lowest %C
-    # php-fpm logged for a request of the pool.
-    # A machine busier than that may leave no worker idle when read: then
-    # there is no reading to take, and php-fpm's own states must say so.
-    b, med = bucket([c for t, c in access])
-    low = 5 * int(min(c for t, c in access) // 5) if access else 0
-    if mx["readings"] == 0:
-        # a worker idle after a request since its last read (one first seen
-        # is primed, as in the first round)
-        last, idle = {}, []
-        for r in sorted((r for r in reads if r["pool"] == "mixed"), key=lambda r: r["time"]):
-            if r["state"] == "Idle" and last.get(r["pid"], int(r["requests"])) != int(r["requests"]):
-                idle.append(r)
-            last[r["pid"]] = int(r["requests"])
-        say(mx["typical_pct"] is None and not idle,
-            "saturated throughout: mixed has no reading and no TYPICAL, as php-fpm's states say: "
-            "no worker was idle after a request since its last read (%d were)" % len(idle))
-    else:
-        say(mx["measured_under_contention"] and low <= mx["typical_pct"] <= 60,
-            "saturated throughout: mixed measured under contention, TYPICAL %s%% a floor: within %d%% "
-            "(the lowest %%C php-fpm logged) and 60%% (30 of 50 ms alone); the median %%C of all its "
-            "requests %.2f%%" % (mx["typical_pct"], low, med))
-    print("note case: saturated throughout (host %.0f%% busy before the test; mixed: %d readings, %d "
-          "contended, calm pairs %s)" % (100 * before, mx["readings"], mx["contended_readings"],
-                                         [r["busy_ratio"] for r in calm_a]))
+say(mx["contended_readings"] == len(contended) and mx["readings"] == len(use),
+    "mixed: %d readings, %d of them in saturated pairs, contended; %d counted (the analyzer: %d, %d)"
+    % (len(mine), len(contended), len(use), mx["contended_readings"], mx["readings"]))
+under = len(calm) < 20 and len(contended) > 0
+say(mx["measured_under_contention"] == under and mx["typical_pct"] == typical([hundredths(r) for r in use]),
+    "mixed: TYPICAL %s%% from %s readings (%d calm), measured under contention: %s (the analyzer: %s%%, %s)"
+    % (typical([hundredths(r) for r in use]), "its calm" if use is calm else "all its", len(calm), under,
+       mx["typical_pct"], mx["measured_under_contention"]))
+if not mine:
+    # a machine so busy that no worker was idle when read: php-fpm's own
+    # states must say so (a worker idle after a request since its last
+    # read; one first seen is primed, as in the first round)
+    last, idle = {}, []
+    for r in sorted((r for r in reads if r["pool"] == "mixed"), key=lambda r: r["time"]):
+        if r["state"] == "Idle" and last.get(r["pid"], int(r["requests"])) != int(r["requests"]):
+            idle.append(r)
+        last[r["pid"]] = int(r["requests"])
+    say(not idle, "mixed: no reading, as php-fpm's states say: no worker was idle after a request "
+        "since its last read (%d were)" % len(idle))
+print("note case: host %.0f%% busy before the test; mixed: %d readings, %d contended; its rounds' busy "
+      "ratios %s" % (100 * before, len(mine), len(contended),
+                     [ratio[t] for t in sorted(ratio) if ratio[t] not in ("", None)]))
 PY
 check "the python step ran" $?
 while read -r verdict rest; do

@@ -37,20 +37,27 @@ import sys
 MIN_PAIR_NS, MAX_PAIR_NS = 5 * 10**9, 300 * 10**9
 
 
+@functools.lru_cache(maxsize=None)  # scheds and cpu_ratios read one log: decompressed once
 def records(log):
-    """(type, mono ns, real ns, pool, body) of each record of LOG, in order"""
+    """[(type, mono ns, real ns, pool, body)], each record of LOG in order"""
     raw = subprocess.run(["zstdcat", log], check=True, stdout=subprocess.PIPE).stdout
-    at = 0
+    out, at = [], 0
     while True:
         at = raw.find(b"#fpmlog1 ", at)
         if at < 0:
-            return
+            return out
         eol = raw.index(b"\n", at)
         head = raw[at:eol].split()
         size = int(head[5])
         body = raw[eol + 1:eol + 1 + size]
         at = eol + 1 + size
-        yield head[1].decode(), int(head[2]), int(head[3]), head[4].decode(), body
+        out.append((head[1].decode(), int(head[2]), int(head[3]), head[4].decode(), body))
+
+
+def usable(m0, m1):
+    """Section 5: a pair whose rounds both have STAT (monotonic ns, or None),
+    the second's 5 s to 5 min after the first's"""
+    return m0 is not None and m1 is not None and MIN_PAIR_NS <= m1 - m0 <= MAX_PAIR_NS
 
 
 @functools.lru_cache(maxsize=None)  # a test asks of one log once a window
@@ -87,12 +94,11 @@ def cpu_ratios(log, line, cores):
         if kind == "HOST":
             tck = next((int(l[8:]) for l in body.splitlines() if l.startswith(b"clk_tck=")), tck)
         elif kind == "STAT":
-            f = next((l.split() for l in body.decode().splitlines()
-                      if l.split()[:1] == [line]), None)
+            f = next((l.split() for l in body.decode().splitlines() if l.startswith(line + " ")), None)
             # user nice system idle iowait irq softirq steal
             stat = (mono, sum(int(f[k]) for k in (1, 2, 3, 6, 7, 8))) if f else None
         elif kind == "ROUND":
-            if prev and stat and tck and MIN_PAIR_NS <= stat[0] - prev[0] <= MAX_PAIR_NS:
+            if prev and stat and tck and usable(prev[0], stat[0]):
                 busy = (stat[1] - prev[1]) / tck / ((stat[0] - prev[0]) / 1e9) / cores
                 out[real // 1000000] = min(busy, 1.0)
             prev, stat = stat, None
@@ -116,8 +122,7 @@ def busy(log, readings, pool):
         w = 0
         if k > 0:
             (_, m0, before), (_, m1, now) = rounds[k - 1], rounds[k]
-            usable = m0 is not None and m1 is not None and MIN_PAIR_NS <= m1 - m0 <= MAX_PAIR_NS
-            if usable and before and now and pid in before and pid in now:
+            if usable(m0, m1) and before and now and pid in before and pid in now:
                 dc = now[pid][0] - before[pid][0]
                 dw = now[pid][1] - before[pid][1]
                 if dc > 0 and dw >= 0 and u - c / 10 > 0:

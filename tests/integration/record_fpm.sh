@@ -81,8 +81,10 @@ check "fpm-analyze reads the log" $?
 check "and the log with them" $?
 [ ! -s "$dir/an.err" ]; check "no damage and no dropped pair reported" $?
 [ -s "$dir/an.err" ] && cat "$dir/an.err" >&2
-python3 - "$dir/json" "$ROUNDS" "$dir/readings.csv" "$dir" "$dir/rounds.csv" <<'PY' > "$dir/checks"
+python3 - "$dir/json" "$ROUNDS" "$dir/readings.csv" "$dir" "$dir/rounds.csv" "$top" <<'PY' > "$dir/checks"
 import csv, json, sys
+sys.path.insert(0, sys.argv[6] + "/tests/integration")
+import rule_busy
 d = json.load(open(sys.argv[1]))
 h = d["hosts"][0]
 p = {x["pool"]: x for x in h["pools"]}
@@ -106,13 +108,10 @@ matched = sum(1 for r in rows if any(
     for ms, c in access.get((r["pool"], r["pid"]), [])))
 say(rows and matched == len(rows),
     "every accepted reading is a request in php-fpm's access log (%d of %d)" % (matched, len(rows)))
-def floor_bucket(v):
-    s = int(round(v * 100))
-    return 5 * (s // 500) if s < 10000 else None
 for name, pv in (("heavy", hv), ("light", lt)):
     shares = sorted(float(r["cpu_share_pct"]) for r in rows if r["pool"] == name)
     med = shares[(len(shares) + 1) // 2 - 1] if shares else None
-    say(med is not None and pv["typical_pct"] == floor_bucket(med),
+    say(med is not None and pv["typical_pct"] == rule_busy.typical([round(v * 100) for v in shares]),
         "%s TYPICAL %s%% is the floor of the median of its readings (%s%%)" % (name, pv["typical_pct"], med))
 say((hv["typical_pct"] or 0) > (lt["typical_pct"] or 0),
     "heavy (70 ms of CPU) reads above light (10 ms): %s%% > %s%%" % (hv["typical_pct"], lt["typical_pct"]))

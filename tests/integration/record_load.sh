@@ -84,9 +84,11 @@ check "fpm-analyze reads the log" $?
 "$top/bin/fpm-analyze" --format json --from "$from" "$dir/log-nosched" > "$dir/json-b" 2>>"$dir/an.err"
 check "and its saturated window" $?
 zstdcat "$dir/log" > "$dir/plain"
-python3 - "$dir" "$before" "$phase_b" <<'PY' > "$dir/checks"
+python3 - "$dir" "$before" "$top" <<'PY' > "$dir/checks"
 import csv, json, re, sys
-d, before, phase_b = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
+d, before = sys.argv[1], float(sys.argv[2])
+sys.path.insert(0, sys.argv[3] + "/tests/integration")
+import rule_busy
 def say(ok, what):
     print(("ok " if ok else "FAIL ") + what)
 p = {x["pool"]: x for x in json.load(open(d + "/json"))["hosts"][0]["pools"]}
@@ -152,30 +154,26 @@ for line in open(d + "/mixed.access"):
         logged.setdefault(key, set()).add(round(float(f[2].rstrip("%")) * 100))
 def hundredths(r):
     return round(float(r["cpu_share_pct"]) * 100)
-def typical(shares):
-    """section 3: the floor of the bucket holding the ceil(n / 2)-th share"""
-    if not shares:
-        return None
-    m = sorted(shares)[(len(shares) + 1) // 2 - 1]
-    return (5 * (m // 500) if m < 10000 else 100 + 25 * ((m - 10000) // 2500) if m < 40000
-            else min(400 + 100 * ((m - 40000) // 10000), 3200))
 ratio = {r["time"]: r["busy_ratio"] for r in rounds if r["pool"] == "mixed"}
 mine = [r for r in reads if r["pool"] == "mixed" and r["verdict"] == "accepted"]
 unlogged = [r for r in mine if hundredths(r) not in logged.get((int(r["pid"]), int(r["duration_us"])), ())]
 say(not unlogged, "mixed: each of its %d readings is a request php-fpm logged (pid, duration, %%C)%s"
     % (len(mine), "; not: %s" % [(r["pid"], r["duration_us"], r["cpu_share_pct"]) for r in unlogged]
        if unlogged else ""))
-contended = [r for r in mine if ratio.get(r["time"]) not in ("", None) and float(ratio[r["time"]]) >= 0.95]
-calm = [r for r in mine if r not in contended]
+def saturated(r):
+    return ratio.get(r["time"]) not in ("", None) and float(ratio[r["time"]]) >= 0.95
+contended = [r for r in mine if saturated(r)]
+calm = [r for r in mine if not saturated(r)]
 use = calm if len(calm) >= 20 else mine
+want = rule_busy.typical([hundredths(r) for r in use])
 mx = p["mixed"]
 say(mx["contended_readings"] == len(contended) and mx["readings"] == len(use),
     "mixed: %d readings, %d of them in saturated pairs, contended; %d counted (the analyzer: %d, %d)"
     % (len(mine), len(contended), len(use), mx["contended_readings"], mx["readings"]))
 under = len(calm) < 20 and len(contended) > 0
-say(mx["measured_under_contention"] == under and mx["typical_pct"] == typical([hundredths(r) for r in use]),
+say(mx["measured_under_contention"] == under and mx["typical_pct"] == want,
     "mixed: TYPICAL %s%% from %s readings (%d calm), measured under contention: %s (the analyzer: %s%%, %s)"
-    % (typical([hundredths(r) for r in use]), "its calm" if use is calm else "all its", len(calm), under,
+    % (want, "its calm" if use is calm else "all its", len(calm), under,
        mx["typical_pct"], mx["measured_under_contention"]))
 if not mine:
     # a machine so busy that no worker was idle when read: php-fpm's own

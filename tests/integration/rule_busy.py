@@ -14,7 +14,7 @@ s' = s x u / (u - w) hundredths and d' = floor((u - w) / 1000) ms; then
 C += s' x d', W += d' and the busy share is C / W / 100.  Prints it with
 two decimals and the count of readings, or "- 0" without any.  (Also, for
 a test to import: cpu_ratios, the host's busy ratio over each pair, from
-the kernel's count in STAT.)
+the kernel's count in STAT; typical, section 3's TYPICAL of some shares.)
 
 A round is the records up to its ROUND record, whose time is the time of
 its readings in READINGS; the pair is that round and the one right before
@@ -103,6 +103,20 @@ def cpu_ratios(log, line, cores):
                 out[real // 1000000] = min(busy, 1.0)
             prev, stat = stat, None
     return out
+
+
+def typical(shares):
+    """Section 3's TYPICAL of SHARES (hundredths of a percent, as few as
+    halving leaves whole): the floor of the bucket holding the ceil(n / 2)-th
+    share; None without any"""
+    if not shares:
+        return None
+    m = sorted(shares)[(len(shares) + 1) // 2 - 1]
+    if m < 10000:
+        return 5 * (m // 500)
+    if m < 40000:
+        return 100 + 25 * ((m - 10000) // 2500)
+    return min(400 + 100 * ((m - 40000) // 10000), 3200)
 
 
 def busy(log, readings, pool):

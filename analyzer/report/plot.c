@@ -47,25 +47,6 @@ struct plotter {
 #define PLOT_SVG_ROWS   250
 #define PLOT_SVG_POINTS 200
 
-void plot_quote(char *out, const char *name, size_t len)
-{
-    size_t o = 0;
-    out[o++] = '\'';
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)name[i];
-        if (c == '\'') {
-            out[o++] = '\'';
-            out[o++] = '\'';
-        } else if (c < 0x20 || c == 0x7F) {
-            out[o++] = '?';
-        } else {
-            out[o++] = (char)c;
-        }
-    }
-    out[o++] = '\'';
-    out[o] = '\0';
-}
-
 static void safe_part(char *out, size_t cap, const char *s, size_t n)
 {
     size_t o = strlen(out);
@@ -301,77 +282,17 @@ int plot_attach(plotter *pt, pipeline *pl)
     return pipeline_on_round(pl, on_round, pt);
 }
 
-/* Copies a .dat file into the script as a datablock. */
-static int datablock(FILE *gp, plotter *pt, const char *base, const char *suffix,
-                     const char *name)
+/* The .dat file base + suffix into the script as the datablock $name,
+ * one row for each k of the file's (plot_datablock). */
+static int block(FILE *gp, plotter *pt, const plot_pool *q, const char *suffix, const char *name,
+                 size_t k, int most)
 {
-    FILE *f = open_in(pt, base, suffix, "r");
+    FILE *f = open_in(pt, q->base, suffix, "r");
     if (!f)
         return FPM_EFAIL;
-    fprintf(gp, "$%s << EOD\n", name);
-    char buf[8192];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        fwrite(buf, 1, n, gp);
-    fputs("EOD\n", gp);
+    int rc = plot_datablock(gp, f, name, k, most);
     fclose(f);
-    return 0;
-}
-
-/* A .dat file into the script as a datablock of fewer rows, one for each
- * k of the file's: with most, the first row's time and the most of each
- * other column (NaN when the k rows have none), else every k-th row as it
- * is.  Comment lines are copied. */
-#define PLOT_COLS 32
-static int datablock_of(FILE *gp, plotter *pt, const char *base, const char *suffix,
-                        const char *name, size_t k, int most)
-{
-    FILE *f = open_in(pt, base, suffix, "r");
-    if (!f)
-        return FPM_EFAIL;
-    fprintf(gp, "$%s << EOD\n", name);
-    char *line = NULL;
-    size_t cap = 0, seen = 0;
-    int ncol = 0;
-    double acc[PLOT_COLS];
-    while (getline(&line, &cap, f) > 0) {
-        if (line[0] == '#') {
-            fputs(line, gp);
-            continue;
-        }
-        if (!most) {
-            if (seen++ % k == 0)
-                fputs(line, gp);
-            continue;
-        }
-        char *s = line, *e;
-        int c = 0;
-        for (double x; c < PLOT_COLS && (x = strtod(s, &e), e != s); s = e, c++) {
-            if (seen % k == 0)
-                acc[c] = x;
-            else if (c > 0 && !isnan(x) && (isnan(acc[c]) || x > acc[c]))
-                acc[c] = x;
-        }
-        if (seen % k == 0)
-            ncol = c;
-        if (++seen % k == 0) {
-            fprintf(gp, "%.3f", acc[0]);
-            for (int j = 1; j < ncol; j++)
-                fprintf(gp, isnan(acc[j]) ? " NaN" : " %.4f", acc[j]);
-            fputc('\n', gp);
-        }
-    }
-    if (most && seen % k) { /* the last, shorter span */
-        fprintf(gp, "%.3f", acc[0]);
-        for (int j = 1; j < ncol; j++)
-            fprintf(gp, isnan(acc[j]) ? " NaN" : " %.4f", acc[j]);
-        fputc('\n', gp);
-    }
-    free(line);
-    fputs("EOD\n", gp);
-    int bad = ferror(f);
-    fclose(f);
-    return bad ? FPM_EFAIL : 0;
+    return rc;
 }
 
 /* The memory readings' buckets (14.2), from the first that holds one to
@@ -438,25 +359,25 @@ static int write_script(plotter *pt, plot_pool *q)
            km = (q->nmemrows + PLOT_SVG_ROWS - 1) / PLOT_SVG_ROWS,
            kp = (q->npoints + PLOT_SVG_POINTS - 1) / PLOT_SVG_POINTS;
     int all = !pt->svg_only;
-    int rc = datablock(gp, pt, q->base, ".hist.dat", "hist") |
-             datablock(gp, pt, q->base, ".memhist.dat", "memhist");
+    int rc = block(gp, pt, q, ".hist.dat", "hist", 1, 0) |
+             block(gp, pt, q, ".memhist.dat", "memhist", 1, 0);
     if (all || kp <= 1)
-        rc |= datablock(gp, pt, q->base, ".points.dat", "points");
+        rc |= block(gp, pt, q, ".points.dat", "points", 1, 0);
     if (all || ks <= 1)
-        rc |= datablock(gp, pt, q->base, ".series.dat", "series");
+        rc |= block(gp, pt, q, ".series.dat", "series", 1, 0);
     if (all || km <= 1)
-        rc |= datablock(gp, pt, q->base, ".memory.dat", "memory");
+        rc |= block(gp, pt, q, ".memory.dat", "memory", 1, 0);
     if (all)
         plot_draw(gp, "pngcairo size 1000,600", "png", q);
     if (ks > 1 || km > 1 || kp > 1)
         fprintf(gp, "# the SVGs: a row for every %zu rounds (the most of each), every %zu of "
                     "memory, one point in %zu\n", ks ? ks : 1, km ? km : 1, kp ? kp : 1);
     if (ks > 1)
-        rc |= datablock_of(gp, pt, q->base, ".series.dat", "series", ks, 1);
+        rc |= block(gp, pt, q, ".series.dat", "series", ks, 1);
     if (km > 1)
-        rc |= datablock_of(gp, pt, q->base, ".memory.dat", "memory", km, 1);
+        rc |= block(gp, pt, q, ".memory.dat", "memory", km, 1);
     if (kp > 1)
-        rc |= datablock_of(gp, pt, q->base, ".points.dat", "points", kp, 0);
+        rc |= block(gp, pt, q, ".points.dat", "points", kp, 0);
     /* smaller: the page shows two side by side, its words still legible */
     plot_draw(gp, "svg size 720,440", "svg", q);
     if (fclose(gp) != 0)

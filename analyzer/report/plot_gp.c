@@ -1,12 +1,16 @@
 /* The gnuplot script's plots of one pool: the histogram, the fit, the time
- * series with its lower panel, the memory and the bounds; and gnuplot run
- * on the script (plot_int.h). */
+ * series with its lower panel, the memory and the bounds; the datablocks
+ * they draw; and gnuplot run on the script (plot_int.h). */
+#define _POSIX_C_SOURCE 200809L
 #include "plot_int.h"
+#include "plot.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,6 +18,25 @@
 
 #include "fit.h"
 #include "hist.h"
+
+void plot_quote(char *out, const char *name, size_t len)
+{
+    size_t o = 0;
+    out[o++] = '\'';
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)name[i];
+        if (c == '\'') {
+            out[o++] = '\'';
+            out[o++] = '\'';
+        } else if (c < 0x20 || c == 0x7F) {
+            out[o++] = '?';
+        } else {
+            out[o++] = (char)c;
+        }
+    }
+    out[o++] = '\'';
+    out[o] = '\0';
+}
 
 /* The time series' lower panel: the signals PL_SIGNALS' plot names, each
  * from its column (8 on) where a pair gave one. */
@@ -254,6 +277,53 @@ void plot_draw(FILE *gp, const char *term, const char *ext, const plot_pool *q)
     fprintf(gp, "reset\nset output '%s-bounds.%s'\n", base, ext);
     bounds_plot(gp, q);
     fputs("set output\n", gp);
+}
+
+#define PLOT_COLS 32
+
+int plot_datablock(FILE *gp, FILE *dat, const char *name, size_t k, int most)
+{
+    fprintf(gp, "$%s << EOD\n", name);
+    char *line = NULL;
+    size_t cap = 0, seen = 0;
+    int ncol = 0;
+    double acc[PLOT_COLS];
+    while (getline(&line, &cap, dat) > 0) {
+        if (line[0] == '#') {
+            fputs(line, gp);
+            continue;
+        }
+        if (!most) {
+            if (seen++ % k == 0)
+                fputs(line, gp);
+            continue;
+        }
+        char *s = line, *e;
+        int c = 0;
+        for (double x; c < PLOT_COLS && (x = strtod(s, &e), e != s); s = e, c++) {
+            if (seen % k == 0)
+                acc[c] = x;
+            else if (c > 0 && !isnan(x) && (isnan(acc[c]) || x > acc[c]))
+                acc[c] = x;
+        }
+        if (seen % k == 0)
+            ncol = c;
+        if (++seen % k == 0) {
+            fprintf(gp, "%.3f", acc[0]);
+            for (int j = 1; j < ncol; j++)
+                fprintf(gp, isnan(acc[j]) ? " NaN" : " %.4f", acc[j]);
+            fputc('\n', gp);
+        }
+    }
+    if (most && seen % k) { /* the last, shorter span */
+        fprintf(gp, "%.3f", acc[0]);
+        for (int j = 1; j < ncol; j++)
+            fprintf(gp, isnan(acc[j]) ? " NaN" : " %.4f", acc[j]);
+        fputc('\n', gp);
+    }
+    free(line);
+    fputs("EOD\n", gp);
+    return ferror(dat) ? FPM_EFAIL : 0;
 }
 
 /* Runs gnuplot in dir on the script, fed through a pipe.  0 ok, 1 gnuplot

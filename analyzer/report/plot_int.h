@@ -1,6 +1,7 @@
 /*
  * out_plot_int: what plot.c (the data, the files) hands to plot_gp.c (the
- * plots of the script, and gnuplot run on it): a pool's plot state.
+ * plots of the script, its datablocks, and gnuplot run on it): a pool's
+ * plot state.
  */
 #ifndef PLOT_INT_H
 #define PLOT_INT_H
@@ -48,6 +49,13 @@ double plot_bounds_top(const plot_pool *q);
 /* The plots of pool q for the terminal term with its size ("svg size
  * 720,440"), images named after q->base with extension ext, into gp. */
 void plot_draw(FILE *gp, const char *term, const char *ext, const plot_pool *q);
+
+/* Copies the .dat file dat into the script gp as the datablock $name, one
+ * row for each k of the file's: with most, the first row's time and the
+ * most of each other column (NaN when the k rows have none: a peak is
+ * never lost), else every k-th row as it is (every row at k = 1).  Comment
+ * lines are copied.  0, or -1 when dat could not be read. */
+int plot_datablock(FILE *gp, FILE *dat, const char *name, size_t k, int most);
 
 /* Runs gnuplot in dir on the script, fed through a pipe.  0 ok, 1 gnuplot
  * is not installed, -1 it failed. */

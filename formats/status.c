@@ -245,8 +245,8 @@ static void number_value(cursor *c, int k, status_worker *w)
         w->has_cpu = 1;
         w->cpu = t;
         w->cpu_len = tl;
-    } else if (k == K_MEMORY)
-        w->has_memory = status_parse_int(t, tl, &w->memory) == 0;
+    } else if (k == K_MEMORY) /* 14.1: ASCII digits only, no sign ("-0" is none) */
+        w->has_memory = tl > 0 && t[0] != '-' && status_parse_int(t, tl, &w->memory) == 0;
 }
 
 /* Parses one worker object at c (just past its '{').  Returns 0 when the
@@ -444,6 +444,7 @@ static int parse_worker_fast(status_page *pg, cursor *c, status_worker *w, size_
     w->cpu_len = ve - vs;
     LIT(",\"last request memory\":");
     INT(w->memory, w->has_memory);
+    w->has_memory &= b[vs] != '-'; /* 14.1: ASCII digits only, no sign */
     LIT("}");
     c->i = i;
     return 0;

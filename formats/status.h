@@ -19,7 +19,8 @@
 typedef struct {
     int         has_pid, has_requests, has_duration, has_state, has_uri, has_cpu, has_memory;
     int64_t     pid, requests, duration;  /* duration in microseconds */
-    int64_t     memory;                   /* `last request memory`, a plain integer (bytes) */
+    int64_t     memory;                   /* `last request memory` (bytes), with has_memory only
+                                             where it is ASCII digits: no sign, "-0" none */
     const char *start;                    /* `start time` as written, read by */
     size_t      start_len;                /* status_worker_start; NULL none */
     const char *state;                    /* decoded, NUL-terminated */

@@ -153,6 +153,36 @@ static void test_activity_cores_from_pairs_with_pids_in_both(void **state)
     pipeline_free(pl);
 }
 
+/* 18.6: o_in's sums: over each usable pair a pool's activity counts, the
+ * cores the host's other pools used in it, each as its own activity counts
+ * it (its PIDS in both rounds).  a: 0.2 cores in both pairs; b: 0.4 cores
+ * in the first, absent from the second round's PIDS, present in the third
+ * (not in both: not counted); c: 0.1 in both. */
+static void test_18_6_the_other_pools_over_the_same_pairs(void **state)
+{
+    (void)state;
+    seen s = {0};
+    pipeline *pl = new_pl(&s, 4);
+    th_pool(pl, "b", 4, NULL);
+    th_pool(pl, "c", 4, NULL);
+    static const unsigned long long ta[] = {0, 400, 800}, tb[] = {0, 800, 0}, tc[] = {0, 200, 400};
+    for (int k = 0; k < 3; k++) {
+        th_round *r = th_round_at(20.0 * k, 4000ULL * (unsigned)k); /* 2 cores of 8 */
+        th_pids(r, "a", 1, 10LL, ta[k]);
+        if (k != 2)
+            th_pids(r, "b", 1, 20LL, tb[k]);
+        th_pids(r, "c", 1, 30LL, tc[k]);
+        th_run(pl, r);
+    }
+    const pl_activity *a = &th_find(pl, "h", "a")->act, *c = &th_find(pl, "h", "c")->act;
+    assert_int_equal(a->pairs, 2);
+    NEAR(a->others_core_seconds, (0.4 + 0.1) * 20 + 0.1 * 20);
+    NEAR(a->host_core_seconds, 2.0 * 40);
+    NEAR(c->others_core_seconds, (0.2 + 0.4) * 20 + 0.2 * 20);
+    NEAR(th_find(pl, "h", "b")->act.others_core_seconds, (0.2 + 0.1) * 20);
+    pipeline_free(pl);
+}
+
 /* docs/rules.md 13.1: a saturated pool whose page cannot answer is starved
  * by the kernel's queue; the largest such queue is kept, and the rounds
  * without one are those whose queue went unseen */
@@ -272,6 +302,7 @@ int main(void)
         cmocka_unit_test(test_13_4_recovered_share_counts_every_usable_pair),
         cmocka_unit_test(test_13_full_rounds_unknown_without_max_children),
         cmocka_unit_test(test_activity_cores_from_pairs_with_pids_in_both),
+        cmocka_unit_test(test_18_6_the_other_pools_over_the_same_pairs),
         cmocka_unit_test(test_contended_readings_and_the_calm_set),
     };
     return cmocka_run_group_tests_name("activity", tests, NULL, NULL);

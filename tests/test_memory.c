@@ -238,6 +238,7 @@ static void host_of(pl_host *h, pl_pool **pools, size_t n, uint64_t total, uint6
     memset(h, 0, sizeof *h);
     h->host_millicores = 4000;
     h->page_size = 4096;
+    h->had_page_size = 1;
     h->pools = pools;
     h->npools = n;
     h->has_mem = h->has_mem_total = 1;
@@ -554,6 +555,49 @@ static void test_14_5_no_advice_with_one_ceiling(void **state)
     whatif_views_free(v, (&t.h)->npools);
 }
 
+/* 14.5 (amended in turn 7): no_page_size is "no counted round had a page
+ * size in its HOST", not the latest HOST's: 24 rounds of a pool with a CPU
+ * ceiling, the page size in effect for the first (came, estimated) or the
+ * last rounds' HOST only after them (went: never in a counted round).  The
+ * reasons in 14.5's order: with a page size once and 3 memory readings, W
+ * is estimated (no MEMINFO would be next). */
+static wi_no_advice page_size_came_and_went(int came)
+{
+    pipeline *pl = pipeline_new(&(pl_options){0});
+    th_host_with(pl, "h", 4, "b", 0, came ? "page_size=4096\n" : NULL);
+    th_pool(pl, "shop", 4, "/status");
+    for (int r = 0; r < 24; r++) {
+        if (came && r == 4) /* an older recorder: no page size from here on */
+            th_host(pl, "h", 4, "b", 0);
+        th_round *x = th_round_at(30.0 * r, 1000 * (unsigned long long)r);
+        tworker w[] = {{101, "Idle", 5 + r, 120000, "/buy", "80.00"}};
+        th_status(x, "shop", 0, w, 1);
+        th_pids(x, "shop", 1, 101LL, 10ULL);
+        th_pool_round *p = th_p(x, "shop");
+        p->has_statm = 1;
+        buf_printf(&p->statm, "101 60000 10752 3072 300 0 9000 0\n");
+        assert_int_equal(th_run(pl, x), 0);
+    }
+    if (!came) /* a recorder with a page size starts, and records nothing */
+        th_host_with(pl, "h", 4, "b", 0, "page_size=4096\n");
+    pl_host *h = th_find_host(pl, "h");
+    wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
+    wi_view *v = whatif_views(h, &sc);
+    assert_int_equal(v[0].has_fill, 1);
+    assert_int_equal(v[0].w_source, came ? WI_W_ESTIMATED : WI_W_NONE);
+    wi_no_advice r = v[0].no_advice;
+    whatif_views_free(v, h->npools);
+    pipeline_free(pl);
+    return r;
+}
+
+static void test_14_5_no_page_size_by_the_rounds(void **state)
+{
+    (void)state;
+    assert_int_equal(page_size_came_and_went(1), WI_NA_ESTIMATED);
+    assert_int_equal(page_size_came_and_went(0), WI_NA_NO_PAGE);
+}
+
 /* 14.1 and 14.3 through the pipeline: a reading is the worker's private
  * memory plus its request's peak; php counts the masters' rss */
 static void test_14_1_a_reading_is_private_memory_plus_the_peak(void **state)
@@ -735,6 +779,65 @@ static void test_14_1_statm_smaller(void **state)
     (void)state;
     assert_int_equal(bracket("101 60000 27136 3072 300 0 9000 0\n",
                              "101 60000 10752 3072 300 0 9000 0\n"), 32);
+}
+
+typedef struct {
+    int64_t private_bytes, host_php, host_other;
+} statm0_seen;
+
+static void on_statm0_round(void *arg, const pl_host *h, const pl_pool *p, const pl_round *r,
+                            const pl_pool_pair *pair)
+{
+    (void)h, (void)p, (void)r;
+    statm0_seen *s = arg;
+    s->private_bytes = pair->private_bytes;
+    s->host_php = pair->host_php;
+    s->host_other = pair->host_other;
+}
+
+/* 14.1 (amended in turn 7): a worker's private memory in a round is the
+ * smaller of its STATM and STATM0 lines everywhere: the round's php (so
+ * other is not pulled down), the pool's sum of the round, the most one
+ * worker held (14.4's estimate).  Pid 101 holds its next request in STATM
+ * (94 MiB; 30 MiB in STATM0), 102 holds 10 MiB in both; both are running,
+ * so no memory reading: php 40 MiB, other 2048 - 40 = 2008 MiB, the most
+ * one held 30 MiB, W estimated at bucket 30's top, 31 MiB (95 with STATM
+ * alone). */
+static void test_14_1_statm0_in_the_hosts_sums(void **state)
+{
+    (void)state;
+    pipeline *pl = pipeline_new(&(pl_options){0});
+    statm0_seen seen = {-2, -2, -2};
+    assert_int_equal(pipeline_on_round(pl, on_statm0_round, &seen), 0);
+    th_host_with(pl, "h", 4, "b", 0, "page_size=4096\n");
+    th_pool(pl, "shop", 4, "/status");
+    th_round *x = th_round_at(0, 0);
+    tworker w[] = {{101, "Running", 5, 120000, "/buy", "80.00"},
+                   {102, "Running", 5, 120000, "/buy", "80.00"}};
+    th_status(x, "shop", 0, w, 2);
+    th_pids(x, "shop", 2, 101LL, 10ULL, 102LL, 10ULL);
+    th_pool_round *p = th_p(x, "shop");
+    p->has_statm0 = 1;
+    buf_printf(&p->statm0, "101 60000 10752 3072 300 0 9000 0\n102 60000 5632 3072 300 0 9000 0\n");
+    p->has_statm = 1;
+    buf_printf(&p->statm, "101 60000 27136 3072 300 0 9000 0\n102 60000 5632 3072 300 0 9000 0\n");
+    x->has_meminfo = 1;
+    buf_printf(&x->meminfo, "MemTotal:        8388608 kB\nMemAvailable:    6291456 kB\n");
+    assert_int_equal(th_run(pl, x), 0);
+    pl_host *h = th_find_host(pl, "h");
+    pl_pool *pool = th_find(pl, "h", "shop");
+    assert_int_equal(seen.private_bytes, 40 * MIB);
+    assert_int_equal(seen.host_php, 40 * MIB);
+    assert_int_equal(seen.host_other, 2008 * MIB);
+    assert_int_equal(h->mem_php_max, 40 * MIB);
+    assert_int_equal(h->mem_other_max, 2008 * MIB);
+    assert_int_equal(pool->private_max, 30 * MIB);
+    wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
+    wi_view *v = whatif_views(h, &sc);
+    assert_int_equal(v[0].w_source, WI_W_ESTIMATED);
+    assert_int_equal(v[0].w_mib, 31);
+    whatif_views_free(v, h->npools);
+    pipeline_free(pl);
 }
 
 /* 14.1: without STATM0 (an older log), STATM alone */
@@ -973,9 +1076,11 @@ int main(void)
         cmocka_unit_test(test_14_5_a_held_pool_with_unknown_max_children),
         cmocka_unit_test(test_14_5_the_host_sums_and_the_empty_ones),
         cmocka_unit_test(test_14_5_no_advice_with_one_ceiling),
+        cmocka_unit_test(test_14_5_no_page_size_by_the_rounds),
         cmocka_unit_test(test_14_1_statm0_smaller),
         cmocka_unit_test(test_14_1_statm_smaller),
         cmocka_unit_test(test_14_1_statm0_missing),
+        cmocka_unit_test(test_14_1_statm0_in_the_hosts_sums),
         cmocka_unit_test(test_14_1_a_pid_in_statm0_only),
         cmocka_unit_test(test_14_3_no_page_size_no_memory_figures),
         cmocka_unit_test(test_14_3_page_size_per_round),

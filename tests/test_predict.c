@@ -66,6 +66,90 @@ static void test_18_2_the_others_average_floored_at_0(void **state)
     pr_free(&p.keep);
 }
 
+/* 18.6: a host of 2000m whose pools are cpu (20 kept readings of 160 ms at
+ * 100%: P = 3200, Q = 0, 1000m a busy worker) and, where two, io, which
+ * used others_s core-seconds beside cpu over cpu's 100 s of pairs; the
+ * host busy rest_s core-seconds more than cpu's own 100; its scheduler
+ * groups as the HOST said (autogroup NULL or a string, cpu_controller 1,
+ * 0 or -1; has_sched 0: no key at all).  cpu's p50 at n workers. */
+static int64_t grouped_p50(int has_sched, const char *autogroup, int cpu_controller,
+                           double rest_s, double others_s, double n, wi_sharing *sharing)
+{
+    pl_pool cpu, io;
+    memset(&cpu, 0, sizeof cpu);
+    memset(&io, 0, sizeof io);
+    cpu.name = "cpu", cpu.name_len = 3;
+    io.name = "io", io.name_len = 2;
+    for (int i = 0; i < 20; i++) {
+        hist_add(&cpu.h, 10000, 160000);
+        assert_int_equal(pr_add(&cpu.keep, 160, 10000, 0), 0);
+    }
+    cpu.act.seconds = 100;
+    cpu.act.core_seconds = 100;
+    cpu.act.host_core_seconds = 100 + rest_s;
+    cpu.act.others_core_seconds = others_s;
+    pl_pool *pools[2] = {&cpu, &io};
+    pl_host h;
+    memset(&h, 0, sizeof h);
+    h.host_millicores = 2000;
+    h.pools = pools;
+    h.npools = others_s > 0 ? 2 : 1;
+    h.has_sched = has_sched;
+    h.autogroup = (char *)autogroup;
+    h.cpu_controller = cpu_controller;
+    h.cpu_weight = -1;
+    wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
+    wi_view *v = whatif_views(&h, &sc);
+    assert_non_null(v);
+    int64_t p50 = -1, p95;
+    assert_int_equal(v[0].predicts, 1);
+    assert_int_equal(whatif_predict(&v[0], n, &p50, &p95), 0);
+    *sharing = v[0].sharing;
+    whatif_views_free(v, h.npools);
+    pr_free(&cpu.keep);
+    return p50;
+}
+
+/* 18.6: in a group of its own (an autogroup, or a cgroup with the cpu
+ * controller) php-fpm's workers get G = max(H - o_out, H / 2) whatever their
+ * number: beside one busy core in another group, 4 workers of 1000m take
+ * 4 x 160 ms (k = 4 x 1000 / 1000); thread by thread (18.2) they would
+ * share 2 cores with it, (4 x 1000 + 1000) / 2000 = 2.5: 400 ms.  One
+ * worker is never stretched (k >= 1). */
+static void test_18_6_a_group_of_its_own(void **state)
+{
+    (void)state;
+    wi_sharing s;
+    assert_int_equal(grouped_p50(1, "/autogroup-54 nice 0", 0, 100, 0, 4, &s), 640);
+    assert_int_equal(s, WI_SHARE_AUTOGROUP);
+    assert_int_equal(grouped_p50(1, NULL, 1, 100, 0, 4, &s), 640);
+    assert_int_equal(s, WI_SHARE_CGROUP);
+    assert_int_equal(grouped_p50(1, "/autogroup-54 nice 0", 1, 100, 0, 4, &s), 640);
+    assert_int_equal(s, WI_SHARE_CGROUP); /* the controller's group is the one */
+    assert_int_equal(grouped_p50(1, "/autogroup-54 nice 0", 0, 100, 0, 1, &s), 160);
+    /* no group of its own: 18.2 as written */
+    assert_int_equal(grouped_p50(1, NULL, 0, 100, 0, 4, &s), 400);
+    assert_int_equal(s, WI_SHARE_THREADS);
+    assert_int_equal(grouped_p50(1, NULL, -1, 100, 0, 4, &s), 400);
+    assert_int_equal(grouped_p50(0, NULL, -1, 100, 0, 4, &s), 400);
+    assert_int_equal(s, WI_SHARE_THREADS);
+}
+
+/* 18.6: the host's other pools are inside php-fpm's group: o_in, their own
+ * busy over the pool's pairs, stays o in the stretch; only o_out = o - o_in
+ * takes the group's CPU.  o = 1000m, io 500m of it: G = 2000 - 500, k(4) =
+ * (4 x 1000 + 500) / 1500 = 3: 480 ms.  A rest of 1.8 cores outside gives
+ * php-fpm's group still H / 2: k(4) = 4 x 1000 / 1000, 640 ms. */
+static void test_18_6_the_other_pools_inside_the_group(void **state)
+{
+    (void)state;
+    wi_sharing s;
+    assert_int_equal(grouped_p50(1, "/autogroup-54 nice 0", 0, 100, 50, 4, &s), 480);
+    assert_int_equal(grouped_p50(1, "/autogroup-54 nice 0", 0, 180, 0, 4, &s), 640);
+    /* o_in above o (the pools read more than the host): o_out 0, G = H */
+    assert_int_equal(grouped_p50(1, "/autogroup-54 nice 0", 0, 40, 50, 4, &s), 360);
+}
+
 /* 18.3: p50 and p95 by nearest rank: the value at rank ceil(pct x n / 100) */
 static void test_18_3_nearest_rank_percentiles(void **state)
 {
@@ -165,6 +249,8 @@ int main(void)
         cmocka_unit_test(test_18_1_the_4097th_reading_forgets_the_first),
         cmocka_unit_test(test_18_2_the_stretch_at_1),
         cmocka_unit_test(test_18_2_the_others_average_floored_at_0),
+        cmocka_unit_test(test_18_6_a_group_of_its_own),
+        cmocka_unit_test(test_18_6_the_other_pools_inside_the_group),
         cmocka_unit_test(test_18_3_nearest_rank_percentiles),
         cmocka_unit_test(test_18_3_nearest_rank_in_any_order),
         cmocka_unit_test(test_18_3_fewer_than_20_kept_readings),

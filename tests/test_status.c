@@ -245,6 +245,37 @@ static void test_cpu_share_in_hundredths(void **state)
     assert_true(v > 320000);
 }
 
+/* 14.1 (amended): `last request memory` counts only as ASCII digits, no
+ * sign: "-0" and "-5" give no memory, "0" and "2097152" do, by the fast
+ * path and the general parser alike. */
+static void test_14_1_last_request_memory_is_ascii_digits(void **state)
+{
+    (void)state;
+    static const struct { const char *v; int has; int64_t bytes; } cases[] = {
+        {"2097152", 1, 2097152}, {"0", 1, 0}, {"-0", 0, 0}, {"-5", 0, 0}, {"1.5", 0, 0},
+        {"+5", 0, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (int fast = 0; fast < 2; fast++) {
+            char page[512];
+            snprintf(page, sizeof page,
+                     "{\"processes\":[{\"pid\":1,\"state\":\"Idle\",\"start time\":1,"
+                     "\"start since\":1,\"requests\":3,\"request duration\":90000,"
+                     "\"request method\":\"GET\",\"request uri\":\"/a\",\"content length\":0,"
+                     "\"user\":\"-\",\"script\":\"-\",\"last request cpu\":12.50,"
+                     "\"last request memory\":%s}]}", cases[i].v);
+            status_page pg = {0};
+            assert_int_equal(status_parse_as(&pg, page, strlen(page), fast), 0);
+            assert_int_equal(pg.nworkers, 1);
+            if (pg.workers[0].has_memory != cases[i].has)
+                fail_msg("\"%s\" (fast %d): has_memory %d, want %d", cases[i].v, fast,
+                         pg.workers[0].has_memory, cases[i].has);
+            if (cases[i].has)
+                assert_true(pg.workers[0].memory == cases[i].bytes);
+            status_page_free(&pg);
+        }
+}
+
 /* status_parse_int: fits in int64 or is invalid, never wrapped. */
 static void test_numbers_that_do_not_fit_in_int64_are_invalid(void **state)
 {
@@ -420,6 +451,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_real_php82_page),
         cmocka_unit_test(test_fast_path_reads_what_the_general_parser_reads),
+        cmocka_unit_test(test_14_1_last_request_memory_is_ascii_digits),
         cmocka_unit_test(test_worker_without_start_time_keeps_its_own_fields),
         cmocka_unit_test(test_worker_without_state_keeps_its_own_fields),
         cmocka_unit_test(test_worker_without_requests_keeps_its_own_fields),

@@ -30,11 +30,17 @@ static void cell_num(table *t, int has, long long v)
         tbl_cell(t, "-");
 }
 
-/* 18.5: where most of a pool's time is not CPU, what the prediction
- * cannot see; and where over 10% of its kept readings waited for the CPU,
- * that their own times scatter (17.7), so the p95 is rough. */
+/* 18.6: how the kernel shares the CPU in the prediction; 18.5: where most
+ * of a pool's time is not CPU, what the prediction cannot see; and where
+ * over 10% of its kept readings waited for the CPU, that their own times
+ * scatter (17.7), so the p95 is rough. */
 static void rest_note(FILE *out, const char *name, const wi_view *v)
 {
+    if (v->predicts) { /* 18.6: which sharing the p50 and p95 used */
+        fprintf(out, "%s: its p50 and p95: ", name);
+        whatif_sharing_text(out, v->sharing, v->rest_out_mc);
+        fputs(".\n", out);
+    }
     if (v->predicts && v->rest_frac > 0.5)
         fprintf(out, "%s: %.0f%% of its requests' time is not CPU: the p50 and p95 take that "
                      "part as recorded, and cannot see a shared database or a lock that slows "

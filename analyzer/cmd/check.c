@@ -173,7 +173,11 @@ static int compare_memory(FILE *out, const char *hname, const char *pname, const
 }
 
 #define CHECK_ROUTE_MIN  20  /* 19.5: a route is compared from 20 readings on each side ... */
-#define CHECK_ROUTE_RISE 120 /* ... and fails past 120% of its CPU per request */
+#define CHECK_ROUTE_RISE 120 /* ... and fails past 120% of its CPU per request ... */
+#define CHECK_ROUTE_TICK_H 1200 /* ... and by more than 12 / sqrt(n) ms (here in hundredths):
+                                    php-fpm counts a request's CPU in 10 ms ticks, a mean of n
+                                    carries about 4.1 / sqrt(n) ms of rounding, a difference
+                                    of two 5.8 / sqrt(n) */
 
 /* The baseline route of name[0..len) in the array br, or NULL. */
 static const json_t *baseline_route(const json_t *br, const char *name, size_t len)
@@ -190,11 +194,11 @@ static const json_t *baseline_route(const json_t *br, const char *name, size_t l
 }
 
 /* 19.5: each route with 20 readings in the baseline and now whose CPU per
- * request rose by more than 20% (10% more per step of the tolerance) fails,
- * named: "web1 shop /checkout: cpu per request 120.00 ms -> 180.00 ms
- * (+50%)"; one with 20 readings on one side only is said.  A baseline
- * without routes sets *said (the caller says it once).  Returns how many
- * failed. */
+ * request rose by more than 20% (10% more per step of the tolerance) and by
+ * more than 12 / sqrt(n) ms, n the smaller of its two counts, fails, named:
+ * "web1 shop /checkout: cpu per request 120.00 ms -> 180.00 ms (+50%)"; one
+ * with 20 readings on one side only is said.  A baseline without routes
+ * sets *said (the caller says it once).  Returns how many failed. */
 static int compare_routes(FILE *out, const char *hname, const char *pname, const json_t *bp,
                           const pl_pool *p, const wi_view *v, int tol, int *said)
 {
@@ -224,7 +228,11 @@ static int compare_routes(FILE *out, const char *hname, const char *pname, const
             const json_t *bv = json_object_get(b, "cpu_ms_per_request");
             double was = json_is_number(bv) ? json_number_value(bv) : 0;
             long double lim = (long double)llround(was * 100) * (CHECK_ROUTE_RISE + 10.0L * tol);
-            if (was > 0 && (long double)f[i].cpu_ms_h * 100 > lim) {
+            /* rise / 100 > 12 / sqrt(n) in integers: rise^2 x n > 1200^2 */
+            __int128 least = was_n < (json_int_t)f[i].readings ? was_n : (json_int_t)f[i].readings;
+            __int128 rise = (__int128)f[i].cpu_ms_h - llround(was * 100); /* hundredths of ms */
+            if (was > 0 && (long double)f[i].cpu_ms_h * 100 > lim && rise > 0 &&
+                rise * rise * least > CHECK_ROUTE_TICK_H * CHECK_ROUTE_TICK_H) {
                 char now[ESC_HUNDREDTHS];
                 fprintf(out, "%s %s %s: cpu per request %.2f ms -> %s ms (+%.0f%%)\n", hname,
                         pname, rn ? rn : "?", was, esc_hundredths(now, f[i].cpu_ms_h),

@@ -49,9 +49,10 @@ void act_round(pl_activity *a, const status_page *pg, int64_t queue, int64_t max
 }
 
 void act_pair(pl_activity *a, double ticks, double clk_tck, double interval_s,
-              double host_cores)
+              double host_cores, double others_cores)
 {
     a->host_core_seconds += host_cores * interval_s;
+    a->others_core_seconds += others_cores * interval_s;
     double cores = ticks / clk_tck / interval_s;
     if (a->pairs == 0 || cores > a->cores_max)
         a->cores_max = cores;

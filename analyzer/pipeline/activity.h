@@ -16,7 +16,8 @@
 typedef struct {
     uint64_t pairs;               /* usable pairs with its PIDS in both rounds ... */
     double   core_seconds, seconds; /* ... their CPU (recovered included) and length */
-    double   host_core_seconds;   /* ... and the host's busy over them (18.2) */
+    double   host_core_seconds;   /* ... and the host's busy over them (18.2) ... */
+    double   others_core_seconds; /* ... and the host's other pools' own (18.6) */
     double   cores_max;           /* the largest of those pairs' cores */
     int      has_active;
     int64_t  active_max;          /* the largest `active processes` */
@@ -46,8 +47,10 @@ void act_round(pl_activity *a, const status_page *pg, int64_t queue, int64_t max
                int in, int *maxed, int64_t *active);
 
 /* 12.2: a usable pair with the pool's PIDS in both rounds, host_cores the
- * host's busy cores over it (18.2's rest of the host). */
+ * host's busy cores over it (18.2's rest of the host), others_cores the
+ * cores the host's other pools used in it, each as its own activity counts
+ * them (18.6). */
 void act_pair(pl_activity *a, double ticks, double clk_tck, double interval_s,
-              double host_cores);
+              double host_cores, double others_cores);
 
 #endif

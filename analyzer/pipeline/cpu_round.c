@@ -116,6 +116,10 @@ void pl_round_pool_cores(pipeline *pl, pl_host *h, const host_pair *hp, size_t n
     int bad = complete && joint_inconsistent(total, hp->value[SIG_BUSY]);
     if (bad && in)
         h->j.inconsistent++;
+    double counted = 0; /* the cores of the pools whose activity counts the pair */
+    for (size_t i = 0; i < n; i++)
+        if (pl->work[i].in->has_pids && pl->work[i].pids_both)
+            counted += pl->work[i].cores;
     for (size_t i = 0; i < n; i++) {
         round_pool *w = &pl->work[i];
         w->inconsistent = bad;
@@ -124,9 +128,9 @@ void pl_round_pool_cores(pipeline *pl, pl_host *h, const host_pair *hp, size_t n
         double t = (double)w->ticks + w->recovered;
         w->pool->ticks_all += t; /* 11.2's recovered_pct */
         w->pool->ticks_recovered += w->recovered;
-        if (w->pids_both && !bad) /* 12.2's cores */
+        if (w->pids_both && !bad) /* 12.2's cores; 18.6's other pools beside them */
             act_pair(&w->pool->act, t, (double)h->clk_tck, hp->interval,
-                     hp->value[SIG_BUSY]);
+                     hp->value[SIG_BUSY], counted - w->cores);
     }
 }
 

@@ -577,6 +577,7 @@ int pipeline_round(pipeline *pl, const pl_round *r)
             return FPM_ENOMEM;
     }
     if (in) {
+        h->had_page_size |= h->page_size != 0; /* 14.5: by the rounds, not the latest HOST */
         pair_probe(h, r);
         round_hooks(pl, h, r, &hp, n);
     }

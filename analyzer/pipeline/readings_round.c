@@ -120,18 +120,14 @@ static int own_reading(reading_ctx *c, const status_worker *w, int64_t share,
 /* 14.1: a new request of an idle worker, not monitoring's own (rules 1-4
  * of section 2: accepted, short or invalid), with its `last request
  * memory`, by a worker with a STATM line this round: its private memory
- * plus that peak.  Where its STATM0 (read before the page) has a line for
- * the pid too, the smaller of the two private memories: a worker that took
- * its next request between the page and STATM holds that request's memory
- * there, and the page's peak would count a request twice. */
+ * (the smaller of STATM and STATM0, as the pool's map holds it) plus that
+ * peak. */
 static void memory_reading(pl_pool *p, const status_worker *w, rd_verdict v)
 {
-    int64_t private_bytes = 0, before;
+    int64_t private_bytes = 0;
     if ((v != RD_ACCEPTED && v != RD_SHORT && v != RD_INVALID) || !w->has_memory ||
         w->memory < 0 || !pidmap_get(&p->mem_now, w->pid, &private_bytes))
         return;
-    if (pidmap_get(&p->mem_before, w->pid, &before) && before < private_bytes)
-        private_bytes = before;
     uint64_t sum = (uint64_t)private_bytes + (uint64_t)w->memory; /* both < 2^63 */
     mem_add(&p->mem, sum);
 }
@@ -266,17 +262,25 @@ int pl_round_waits(pipeline *pl, pl_host *h, size_t n, int in)
 
 typedef struct {
     pidmap  *m;
+    pidmap  *before; /* STATM0's, for STATM's lines (14.1); NULL for STATM0's own */
     uint64_t sum;
     int      nomem;
     uint64_t max;   /* the largest private memory of one worker ... */
     size_t   lines; /* ... of this many that parsed */
 } statm_ctx;
 
+/* 14.1: a worker's private memory in the round, the smaller of its STATM
+ * and STATM0 lines where it has both: a worker idle on the page that takes
+ * its next request before STATM is read holds that request there.  Its
+ * pool's map, the round's sums and the most one worker held all take it. */
 static void on_statm(void *arg, int64_t pid, uint64_t private_bytes)
 {
     statm_ctx *c = arg;
+    int64_t before;
     if (private_bytes > INT64_MAX)
         private_bytes = INT64_MAX;
+    if (c->before && pidmap_get(c->before, pid, &before) && (uint64_t)before < private_bytes)
+        private_bytes = (uint64_t)before;
     c->nomem |= pidmap_put(c->m, pid, (int64_t)private_bytes) != 0;
     c->sum = private_bytes > UINT64_MAX - c->sum ? UINT64_MAX : c->sum + private_bytes;
     if (private_bytes > c->max)
@@ -325,7 +329,7 @@ int pl_round_memory(pipeline *pl, pl_host *h, const pl_round *r, int in, size_t 
             return FPM_ENOMEM;
         if (!w->in->has_statm || h->page_size == 0) /* 14.3: the page size is never guessed */
             continue;
-        statm_ctx c = {.m = &p->mem_now};
+        statm_ctx c = {.m = &p->mem_now, .before = &p->mem_before};
         mem_each_statm(w->in->statm, w->in->statm_len, h->page_size, on_statm, &c);
         if (c.nomem)
             return FPM_ENOMEM;

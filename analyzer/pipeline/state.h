@@ -85,8 +85,9 @@ typedef struct {
     wk_map         workers;       /* its workers at the last PIDS (11.1) */
     rt_table       routes;        /* its routes' sums (section 19) */
     mem_hist       mem;           /* its memory readings (14.1, 14.2) */
-    pidmap         mem_now;       /* pid -> private bytes, of this round's STATM ... */
-    pidmap         mem_before;    /* ... and of its STATM0, read before the page (14.1) */
+    pidmap         mem_now;       /* pid -> private bytes of the round: the smaller of its
+                                     STATM line and ... */
+    pidmap         mem_before;    /* ... its STATM0 line, read before the page (14.1) */
     int64_t        most_workers;  /* the most workers it had in one counted round (14.4) */
     int            has_private;   /* a STATM line of its workers in a counted round ... */
     uint64_t       private_max;   /* ... and the largest private memory of one (14.4) */
@@ -158,6 +159,7 @@ typedef struct pl_host_s {
     const char *cpu_weight_kind;  /* "weight", "shares", NULL: null */
     int        cpu_controller;    /* 1, 0, -1: null */
     uint64_t   page_size;         /* HOST page_size; 0 unknown: no memory figures (14.3) */
+    int        had_page_size;     /* a counted round had one in its HOST (14.5's no_page_size) */
     uint64_t   mem_limit;         /* HOST mem_limit_bytes: php-fpm's cgroup's limit, 0 none */
     int        has_mem_total;     /* a counted round had MEMINFO (14.3) ... */
     uint64_t   mem_total;         /* ... M of the latest such round (MemTotal or the limit) */

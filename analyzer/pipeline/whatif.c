@@ -94,15 +94,44 @@ static void cpu_per_request(wi_view *v, const hist *h)
     v->has_cpu_ms = 1;
 }
 
+/* 18.6: php-fpm is in a scheduler group of its own where the host's
+ * sched_group (16.4) says the cpu controller, or an autogroup. */
+static wi_sharing sharing_of(const pl_host *h)
+{
+    if (!h || !h->has_sched)
+        return WI_SHARE_THREADS;
+    return h->cpu_controller == 1 ? WI_SHARE_CGROUP
+           : h->autogroup         ? WI_SHARE_AUTOGROUP
+                                  : WI_SHARE_THREADS;
+}
+
+void whatif_sharing_text(FILE *out, wi_sharing s, double rest_mc)
+{
+    if (s == WI_SHARE_THREADS)
+        fprintf(out, "the kernel shares the CPU thread by thread: its workers compete with the "
+                     "rest of the host's %.2f cores", rest_mc / 1000);
+    else
+        fprintf(out, "php-fpm runs in a scheduler group of its own (%s): the rest of the "
+                     "host's %.2f cores compete as one group",
+                s == WI_SHARE_CGROUP ? "its cgroup's cpu controller" : "autogroup",
+                rest_mc / 1000);
+}
+
 /* 18.2: o, the rest of the host over the pairs behind the pool's
- * cores_mean (floored at 0 after the average); 18.5: the share of the kept
+ * cores_mean (floored at 0 after the average), shared thread by thread
+ * until sharing_apply says otherwise; 18.5: the share of the kept
  * readings' time that is not CPU; whether it predicts (a knee, 20 kept). */
 static void predict_of(wi_view *v, const pl_pool *p, uint64_t hm)
 {
     const pl_activity *a = &p->act;
     double o = a->seconds > 0 ? (a->host_core_seconds - a->core_seconds) / a->seconds * 1000 : 0;
+    double in = a->seconds > 0 ? a->others_core_seconds / a->seconds * 1000 : 0;
     v->other_mc = o > 0 ? o : 0;
+    v->others_mc = in > 0 ? in : 0;
     v->hm = (double)hm;
+    v->sharing = WI_SHARE_THREADS;
+    v->share_h = v->hm;
+    v->share_o = v->rest_out_mc = v->other_mc;
     v->keep = pl_keep(p);
     double P, Q;
     pr_sums(v->keep, &P, &Q);
@@ -111,12 +140,26 @@ static void predict_of(wi_view *v, const pl_pool *p, uint64_t hm)
     v->predicts = v->has_fill && v->keep->n >= PR_MIN;
 }
 
+/* 18.6: in a group of its own, H is what php-fpm's group can have, G =
+ * max(H - o_out, H / 2), and o the other pools' part of the rest, o_in
+ * (o_out = max(0, o - o_in) the rest outside php-fpm). */
+static void sharing_apply(wi_view *v, const pl_host *h)
+{
+    v->sharing = sharing_of(h);
+    if (v->sharing == WI_SHARE_THREADS)
+        return;
+    double o_out = v->other_mc - v->others_mc;
+    v->rest_out_mc = o_out > 0 ? o_out : 0;
+    v->share_h = v->hm - v->rest_out_mc > v->hm / 2 ? v->hm - v->rest_out_mc : v->hm / 2;
+    v->share_o = v->others_mc;
+}
+
 int whatif_predict(const wi_view *v, double n, int64_t *p50, int64_t *p95)
 {
     if (!v->predicts)
         return -1;
-    return pr_predict(v->keep, v->hm, (double)v->host_millicores_per_worker, v->other_mc, n, p50,
-                      p95);
+    return pr_predict(v->keep, v->share_h, (double)v->host_millicores_per_worker, v->share_o, n,
+                      p50, p95);
 }
 
 int whatif_routes(const pl_pool *p, const wi_view *v, rt_fig **out, size_t *n)
@@ -128,7 +171,7 @@ int whatif_routes(const pl_pool *p, const wi_view *v, rt_fig **out, size_t *n)
     /* 19.3: at the advice, k(advice) of 18.2 over all of the pool's kept
      * readings, where 18.4's at_advice exists */
     double at = v->predicts && v->advice >= 1
-        ? pr_stretch_at(k, v->hm, (double)v->host_millicores_per_worker, v->other_mc,
+        ? pr_stretch_at(k, v->share_h, (double)v->host_millicores_per_worker, v->share_o,
                         (double)v->advice)
         : -1;
     for (size_t i = 0; i < *n; i++) {
@@ -439,7 +482,7 @@ static void memory_views(const pl_host *h, const wi_scenario *sc, wi_view *v, wi
         x->no_advice = x->advice >= 0          ? WI_NA_NONE
                        : x->floor              ? WI_NA_FLOOR
                        : !x->has_fill          ? WI_NA_NO_CEILING
-                       : h->page_size == 0     ? WI_NA_NO_PAGE
+                       : !h->had_page_size     ? WI_NA_NO_PAGE
                        : x->w_source == WI_W_NONE ? WI_NA_NO_MEMORY
                        : x->w_source == WI_W_ESTIMATED ? WI_NA_ESTIMATED
                        : !m.has_budget         ? WI_NA_NO_MEMINFO
@@ -526,9 +569,11 @@ static wi_view *views_of(const pl_host *h, const wi_scenario *sc, joint_sol *sol
         return NULL;
     }
     uint64_t hm = whatif_host_millicores(h, sc);
-    for (size_t i = 0; i < h->npools; i++)
+    for (size_t i = 0; i < h->npools; i++) {
         v[i] = whatif_pool_view_cost(h->pools[i], hm, sc->headroom, whatif_now(h->pools[i], sc),
                                      sc->cost, sc->fit, &jp[i], &sol);
+        sharing_apply(&v[i], h);
+    }
     free(jp);
     memory_views(h, sc, v, &m);
     for (size_t i = 0; i < h->npools; i++) /* with the advice known */

@@ -10,6 +10,7 @@
 #define WHATIF_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "fit.h"
 #include "joint.h"
@@ -99,6 +100,16 @@ const char *whatif_no_advice_text(wi_no_advice r);
 /* Its machine name in the JSON ("no_ceiling", "floor", ...), NULL for none. */
 const char *whatif_no_advice_name(wi_no_advice r);
 
+/* 18.6: how the kernel shares the host's CPU between php-fpm and the rest:
+ * among threads (18.2), or first among groups, php-fpm's being an autogroup
+ * or a cgroup with the cpu controller. */
+typedef enum { WI_SHARE_THREADS, WI_SHARE_AUTOGROUP, WI_SHARE_CGROUP } wi_sharing;
+
+/* The sentence of a prediction's sharing, o_out (rest_mc) in cores: "php-fpm
+ * runs in a scheduler group of its own (autogroup): the rest of the host's
+ * 1.00 cores compete as one group". */
+void whatif_sharing_text(FILE *out, wi_sharing s, double rest_mc);
+
 /* 18.4: what the pool's requests would take at one worker count. */
 typedef struct {
     int     has;
@@ -145,7 +156,12 @@ typedef struct {
     int         predicts;           /* a knee and 20 kept readings */
     const pr_keep *keep;            /* the kept readings of its set */
     double      hm;                 /* the host's millicores judged against */
-    double      other_mc;           /* o: the rest of the host's millicores, averaged */
+    double      other_mc;           /* o: the rest of the host's millicores, averaged ... */
+    double      others_mc;          /* ... and o_in, the host's other pools' part of it */
+    wi_sharing  sharing;            /* 18.6: how the kernel shares the CPU with the rest */
+    double      rest_out_mc;        /* o_out: the rest outside php-fpm's pools (18.6) */
+    double      share_h, share_o;   /* what 18.2's stretch reads for H and o: hm and o
+                                       thread by thread; G and o_in in a group (18.6) */
     double      rest_frac;          /* the kept readings' rest over their time (18.5) ... */
     double      waited_frac;        /* ... and the share of them that were contended */
     int64_t     now;                /* pm.max_children, 0 unknown */

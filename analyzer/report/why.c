@@ -330,6 +330,11 @@ void why_text(FILE *out, const pl_pool *p, const wi_view *v, const why_ctx *c)
                      "the host runs out of CPU.", (long long)v->now);
     else
         fputs(" pm.max_children unknown.", out);
+    if (v->predicts && v->sharing != WI_SHARE_THREADS) { /* 18.6 */
+        fputs(" Its predicted p50 and p95 (advise): ", out);
+        whatif_sharing_text(out, v->sharing, v->rest_out_mc);
+        fputc('.', out);
+    }
 median:
     if (v->has_busy && v->busy_millicores > 0 && 2 * v->busy_millicores >= 3 * v->php_millicores)
         fprintf(out, " The median hides heavy requests: a busy worker costs ~%lldm, not %lldm%s.",

@@ -158,6 +158,7 @@ static int first_day(const char *path, uint64_t *day_ns)
 /* What a run holds besides its options. */
 typedef struct {
     pipeline     *pl;
+    wi_answers    ans;            /* each host's answer, decided once (decide_answers) */
     replay       *rp;
     csvout        csv;
     plotter      *plots;
@@ -340,7 +341,7 @@ static int page_print(FILE *out, const config *cfg, const run *r)
     }
     if (r->plots && !r->charts_note)
         m.charts = cfg->plot_dir ? cfg->plot_dir : r->page_dir;
-    return report_print_meta(out, cfg->format, r->pl, &cfg->scenario, &m);
+    return report_print_meta(out, cfg->format, &r->ans, &cfg->scenario, &m);
 }
 
 /* The report, the hist view or the check, on standard output or into -o
@@ -371,8 +372,8 @@ static int write_output(const config *cfg, run *r)
         rc = timing_logs(out, cfg->logs, cfg->nlogs, cfg->cutoff);
         bad = 0;
     } else if (cfg->command == CMD_CHECK) {
-        int worse = check_against(out, r->pl, &cfg->scenario, cfg->baseline, cfg->tolerance,
-                                  cfg->max_rise, err, sizeof err);
+        int worse = check_against(out, &r->ans, cfg->baseline, cfg->tolerance, cfg->max_rise,
+                                  err, sizeof err);
         if (worse < 0) {
             msg_warnx("%s: %s", cfg->baseline, err);
             if (out != stdout) {
@@ -388,12 +389,12 @@ static int write_output(const config *cfg, run *r)
         bad = page_print(out, cfg, r) != 0;
     } else {
         bad = (cfg->command == CMD_HIST     ? out_hist_print(out, r->pl, cfg->pool, cfg->cutoff)
-             : cfg->command == CMD_ADVISE ? advise_print(out, r->pl, &cfg->scenario,
+             : cfg->command == CMD_ADVISE ? advise_print(out, &r->ans,
                                                          strcmp(cfg->format->name, "json") == 0)
-             : cfg->command == CMD_ROUTES ? routes_print(out, r->pl, &cfg->scenario, cfg->pool,
-                                                         cfg->top,
+             : cfg->command == CMD_ROUTES ? routes_print(out, &r->ans, cfg->pool, cfg->top,
                                                          strcmp(cfg->format->name, "json") == 0)
-                                           : report_print(out, cfg->format, r->pl, &cfg->scenario)) != 0;
+                                           : report_print(out, cfg->format, &r->ans,
+                                                          &cfg->scenario)) != 0;
     }
     bad |= out == stdout ? fflush(out) != 0 : fclose(out) != 0;
     if (!bad && rc == 2 && cfg->output) { /* timing: a log it could not read (said) */
@@ -433,7 +434,7 @@ static int write_routes_csv(const config *cfg, run *r)
         msg_warnx("%s: %s", path, strerror(errno));
         return 2;
     }
-    int bad = rows_routes(f, r->pl, &cfg->scenario) != 0;
+    int bad = rows_routes(f, &r->ans) != 0;
     bad |= f == stdout ? fflush(f) != 0 : fclose(f) != 0;
     if (!bad && !as_is && rename(tmp, path) != 0)
         bad = 1;
@@ -459,8 +460,25 @@ static int close_exports(const config *cfg, run *r, int rc)
     }
     plot_free(r->plots);
     replay_free(r->rp);
+    whatif_answers_free(&r->ans);
     pipeline_free(r->pl);
     return rc;
+}
+
+/* Each host's answer, decided once for every output of the run (the
+ * report, the page, the plots, --csv-routes, advise, routes, check: check's
+ * in its own scenario, the joint fit's); the hist view needs none.  0, or 2
+ * (said). */
+static int decide_answers(const config *cfg, run *r)
+{
+    if (cfg->command == CMD_HIST)
+        return 0;
+    wi_scenario sc = cfg->command == CMD_CHECK ? check_scenario(&cfg->scenario) : cfg->scenario;
+    if (whatif_answers(r->pl, &sc, &r->ans) != 0) {
+        msg_warnx("out of memory");
+        return 2;
+    }
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -507,10 +525,12 @@ int main(int argc, char **argv)
         rc = replay_all(&cfg, &r, &opt);
     if (rc == 0)
         rc = say_findings(&cfg, &r);
+    if (rc == 0)
+        rc = decide_answers(&cfg, &r);
     int plots_failed = 0;
     if (rc == 0 && r.plots) {
         char note[600];
-        int prc = plot_finish(r.plots, r.pl, note, sizeof note);
+        int prc = plot_finish(r.plots, &r.ans, note, sizeof note);
         if (r.page_dir[0]) { /* the page's own: it says what the charts need */
             if (prc == 1)
                 r.charts_note = "they are drawn by gnuplot, which is not installed (Debian: "

@@ -6,10 +6,20 @@
 #include "pipeline.h"
 #include "replay.h"
 #include "testlib.h"
+#include "whatif.h"
 
 #include <stdarg.h>
 
 #define NS 1000000000ull
+
+/* The run's answers of pl in sc, decided as fpm-analyze decides them once
+ * a run (whatif_answers); the caller frees them. */
+static inline wi_answers th_answers(const pipeline *pl, const wi_scenario *sc)
+{
+    wi_answers a;
+    assert_int_equal(whatif_answers(pl, sc, &a), 0);
+    return a;
+}
 
 /* HOST with more lines (key=value\n...) after the usual ones, or NULL. */
 static inline void th_host_with(pipeline *pl, const char *name, int nproc, const char *boot,

@@ -12,6 +12,18 @@
 #include "check.h"
 #include "pipeline_harness.h"
 
+/* check_against on the answers of pl in sc as fpm-analyze check decides
+ * them (check_scenario). */
+static int check_with(FILE *out, const pipeline *pl, const wi_scenario *sc, const char *path,
+                      int tol, double rise, char *err, size_t errlen)
+{
+    wi_scenario cs = check_scenario(sc);
+    wi_answers a = th_answers(pl, &cs);
+    int worse = check_against(out, &a, path, tol, rise, err, errlen);
+    whatif_answers_free(&a);
+    return worse;
+}
+
 /* Host web1 (4 cores), pool shop: n readings of /buy at cpu for dur_us, the
  * last 2 rounds starved. */
 static pipeline *history_of(int n, long long dur_us, const char *cpu)
@@ -57,7 +69,7 @@ static char *check_on(pipeline *pl, const char *pool_keys, int tol, int *worse, 
     char *s = NULL;
     size_t n = 0;
     FILE *out = open_memstream(&s, &n);
-    *worse = check_against(out, pl, &sc, path, tol, 10, err, errlen);
+    *worse = check_with(out, pl, &sc, path, tol, 10, err, errlen);
     fclose(out);
     unlink(path);
     pipeline_free(pl);
@@ -155,7 +167,7 @@ static void test_host_steal_throttled_pressure_p90_rise(void **state)
         char *s = NULL, err[256];
         size_t n = 0;
         FILE *out = open_memstream(&s, &n);
-        int worse = check_against(out, pl, &sc, path, cases[i].tol, 10, err, sizeof err);
+        int worse = check_with(out, pl, &sc, path, cases[i].tol, 10, err, sizeof err);
         fclose(out);
         unlink(path);
         pipeline_free(pl);
@@ -190,7 +202,7 @@ static void test_a_signal_at_its_cap_is_in_the_95_100_bucket(void **state)
         char *s = NULL, err[256];
         size_t n = 0;
         FILE *out = open_memstream(&s, &n);
-        int worse = check_against(out, pl, &sc, path, 0, 10, err, sizeof err);
+        int worse = check_with(out, pl, &sc, path, 0, 10, err, sizeof err);
         fclose(out);
         unlink(path);
         pipeline_free(pl);
@@ -210,7 +222,7 @@ static void test_an_unusable_baseline_is_an_error(void **state)
     free(s);
     pipeline *pl = history();
     wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
-    assert_int_equal(check_against(stdout, pl, &sc, "/nonexistent/base.json", 0, 10, err,
+    assert_int_equal(check_with(stdout, pl, &sc, "/nonexistent/base.json", 0, 10, err,
                                    sizeof err), -1);
     assert_string_equal(err, "could not read: No such file or directory");
     pipeline_free(pl);
@@ -263,7 +275,7 @@ static void test_14_6_check_fails_a_memory_per_worker_that_grew(void **state)
         char *s = NULL;
         size_t n = 0;
         FILE *out = open_memstream(&s, &n);
-        int worse = check_against(out, pl, &sc, path, 0, 10, err, sizeof err);
+        int worse = check_with(out, pl, &sc, path, 0, 10, err, sizeof err);
         fclose(out);
         unlink(path);
         assert_int_equal(worse, cases[i].worse);

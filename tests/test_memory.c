@@ -706,7 +706,9 @@ static void test_15_2_the_diff_patch_applies(void **state)
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
-    assert_int_equal(advise_print(f, pl, &sc, 0), 0);
+    wi_answers a = th_answers(pl, &sc);
+    assert_int_equal(advise_print(f, &a, 0), 0);
+    whatif_answers_free(&a);
     fclose(f);
     assert_non_null(strstr(text, "\n--- a/etc/php/8.2/fpm/pool.d/shop.conf\n"
                                  "+++ b/etc/php/8.2/fpm/pool.d/shop.conf\n@@ -9 +9 @@\n"
@@ -720,13 +722,17 @@ static void test_15_2_the_diff_patch_applies(void **state)
     wi_override same[] = {{"shop", 9}, {"api", 52}};
     sc.max_children = same;
     sc.nmax_children = 2;
-    assert_int_equal(advise_print(f, pl, &sc, 0), 0);
+    a = th_answers(pl, &sc);
+    assert_int_equal(advise_print(f, &a, 0), 0);
+    whatif_answers_free(&a);
     fclose(f);
     assert_null(strstr(text, "--- a/")); /* the advice is now: nothing to change */
     free(text);
     text = NULL;
     f = open_memstream(&text, &len);
-    assert_int_equal(advise_print(f, pl, &sc, 1), 0);
+    a = th_answers(pl, &sc);
+    assert_int_equal(advise_print(f, &a, 1), 0);
+    whatif_answers_free(&a);
     fclose(f);
     assert_null(strstr(text, "--- a/"));
     assert_non_null(strstr(text, "\"advice\": 9, \"binds\": \"cpu\""));

@@ -68,7 +68,10 @@ static void plots_are(const char *log, const char *name)
     const char *path = getenv("PATH");
     char *saved = path ? strdup(path) : NULL;
     setenv("PATH", "/nonexistent", 1);
-    assert_int_equal(plot_finish(pt, pl, note, sizeof note), 1); /* gnuplot is not installed */
+    wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
+    wi_answers a = th_answers(pl, &sc);
+    assert_int_equal(plot_finish(pt, &a, note, sizeof note), 1); /* gnuplot is not installed */
+    whatif_answers_free(&a);
     if (saved)
         setenv("PATH", saved, 1);
     free(saved);
@@ -208,7 +211,10 @@ static pipeline *long_log_plotted(char *dir, int n, int svg_only)
     const char *path = getenv("PATH");
     char *saved = path ? strdup(path) : NULL;
     setenv("PATH", "/nonexistent", 1);
-    assert_int_equal(plot_finish(pt, pl, note, sizeof note), 1);
+    wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
+    wi_answers a = th_answers(pl, &sc);
+    assert_int_equal(plot_finish(pt, &a, note, sizeof note), 1);
+    whatif_answers_free(&a);
     if (saved)
         setenv("PATH", saved, 1);
     free(saved);

@@ -360,7 +360,9 @@ static char *replayed_json(const char *const *logs, int n, int threads, char **s
     char *j = NULL;
     FILE *f = open_memstream(&j, &jl);
     wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
-    assert_int_equal(report_print(f, report_format("json"), pl, &sc), 0);
+    wi_answers a = th_answers(pl, &sc);
+    assert_int_equal(report_print(f, report_format("json"), &a, &sc), 0);
+    whatif_answers_free(&a);
     fclose(f);
     pipeline_free(pl);
     return j;

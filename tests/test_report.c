@@ -161,7 +161,9 @@ static char *render(const pipeline *pl, const char *format, const wi_scenario *s
     char *s = NULL;
     size_t n = 0;
     FILE *f = open_memstream(&s, &n);
-    assert_int_equal(report_print(f, report_format(format), pl, sc), 0);
+    wi_answers a = th_answers(pl, sc);
+    assert_int_equal(report_print(f, report_format(format), &a, sc), 0);
+    whatif_answers_free(&a);
     fclose(f);
     return s;
 }
@@ -699,7 +701,9 @@ static char *render_page(const pipeline *pl, const wi_scenario *sc, const rp_met
     char *s = NULL;
     size_t n = 0;
     FILE *f = open_memstream(&s, &n);
-    assert_int_equal(report_print_meta(f, report_format("html"), pl, sc, m), 0);
+    wi_answers a = th_answers(pl, sc);
+    assert_int_equal(report_print_meta(f, report_format("html"), &a, sc, m), 0);
+    whatif_answers_free(&a);
     fclose(f);
     return s;
 }

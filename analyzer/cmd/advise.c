@@ -171,10 +171,8 @@ static void json_pool(jw *w, const pl_host *h, const pl_pool *p, const wi_view *
     jw_end(w, '}');
 }
 
-int advise_print(FILE *out, const pipeline *pl, const wi_scenario *sc, int json)
+int advise_print(FILE *out, const wi_answers *ans, int json)
 {
-    pl_host *const *hosts;
-    size_t nh = pipeline_hosts(pl, &hosts);
     int first = 1;
     jw w = jw_on(out);
     if (json) {
@@ -184,24 +182,22 @@ int advise_print(FILE *out, const pipeline *pl, const wi_scenario *sc, int json)
         jw_key(&w, "advise");
         jw_begin(&w, '[');
     }
-    for (size_t i = 0; i < nh; i++) {
-        const pl_host *h = hosts[i];
-        wi_host a;
+    for (size_t i = 0; i < ans->n; i++) {
+        const wi_host *a = &ans->host[i];
+        const pl_host *h = a->h;
         char **patches = calloc(h->npools ? h->npools : 1, sizeof *patches);
-        if (!patches || whatif_host(h, sc, &a) != 0) {
-            free(patches);
+        if (!patches)
             return FPM_ENOMEM;
-        }
         int rc = 0;
         if (json) {
             for (size_t k = 0; k < h->npools; k++, first = 0) {
                 jw_item_line(&w, "\n  "); /* a pool a line */
-                json_pool(&w, h, h->pools[k], &a.v[k]);
+                json_pool(&w, h, h->pools[k], &a->v[k]);
             }
         } else {
             if (i)
                 fputc('\n', out);
-            rc = text_host(out, &a, patches);
+            rc = text_host(out, a, patches);
             for (size_t k = 0, any = 0; k < h->npools; k++)
                 if (patches[k]) {
                     if (!any++)
@@ -212,7 +208,6 @@ int advise_print(FILE *out, const pipeline *pl, const wi_scenario *sc, int json)
         for (size_t k = 0; k < h->npools; k++)
             free(patches[k]);
         free(patches);
-        whatif_host_free(&a);
         if (rc)
             return rc;
     }

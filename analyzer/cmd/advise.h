@@ -17,8 +17,8 @@
 
 #define ADVISE_MAX_AT WI_MAX_AT
 
-/* The report: text, or JSON with json (--at's worker counts are the
- * scenario's).  0, FPM_ENOMEM. */
-int advise_print(FILE *out, const pipeline *pl, const wi_scenario *sc, int json);
+/* The report of the run's answers: text, or JSON with json (--at's worker
+ * counts are in the answers' lines).  0, FPM_ENOMEM. */
+int advise_print(FILE *out, const wi_answers *ans, int json);
 
 #endif

@@ -355,8 +355,15 @@ static int compare_host(FILE *out, const char *hname, const json_t *bh, const pl
     return worse;
 }
 
-int check_against(FILE *out, const pipeline *pl, const wi_scenario *sc, const char *baseline,
-                  int tol, double rise_pct, char *err, size_t errlen)
+wi_scenario check_scenario(const wi_scenario *sc)
+{
+    wi_scenario sj = *sc; /* the joint view: section 11's and section 5's overheads */
+    sj.fit = WI_FIT_JOINT;
+    return sj;
+}
+
+int check_against(FILE *out, const wi_answers *ans, const char *baseline, int tol,
+                  double rise_pct, char *err, size_t errlen)
 {
     json_error_t je;
     errno = 0;
@@ -373,8 +380,6 @@ int check_against(FILE *out, const pipeline *pl, const wi_scenario *sc, const ch
         json_decref(root);
         return FPM_EFAIL;
     }
-    pl_host *const *hosts;
-    size_t nh = pipeline_hosts(pl, &hosts);
     int worse = 0, compared = 0, said = 0;
     size_t hi;
     const json_t *bh;
@@ -383,20 +388,13 @@ int check_against(FILE *out, const pipeline *pl, const wi_scenario *sc, const ch
         const json_t *bpools = json_object_get(bh, "pools");
         if (!hname || !json_is_array(bpools))
             continue;
-        const pl_host *h = NULL;
-        for (size_t k = 0; k < nh; k++)
-            if (strlen(hname) == hosts[k]->hostname_len &&
-                memcmp(hname, hosts[k]->hostname, hosts[k]->hostname_len) == 0)
-                h = hosts[k];
-        wi_scenario sj = *sc; /* the joint view: section 11's and section 5's overheads */
-        sj.fit = WI_FIT_JOINT;
-        wi_host a = {0};
-        if (h && whatif_host(h, &sj, &a) != 0) {
-            snprintf(err, errlen, "out of memory");
-            json_decref(root);
-            return FPM_EFAIL;
-        }
-        wi_view *views = a.v;
+        const wi_host *a = NULL;
+        for (size_t k = 0; k < ans->n; k++)
+            if (strlen(hname) == ans->host[k].h->hostname_len &&
+                memcmp(hname, ans->host[k].h->hostname, ans->host[k].h->hostname_len) == 0)
+                a = &ans->host[k];
+        const pl_host *h = a ? a->h : NULL;
+        const wi_view *views = a ? a->v : NULL;
         if (h)
             worse += compare_host(out, hname, bh, h, tol);
         size_t pi;
@@ -421,7 +419,6 @@ int check_against(FILE *out, const pipeline *pl, const wi_scenario *sc, const ch
             compared++;
             worse += compare_pool(out, hname, pname, bp, p, views[at], tol, rise_pct, &said);
         }
-        whatif_host_free(&a);
     }
     json_decref(root);
     if (said)

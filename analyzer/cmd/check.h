@@ -15,10 +15,16 @@
 #include "pipeline.h"
 #include "whatif.h"
 
-/* Reads the baseline file, writes one line per regression to out and a
- * summary line.  Returns how many regressions, or FPM_EFAIL with err set when the
- * baseline cannot be read or is not an fpm-analyze JSON output. */
-int check_against(FILE *out, const pipeline *pl, const wi_scenario *sc, const char *baseline,
-                  int tol, double rise_pct, char *err, size_t errlen);
+/* The scenario a check's answers are decided in: the run's, with section
+ * 11's joint fit whatever --fit says (the baseline's overheads are its). */
+wi_scenario check_scenario(const wi_scenario *sc);
+
+/* Reads the baseline file, holds the run's answers (decided in
+ * check_scenario's scenario) against it, writes one line per regression to
+ * out and a summary line.  Returns how many regressions, or FPM_EFAIL with
+ * err set when the baseline cannot be read or is not an fpm-analyze JSON
+ * output. */
+int check_against(FILE *out, const wi_answers *ans, const char *baseline, int tol,
+                  double rise_pct, char *err, size_t errlen);
 
 #endif

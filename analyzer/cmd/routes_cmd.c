@@ -143,11 +143,8 @@ static void json_pool(jw *w, const pl_host *h, const pl_pool *p, const rt_fig *f
     jw_end(w, '}');
 }
 
-int routes_print(FILE *out, const pipeline *pl, const wi_scenario *sc, const char *pool,
-                 long top, int json)
+int routes_print(FILE *out, const wi_answers *ans, const char *pool, long top, int json)
 {
-    pl_host *const *hosts;
-    size_t nh = pipeline_hosts(pl, &hosts);
     int first = 1, rc = 0;
     jw w = jw_on(out);
     if (json) {
@@ -157,18 +154,16 @@ int routes_print(FILE *out, const pipeline *pl, const wi_scenario *sc, const cha
         jw_key(&w, "routes");
         jw_begin(&w, '[');
     }
-    for (size_t i = 0; i < nh && rc == 0; i++) {
-        const pl_host *h = hosts[i];
-        wi_host a;
+    for (size_t i = 0; i < ans->n && rc == 0; i++) {
+        const wi_host *a = &ans->host[i];
+        const pl_host *h = a->h;
         char *hn = esc_display_name(h->hostname, h->hostname_len, NULL);
-        if (!hn || whatif_host(h, sc, &a) != 0) {
-            free(hn);
+        if (!hn)
             return FPM_ENOMEM;
-        }
         for (size_t k = 0; k < h->npools && rc == 0; k++) {
             const pl_pool *p = h->pools[k];
-            const rt_fig *f = a.v[k].routes;
-            size_t n = a.v[k].nroutes;
+            const rt_fig *f = a->v[k].routes;
+            size_t n = a->v[k].nroutes;
             if (!named(p, pool))
                 continue;
             if (json) {
@@ -181,7 +176,6 @@ int routes_print(FILE *out, const pipeline *pl, const wi_scenario *sc, const cha
             }
             first = 0;
         }
-        whatif_host_free(&a);
         free(hn);
     }
     if (json && rc == 0) {

@@ -16,9 +16,9 @@
  * every reading, and its path ends in .php. */
 int routes_front_controller(const rt_fig *f, size_t n);
 
-/* The routes of every pool (only those named pool, when not NULL), the top
- * top of each; text, or JSON with json.  0, FPM_ENOMEM. */
-int routes_print(FILE *out, const pipeline *pl, const wi_scenario *sc, const char *pool,
-                 long top, int json);
+/* The routes of every pool of the run's answers (only those named pool,
+ * when not NULL), the top top of each; text, or JSON with json.  0,
+ * FPM_ENOMEM. */
+int routes_print(FILE *out, const wi_answers *ans, const char *pool, long top, int json);
 
 #endif

@@ -633,3 +633,26 @@ void whatif_host_free(wi_host *a)
     whatif_views_free(a->v, a->n);
     a->v = a->m = NULL;
 }
+
+int whatif_answers(const pipeline *pl, const wi_scenario *sc, wi_answers *out)
+{
+    pl_host *const *hosts;
+    size_t n = pipeline_hosts(pl, &hosts);
+    *out = (wi_answers){calloc(n ? n : 1, sizeof *out->host), 0};
+    if (!out->host)
+        return FPM_ENOMEM;
+    for (; out->n < n; out->n++)
+        if (whatif_host(hosts[out->n], sc, &out->host[out->n]) != 0) {
+            whatif_answers_free(out);
+            return FPM_ENOMEM;
+        }
+    return 0;
+}
+
+void whatif_answers_free(wi_answers *a)
+{
+    for (size_t i = 0; a->host && i < a->n; i++)
+        whatif_host_free(&a->host[i]);
+    free(a->host);
+    *a = (wi_answers){0};
+}

@@ -273,4 +273,16 @@ typedef struct {
 int whatif_host(const pl_host *h, const wi_scenario *sc, wi_host *a);
 void whatif_host_free(wi_host *a);
 
+/* The answers of a run: each host's (pipeline_hosts' order), decided once
+ * in the scenario and handed to every output the run writes; none of them
+ * calls whatif_host itself. */
+typedef struct {
+    wi_host *host;
+    size_t   n;
+} wi_answers;
+
+/* 0, or FPM_ENOMEM (out is then empty). */
+int whatif_answers(const pipeline *pl, const wi_scenario *sc, wi_answers *out);
+void whatif_answers_free(wi_answers *a);
+
 #endif

@@ -122,8 +122,6 @@ static int html_begin(rp_ctx *c)
     if (!s)
         return FPM_ENOMEM;
     c->state = s;
-    pl_host *const *hosts;
-    size_t nh = pipeline_hosts(c->pl, &hosts);
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
           /* no script, no URL: a name from a log can never run or call out */
           "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
@@ -131,9 +129,9 @@ static int html_begin(rp_ctx *c)
           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
           "<meta name=\"generator\" content=\"fpm-analyze " FPMCPU_VERSION "\">\n<title>"
           "php-fpm capacity", out);
-    for (size_t i = 0; i < nh; i++) {
+    for (size_t i = 0; i < c->ans->n; i++) {
         fputs(i ? ", " : ": ", out);
-        esc_html(out, hosts[i]->hostname, hosts[i]->hostname_len);
+        esc_html(out, c->ans->host[i].h->hostname, c->ans->host[i].h->hostname_len);
     }
     fprintf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n<header>\n"
                  "<h1>php-fpm capacity report</h1>\n", CSS);
@@ -173,7 +171,7 @@ static int html_begin(rp_ctx *c)
     if (m && !m->charts && m->charts_note)
         fprintf(out, "<p class=\"note\">No charts: %s</p>\n", m->charts_note);
     fputs("</header>\n<main>\n", out);
-    if (!nh)
+    if (!c->ans->n)
         fputs("<p>No HOST record in the logs: nothing to report.</p>\n", out);
     return 0;
 }

@@ -436,24 +436,21 @@ static void predictions(plot_pool *q, const wi_view *v)
 
 /* Sections 11, 14 and 15 as measured, for the fit, memory and bounds
  * plots: each pool's joint result, W, ceilings, advice and bounds, and its
- * host's budget; the answer decided once a host. */
-static int pools_at_the_end(plotter *pt, pl_host *const *hosts, size_t nh)
+ * host's budget, from the run's answers (each host's as measured). */
+static void pools_at_the_end(plotter *pt, const wi_answers *ans)
 {
-    for (size_t k = 0; k < nh; k++) {
-        const pl_host *h = hosts[k];
-        wi_host w;
-        wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
-        if (whatif_host(h, &sc, &w) != 0)
-            return FPM_ENOMEM;
-        const wi_view *v = w.m;
-        const wi_memory m = w.mem_m;
+    for (size_t k = 0; k < ans->n; k++) {
+        const wi_host *w = &ans->host[k];
+        const pl_host *h = w->h;
+        const wi_view *v = w->m;
+        const wi_memory m = w->mem_m;
         for (size_t i = 0; i < pt->n; i++)
             for (size_t x = 0; pt->pools[i].h == h && x < h->npools; x++) {
                 if (h->pools[x] != pt->pools[i].p)
                     continue;
                 plot_pool *q = &pt->pools[i];
                 q->jp = v[x].joint; /* as measured: the answer's joint fit */
-                q->sol = w.joint;
+                q->sol = w->joint;
                 q->has_model = v[x].has_bounds; /* the answer's bounds (15.1) */
                 if (q->has_model) {
                     q->r = v[x].bd_r, q->d = v[x].bd_d, q->c = v[x].bd_c;
@@ -469,9 +466,7 @@ static int pools_at_the_end(plotter *pt, pl_host *const *hosts, size_t nh)
                 q->budget = (double)m.budget;
                 q->total = (double)m.total;
             }
-        whatif_host_free(&w);
     }
-    return 0;
 }
 
 /* The joint file is scratch: gone once read, or on the way out. */
@@ -486,20 +481,15 @@ static void drop_joint(plotter *pt)
     }
 }
 
-int plot_finish(plotter *pt, const pipeline *pl, char *note, size_t notelen)
+int plot_finish(plotter *pt, const wi_answers *ans, char *note, size_t notelen)
 {
     note[0] = '\0';
-    pl_host *const *hosts;
-    size_t nh = pipeline_hosts(pl, &hosts);
     /* pools with no round in the window still get their histogram */
-    for (size_t k = 0; k < nh; k++)
-        for (size_t i = 0; i < hosts[k]->npools; i++)
-            if (!pool_of(pt, hosts[k], hosts[k]->pools[i]))
+    for (size_t k = 0; k < ans->n; k++)
+        for (size_t i = 0; i < ans->host[k].h->npools; i++)
+            if (!pool_of(pt, ans->host[k].h, ans->host[k].h->pools[i]))
                 pt->failed = 1;
-    if (pools_at_the_end(pt, hosts, nh) != 0) {
-        snprintf(note, notelen, "%s", strerror(ENOMEM));
-        return FPM_EFAIL;
-    }
+    pools_at_the_end(pt, ans);
     int jrc = joint_slopes(pt);
     drop_joint(pt);
     if (jrc != 0) {

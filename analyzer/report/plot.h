@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "pipeline.h"
+#include "whatif.h"
 
 typedef struct plotter plotter;
 
@@ -24,10 +25,11 @@ plotter *plot_new(const char *dir, char *err, size_t errlen);
 /* Registers the round hook. 0, or FPM_EFAIL. */
 int plot_attach(plotter *pt, pipeline *pl);
 
-/* Writes the histograms and scripts, runs gnuplot.  Returns 0 when the
- * images were made, 1 when gnuplot is not installed (what to run is in
- * note), -1 on an error (in note). */
-int plot_finish(plotter *pt, const pipeline *pl, char *note, size_t notelen);
+/* Writes the histograms and scripts, runs gnuplot; the fit, memory and
+ * bounds plots draw the run's answers as measured (each host's a->m).
+ * Returns 0 when the images were made, 1 when gnuplot is not installed
+ * (what to run is in note), -1 on an error (in note). */
+int plot_finish(plotter *pt, const wi_answers *ans, char *note, size_t notelen);
 
 /* Draws the SVGs alone (the page's charts), no PNG. */
 void plot_svg_only(plotter *pt);

@@ -41,30 +41,25 @@ void report_format_help(FILE *out)
 
 #define STEP(f, call) ((f) ? (f)call : 0)
 
-int report_print(FILE *out, const rp_format *f, const pipeline *pl, const wi_scenario *sc)
+int report_print(FILE *out, const rp_format *f, const wi_answers *ans, const wi_scenario *sc)
 {
-    return report_print_meta(out, f, pl, sc, NULL);
+    return report_print_meta(out, f, ans, sc, NULL);
 }
 
-int report_print_meta(FILE *out, const rp_format *f, const pipeline *pl, const wi_scenario *sc,
-                      const rp_meta *meta)
+int report_print_meta(FILE *out, const rp_format *f, const wi_answers *ans,
+                      const wi_scenario *sc, const rp_meta *meta)
 {
-    rp_ctx c = {out, pl, sc, 0, 0, 1, NULL, meta};
-    pl_host *const *hosts;
-    size_t n = pipeline_hosts(pl, &hosts);
+    rp_ctx c = {out, ans, sc, 0, 0, 1, NULL, meta};
     int rc = STEP(f->begin, (&c));
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        wi_host a; /* the host's answer: every format prints it, none recomputes */
-        if ((rc = whatif_host(hosts[i], sc, &a)) != 0)
-            break;
-        rc = STEP(f->host, (&c, &a));
-        for (size_t k = 0; rc == 0 && k < a.n; k++, c.pool_index++)
-            rc = STEP(f->pool, (&c, &a, k));
+    for (size_t i = 0; rc == 0 && i < ans->n; i++) {
+        const wi_host *a = &ans->host[i]; /* the host's answer, decided once */
+        rc = STEP(f->host, (&c, a));
+        for (size_t k = 0; rc == 0 && k < a->n; k++, c.pool_index++)
+            rc = STEP(f->pool, (&c, a, k));
         if (rc == 0)
-            rc = STEP(f->host_end, (&c, &a));
+            rc = STEP(f->host_end, (&c, a));
         c.pool_index = 0;
         c.host_index++;
-        whatif_host_free(&a);
     }
     c.ok = rc == 0;
     if (STEP(f->end, (&c)) != 0)

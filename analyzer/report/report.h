@@ -2,7 +2,8 @@
  * report: the output formats, one file each (text.c, json.c,
  * metrics.c), a table of {name, begin, host, pool, host_end, end}
  * steps that report_print drives host by host and pool by pool, with the
- * scenario's views of each host's pools (whatif.h) and the measured ones.
+ * run's answers (whatif.h: each host's, decided once by the caller): the
+ * scenario's views of each host's pools and the measured ones.
  * Adding a format is one file and one entry here.  Numbers are printed in
  * the C locale (the programs never call setlocale).  The hist view is
  * histview.c.
@@ -32,7 +33,7 @@ typedef struct {
 /* What a format's steps are given. */
 typedef struct {
     FILE              *out;
-    const pipeline    *pl;
+    const wi_answers  *ans;                    /* every host's answer */
     const wi_scenario *sc;
     size_t             host_index, pool_index; /* among those already printed */
     int                ok;                     /* no step failed so far */
@@ -62,12 +63,12 @@ const char *report_format_names(void);
 /* The formats' names and one line on each, for --help. */
 void report_format_help(FILE *out);
 
-/* Prints pl in format f.  0, or FPM_ENOMEM. */
-int report_print(FILE *out, const rp_format *f, const pipeline *pl, const wi_scenario *sc);
+/* Prints the run's answers in format f.  0, or FPM_ENOMEM. */
+int report_print(FILE *out, const rp_format *f, const wi_answers *ans, const wi_scenario *sc);
 
 /* The same with what the page says of the run (may be NULL). */
-int report_print_meta(FILE *out, const rp_format *f, const pipeline *pl, const wi_scenario *sc,
-                      const rp_meta *meta);
+int report_print_meta(FILE *out, const rp_format *f, const wi_answers *ans,
+                      const wi_scenario *sc, const rp_meta *meta);
 
 /* The hist view: per pool (only those named pool, when not NULL), one row
  * per non-empty bucket with its range, % of total, running % and count,

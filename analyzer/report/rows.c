@@ -172,24 +172,20 @@ static void maybe_hundredths(FILE *f, long long v)
     number(f, 0, v >= 0 ? esc_hundredths(b, v) : "");
 }
 
-int rows_routes(FILE *f, const pipeline *pl, const wi_scenario *sc)
+int rows_routes(FILE *f, const wi_answers *ans)
 {
     static const char *const head[] = {
         "schema", "hostname", "pool", "route", "readings", "cpu_share_pct",
         "cpu_ms_per_request", "busy_pct", "p50_ms", "p95_ms", "p95_ms_at_advice",
         "memory_max_bytes"};
     header(f, head, sizeof head / sizeof head[0]);
-    pl_host *const *hosts;
-    size_t nh = pipeline_hosts(pl, &hosts);
-    for (size_t i = 0; i < nh; i++) {
-        const pl_host *h = hosts[i];
-        wi_host a;
-        if (whatif_host(h, sc, &a) != 0)
-            return FPM_ENOMEM;
+    for (size_t i = 0; i < ans->n; i++) {
+        const wi_host *a = &ans->host[i];
+        const pl_host *h = a->h;
         for (size_t k = 0; k < h->npools; k++) {
             const pl_pool *p = h->pools[k];
-            const rt_fig *fig = a.v[k].routes;
-            size_t n = a.v[k].nroutes;
+            const rt_fig *fig = a->v[k].routes;
+            size_t n = a->v[k].nroutes;
             for (size_t r = 0; r < n; r++) {
                 number(f, 1, ROWS_ROUTES_SCHEMA);
                 field(f, 0, h->hostname, h->hostname_len);
@@ -206,7 +202,6 @@ int rows_routes(FILE *f, const pipeline *pl, const wi_scenario *sc)
                 fputs("\r\n", f);
             }
         }
-        whatif_host_free(&a);
     }
     return 0;
 }

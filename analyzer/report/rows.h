@@ -21,9 +21,10 @@ typedef struct {
 void rows_attach(csvout *c, pipeline *pl);
 
 /* --csv-routes (docs/rules.md 19.3): a header, then a row per host, pool and
- * route in 19.4's order, every figure of the route, an empty field for
- * null; the first column the columns' version.  0, FPM_ENOMEM. */
+ * route of the run's answers in 19.4's order, every figure of the route, an
+ * empty field for null; the first column the columns' version.  0,
+ * FPM_ENOMEM. */
 #define ROWS_ROUTES_SCHEMA "1"
-int rows_routes(FILE *f, const pipeline *pl, const wi_scenario *sc);
+int rows_routes(FILE *f, const wi_answers *ans);
 
 #endif

@@ -27,10 +27,12 @@ static void replay_json(const char *path, int threads, char **out, size_t *len)
     *len = 0;
     pipeline *pl = pipeline_new(NULL);
     replay *r = pl ? replay_new(pl, threads) : NULL;
-    if (r && replay_file(r, path, 0) != FPM_ENOMEM && replay_drain(r) == 0) {
-        wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
+    wi_scenario sc = {.headroom = WI_DEFAULT_HEADROOM};
+    wi_answers a;
+    if (r && replay_file(r, path, 0) != FPM_ENOMEM && replay_drain(r) == 0 &&
+        whatif_answers(pl, &sc, &a) == 0) { /* the answers, as fpm-analyze decides them */
         FILE *m = open_memstream(out, len);
-        if (m && report_print(m, report_format("json"), pl, &sc) == 0 && fclose(m) == 0) {
+        if (m && report_print(m, report_format("json"), &a, &sc) == 0 && fclose(m) == 0) {
             json_error_t je;
             json_t *j = json_loadb(*out, *len, 0, &je);
             if (!j)
@@ -47,11 +49,12 @@ static void replay_json(const char *path, int threads, char **out, size_t *len)
             size_t tl = 0;
             m = open_memstream(&text, &tl);
             if (m) {
-                (void)report_print(m, report_format("text"), pl, &sc);
+                (void)report_print(m, report_format("text"), &a, &sc);
                 fclose(m);
             }
             free(text);
         }
+        whatif_answers_free(&a);
     }
     replay_free(r);
     pipeline_free(pl);

@@ -2,6 +2,7 @@
 #   make            build bin/fpm-analyze and bin/fpm-record
 #   make run        build both programs, then analyze the bundled fixture log (LOG=... for another)
 #   make test       install what is missing, build, run every test (also under ASan+UBSan)
+#   make test-quick the edit loop: unit tests, CLI cases and the fuzzers' regressions (a minute)
 #   make bench      speed and memory of a long replay
 #   make fuzz       libFuzzer on every parser, FUZZ_SECONDS each (default 60)
 #   make torture    1,000 SIGKILLs of a recorder appending to one log
@@ -58,7 +59,7 @@ ANALYZER := common/timearg.c $(sort $(wildcard analyzer/read/*.c analyzer/pipeli
 RECORDER := recorder/config.c recorder/workers.c recorder/fcgi.c recorder/fpmconf.c recorder/procscan.c recorder/logfile.c recorder/probe.c recorder/stealcmd.c recorder/record.c recorder/round.c recorder/cgroups.c recorder/sockdiag.c recorder/masterconf.c
 UNITS    := svgin routes figures memory predict wait loss fpmsum fpmidx seek msg numarg escape whatif options applier status procfs hist activity fit joint recover readings pipeline report replay timearg rows fcgi fpmconf logfile procscan cgroups namemap table check plot signals timing probe workers record sockdiag fpmlog
 
-.PHONY: all run test layout unit unit-built unit-asan cli cli-cases fixtures fixtures-check seek-check integration integration-measure integration-rest deps deps-test bench clean \
+.PHONY: all run test test-quick layout unit unit-built unit-asan cli cli-cases fixtures fixtures-check seek-check integration integration-measure integration-rest deps deps-test bench clean \
         fuzz fuzz-regress print-seeds-% torture mutate mutate-run mutate-learn install uninstall deb package-test fleet-test
 all: bin/fpm-analyze bin/fpm-record
 
@@ -263,6 +264,12 @@ test: deps-test
 	    [ "$$(cat build/integration-groups.rc)" = 0 ] && [ "$$(cat build/integration-package.rc)" = 0 ] && \
 	    [ $$m = 0 ] && echo "make test: mutate and integration-rest $$(( $$(date +%s) - s )) s"
 	@echo "make test: all passed"
+
+# the edit loop: what computes, without a php-fpm (make test runs it all and more)
+test-quick:
+	@s=$$(date +%s); $(MAKE) -s -j$$(( $$(nproc) + 2 )) all $(UNITS:%=bin/tests/test_%) \
+	    $(FUZZERS:%=bin/tests-san/fuzz_%_replay) && $(MAKE) -s unit && $(MAKE) -s cli && \
+	    $(MAKE) -s fuzz-regress && echo "make test-quick: passed in $$(( $$(date +%s) - s )) s"
 
 bin/genlog: build/rel/tests/bench/genlog.o $(REL_LIB)
 	@mkdir -p bin

@@ -51,13 +51,13 @@ MANDIR     ?= $(PREFIX)/share/man
 SYSCONFDIR ?= /etc
 UNITDIR    ?= $(SYSCONFDIR)/systemd/system
 
-FORMATS  := formats/fpmsum.c formats/fpmidx.c formats/fpmlog_read.c formats/fpmlog_feed.c formats/fpmlog_write.c formats/fpmlog_kv.c formats/zahead.c formats/zframe.c formats/status.c formats/procfs.c \
+FORMATS  := formats/accessfmt.c formats/fpmsum.c formats/fpmidx.c formats/fpmlog_read.c formats/fpmlog_feed.c formats/fpmlog_write.c formats/fpmlog_kv.c formats/zahead.c formats/zframe.c formats/status.c formats/procfs.c \
             common/msg.c common/numarg.c common/escape.c
 # the analyzer's folders: read/ (logs into rounds), pipeline/ (rounds into
 # state), report/ (state into formats), cmd/ (the commands), and itself
 ANALYZER := common/timearg.c $(sort $(wildcard analyzer/read/*.c analyzer/pipeline/*.c analyzer/report/*.c analyzer/cmd/*.c)) analyzer/options.c
 RECORDER := recorder/config.c recorder/workers.c recorder/fcgi.c recorder/fpmconf.c recorder/procscan.c recorder/logfile.c recorder/probe.c recorder/stealcmd.c recorder/record.c recorder/round.c recorder/cgroups.c recorder/sockdiag.c recorder/masterconf.c
-UNITS    := svgin routes figures memory predict wait loss fpmsum fpmidx seek msg numarg escape whatif options applier status procfs hist activity fit joint recover readings pipeline report replay timearg rows fcgi fpmconf logfile procscan cgroups namemap table check plot signals timing probe workers record sockdiag fpmlog
+UNITS    := accessfmt svgin routes figures memory predict wait loss fpmsum fpmidx seek msg numarg escape whatif options applier status procfs hist activity fit joint recover readings pipeline report replay timearg rows fcgi fpmconf logfile procscan cgroups namemap table check plot signals timing probe workers record sockdiag fpmlog
 
 .PHONY: all run test test-quick layout unit unit-built unit-asan cli cli-cases fixtures fixtures-check seek-check integration integration-measure integration-rest deps deps-test bench clean \
         fuzz fuzz-regress print-seeds-% torture mutate mutate-run mutate-learn install uninstall deb package-test fleet-test
@@ -164,7 +164,8 @@ unit-asan: $(UNITS:%=bin/tests-san/test_%)
 layout:
 	@python3 tests/layout/layout.py
 
-cli: cli-cases
+cli: cli-cases bin/tests/afmatch
+	@python3 tests/accessfmt/re_equal.py bin/tests/afmatch
 	@tests/cli/threads.sh
 	@tests/cli/readme.sh
 	@tests/cli/damage.sh
@@ -303,10 +304,11 @@ bin/tests/logdrop: build/rel/tests/logdrop.o $(FORMATS:%.c=build/rel/%.o)
 # FUZZ_SECONDS under ASan+UBSan (clang), seeded from fixtures/ and from
 # tests/fuzz/regress/NAME/, where every input that once crashed is kept;
 # make test replays those inputs (and the seeds) with gcc's sanitizers.
-FUZZERS      := status fpmlog procfs fcgi fpmconf sockdiag analyze fpmsum
+FUZZERS      := accessfmt status fpmlog procfs fcgi fpmconf sockdiag analyze fpmsum
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+FUZZ_SEEDS_accessfmt := tests/fuzz/seeds/accessfmt/*
 FUZZ_SEEDS_status  := fixtures/status/*
 FUZZ_SEEDS_fpmlog  := fixtures/logs/*
 FUZZ_SEEDS_procfs  := fixtures/world/proc/stat fixtures/world/proc/*/stat fixtures/world/sys/fs/cgroup/system.slice/*/cpu.* tests/fuzz/seeds/procfs/*
@@ -338,10 +340,14 @@ bin/tests-san/fuzz_%_replay: build/san/tests/fuzz/fuzz_%.o build/san/tests/fuzz/
 
 fuzz-regress: $(FUZZERS:%=bin/tests-san/fuzz_%_replay)
 	@set -e; for f in $(FUZZERS); do \
-	    case $$f in status) s="$(FUZZ_SEEDS_status)";; fpmlog) s="$(FUZZ_SEEDS_fpmlog)";; \
+	    case $$f in accessfmt) s="$(FUZZ_SEEDS_accessfmt)";; status) s="$(FUZZ_SEEDS_status)";; fpmlog) s="$(FUZZ_SEEDS_fpmlog)";; \
 	    procfs) s="$(FUZZ_SEEDS_procfs)";; fcgi) s="$(FUZZ_SEEDS_fcgi)";; fpmconf) s="$(FUZZ_SEEDS_fpmconf)";; \
 	    sockdiag) s="$(FUZZ_SEEDS_sockdiag)";; analyze) s="$(FUZZ_SEEDS_analyze)";; \
 	    fpmsum) s="$(FUZZ_SEEDS_fpmsum)";; esac; \
 	    printf 'fuzz regressions %s: ' $$f; \
 	    ASAN_OPTIONS=detect_leaks=1 bin/tests-san/fuzz_$${f}_replay $$s $$(ls tests/fuzz/regress/$$f/* 2>/dev/null); \
 	done
+
+bin/tests/afmatch: build/rel/tests/accessfmt/afmatch.o build/rel/formats/accessfmt.o
+	@mkdir -p bin/tests
+	$(CC) $(CFLAGS) -o $@ $^

@@ -1,0 +1,580 @@
+/* php-fpm's access.format and the lines it writes (docs/rules.md 20.2;
+ * accessfmt.h). */
+#define _GNU_SOURCE /* memmem */
+#include "accessfmt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "grow.h"
+#include "rc.h"
+
+/* ------------------------------------------------------------- compiling */
+
+typedef struct {
+    af_format *f;
+    size_t     icap, lcap, llen;
+} builder;
+
+static int add_item(builder *b, af_class cls, af_role role)
+{
+    af_format *f = b->f;
+    if (grow(&f->item, &b->icap, f->n + 1, sizeof *f->item, 16))
+        return FPM_ENOMEM;
+    f->item[f->n] = (af_item){(uint8_t)cls, (uint8_t)role, 0, 0};
+    if (role != AF_NO_ROLE && f->first[role] < 0)
+        f->first[role] = (int)f->n;
+    f->n++;
+    return 0;
+}
+
+/* Literal bytes: the last item grows where it is a literal. */
+static int add_lit(builder *b, const char *s, size_t n)
+{
+    af_format *f = b->f;
+    if (n > UINT32_MAX - b->llen || grow(&f->lits, &b->lcap, b->llen + n, 1, 64))
+        return FPM_ENOMEM;
+    memcpy(f->lits + b->llen, s, n);
+    if (f->n == 0 || f->item[f->n - 1].cls != AF_LIT) {
+        if (add_item(b, AF_LIT, AF_NO_ROLE))
+            return FPM_ENOMEM;
+        f->item[f->n - 1].lit = (uint32_t)b->llen;
+    }
+    f->item[f->n - 1].len += (uint32_t)n;
+    b->llen += n;
+    return 0;
+}
+
+static int arg_is(const char *a, size_t al, const char *word)
+{
+    return al == strlen(word) && strncasecmp(a, word, al) == 0;
+}
+
+/* A field's class and role, from its letter and argument (a NULL: none),
+ * as php-fpm 8.2 reads them; -1 for one it does not know. */
+static int field_of(builder *b, char x, const char *a, size_t al)
+{
+    af_format *f = b->f;
+    switch (x) {
+    case 'C': /* the arguments of %C, %d and %M ignore case */
+        if (!a || arg_is(a, al, "total"))
+            return add_item(b, AF_SHARE, AF_CPU);
+        if (arg_is(a, al, "user") || arg_is(a, al, "system"))
+            return add_item(b, AF_SHARE, AF_NO_ROLE);
+        return -1;
+    case 'd': {
+        af_unit u;
+        if (!a || arg_is(a, al, "seconds"))
+            u = AF_SECONDS;
+        else if (arg_is(a, al, "mili") || arg_is(a, al, "milli") ||
+                 arg_is(a, al, "miliseconds") || arg_is(a, al, "milliseconds"))
+            u = AF_MILLI;
+        else if (arg_is(a, al, "micro") || arg_is(a, al, "microseconds"))
+            u = AF_MICRO;
+        else
+            return -1;
+        if (f->first[AF_DURATION] < 0)
+            f->duration_unit = u;
+        return add_item(b, AF_DECIMAL, AF_DURATION);
+    }
+    case 'M': {
+        uint32_t unit;
+        if (!a || arg_is(a, al, "bytes"))
+            unit = 1;
+        else if (arg_is(a, al, "kilo") || arg_is(a, al, "kilobytes"))
+            unit = 1024;
+        else if (arg_is(a, al, "mega") || arg_is(a, al, "megabytes"))
+            unit = 1048576;
+        else
+            return -1;
+        if (f->first[AF_MEMORY] < 0)
+            f->memory_unit = unit;
+        return add_item(b, AF_INTEGER, AF_MEMORY);
+    }
+    case 'e': /* a FastCGI parameter: its name is required */
+        if (!a)
+            return -1;
+        return add_item(b, AF_TEXT, al == 11 && memcmp(a, "REQUEST_URI", 11) == 0
+                                        ? AF_REQUEST_URI : AF_NO_ROLE);
+    case 'o': /* a response header: its name is required */
+        return a ? add_item(b, AF_TEXT, AF_NO_ROLE) : -1;
+    case 't':
+    case 'T': /* php-fpm's time, or one in a strftime format of the user's */
+        return add_item(b, a ? AF_TEXT : AF_TIME, AF_NO_ROLE);
+    default:
+        break;
+    }
+    if (a) /* no other field takes an argument */
+        return -1;
+    switch (x) {
+    case 'p': return add_item(b, AF_INTEGER, AF_PID);
+    case 'P': case 'l': case 's': return add_item(b, AF_INTEGER, AF_NO_ROLE);
+    case 'm': return add_item(b, AF_TEXT, AF_METHOD);
+    case 'n': return add_item(b, AF_TEXT, AF_POOL);
+    case 'r': return add_item(b, AF_TEXT, AF_SCRIPT);
+    case 'q': return add_item(b, AF_TEXT, AF_QUERY);
+    case 'Q': case 'f': case 'R': case 'u': return add_item(b, AF_TEXT, AF_NO_ROLE);
+    case '%': return add_lit(b, "%", 1);
+    default: return -1;
+    }
+}
+
+/* "unusable: %{foo}d unknown", the field as written (at most 64 bytes). */
+static void unknown(af_format *f, const char *s, size_t n)
+{
+    f->usable = 0;
+    snprintf(f->reason, sizeof f->reason, "unusable: %.*s%s unknown", n > 64 ? 64 : (int)n, s,
+             n > 64 ? "..." : "");
+}
+
+int af_compile(af_format *f, const char *fmt, size_t len)
+{
+    af_free(f);
+    for (int r = 0; r < AF_NROLES; r++)
+        f->first[r] = -1;
+    f->memory_unit = 1;
+    builder b = {f, 0, 0, 0};
+    size_t i = 0;
+    while (i < len) {
+        if (fmt[i] != '%') {
+            size_t j = i;
+            while (j < len && fmt[j] != '%')
+                j++;
+            if (add_lit(&b, fmt + i, j - i))
+                return FPM_ENOMEM;
+            i = j;
+            continue;
+        }
+        size_t start = i++;
+        if (i == len) /* a lone % at the end writes nothing */
+            break;
+        const char *a = NULL;
+        size_t al = 0;
+        if (fmt[i] == '{') {
+            const char *close = memchr(fmt + i + 1, '}', len - i - 1);
+            if (!close || (size_t)(close - fmt) + 1 == len) { /* unclosed, or no letter */
+                unknown(f, fmt + start, len - start);
+                return 0;
+            }
+            a = fmt + i + 1;
+            al = (size_t)(close - a);
+            i = (size_t)(close - fmt) + 1;
+            if (al == 0) /* %{}X is %X */
+                a = NULL;
+        }
+        int rc = field_of(&b, fmt[i], a, al);
+        if (rc == FPM_ENOMEM)
+            return rc;
+        if (rc < 0) {
+            unknown(f, fmt + start, i + 1 - start);
+            return 0;
+        }
+        i++;
+    }
+    f->usable = f->first[AF_CPU] >= 0 && f->first[AF_DURATION] >= 0 && f->first[AF_PID] >= 0;
+    snprintf(f->reason, sizeof f->reason, "%s",
+             f->usable                   ? "usable"
+             : f->first[AF_CPU] < 0      ? "unusable: no %C"
+             : f->first[AF_DURATION] < 0 ? "unusable: no duration"
+                                         : "unusable: no %p");
+    return 0;
+}
+
+void af_free(af_format *f)
+{
+    free(f->item);
+    free(f->lits);
+    memset(f, 0, sizeof *f);
+}
+
+/* -------------------------------------------------------------- matching */
+
+/* The rows of the exact search: for each item i and position p, whether
+ * items i.. match line[p..) to its end; a bit each, in 64-bit words. */
+#define WORDS ((AF_MAX_LINE + 1 + 63) / 64)
+
+int af_matcher_init(af_matcher *m, const af_format *f)
+{
+    memset(m, 0, sizeof *m);
+    size_t n = f->n;
+    m->n = n;
+    m->span = calloc(n ? n : 1, sizeof *m->span);
+    m->stack = calloc(2 * (n + 1), sizeof *m->stack);
+    m->rows = calloc(n + 1, WORDS * sizeof *m->rows);
+    if (!m->span || !m->stack || !m->rows) {
+        af_matcher_free(m);
+        return FPM_ENOMEM;
+    }
+    return 0;
+}
+
+void af_matcher_free(af_matcher *m)
+{
+    free(m->span);
+    free(m->stack);
+    free(m->rows);
+    memset(m, 0, sizeof *m);
+}
+
+static int in_class(af_class c, unsigned char x)
+{
+    int digit = x >= '0' && x <= '9';
+    switch (c) {
+    case AF_SHARE:
+        return digit || x == '-' || x == '+' || x == '.' || (x >= 'a' && x <= 'z') ||
+               (x >= 'A' && x <= 'Z');
+    case AF_DECIMAL:
+        return digit || x == '.';
+    case AF_INTEGER:
+        return digit;
+    default:
+        return 0;
+    }
+}
+
+static int digits(const unsigned char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] < '0' || s[i] > '9')
+            return 0;
+    return 1;
+}
+
+/* php-fpm's time at line[pos..): its end, or 0.  [0-9]{2}/[^/ ]+/[0-9]{4}
+ * :[0-9]{2}:[0-9]{2}:[0-9]{2} [-+][0-9]{4}: the month runs to the next '/'
+ * (it cannot hold one), so there is one candidate at most. */
+static size_t time_end(const unsigned char *l, size_t len, size_t pos)
+{
+    size_t i = pos;
+    if (len - i < 3 || !digits(l + i, 2) || l[i + 2] != '/')
+        return 0;
+    i += 3;
+    size_t m = i;
+    while (i < len && l[i] != '/' && l[i] != ' ')
+        i++;
+    if (i == m || i == len || l[i] != '/')
+        return 0;
+    i++;
+    static const char shape[] = "dddd:dd:dd:dd sdddd"; /* d a digit, s a sign */
+    if (len - i < sizeof shape - 1)
+        return 0;
+    for (size_t k = 0; k < sizeof shape - 1; k++, i++) {
+        char c = shape[k];
+        if (c == 'd' ? l[i] < '0' || l[i] > '9'
+            : c == 's' ? l[i] != '-' && l[i] != '+'
+                       : l[i] != (unsigned char)c)
+            return 0;
+    }
+    return i;
+}
+
+static int lit_at(const af_format *f, const af_item *it, const unsigned char *l, size_t len,
+                  size_t p)
+{
+    return len - p >= it->len && memcmp(l + p, f->lits + it->lit, it->len) == 0;
+}
+
+/* ---- the first pass: backtracking, candidates in the pattern's order */
+
+#define NONE UINT32_MAX
+
+/* Item i's first candidate at pos, into *next (NONE: none).  Literal and
+ * time: their one end; a class of characters: the longest run; text: pos
+ * itself. */
+static void first_candidate(const af_format *f, size_t i, const unsigned char *l, size_t len,
+                            size_t pos, uint32_t *next)
+{
+    const af_item *it = &f->item[i];
+    *next = NONE;
+    switch ((af_class)it->cls) {
+    case AF_LIT:
+        if (lit_at(f, it, l, len, pos))
+            *next = (uint32_t)(pos + it->len);
+        break;
+    case AF_TIME: {
+        size_t e = time_end(l, len, pos);
+        if (e)
+            *next = (uint32_t)e;
+        break;
+    }
+    case AF_TEXT:
+        *next = (uint32_t)pos;
+        break;
+    default: {
+        size_t e = pos;
+        while (e < len && in_class((af_class)it->cls, l[e]))
+            e++;
+        if (e > pos)
+            *next = (uint32_t)e;
+    }
+    }
+}
+
+/* Item i's candidate to try now (from *next), advancing *next past it;
+ * NONE when none is left.  A text item skips the ends at which the item
+ * after it cannot begin (a literal that is not there, a class or a time
+ * whose first character is not), and the last item, text, has one end,
+ * the line's: what is tried keeps the backtracking matcher's order. */
+static uint32_t take_candidate(const af_format *f, size_t i, const unsigned char *l, size_t len,
+                               size_t pos, uint32_t *next)
+{
+    const af_item *it = &f->item[i];
+    uint32_t e = *next;
+    if (e == NONE)
+        return NONE;
+    switch ((af_class)it->cls) {
+    case AF_LIT:
+    case AF_TIME:
+        *next = NONE;
+        return e;
+    case AF_TEXT: {
+        if (i + 1 == f->n) { /* the last item: the rest of the line */
+            *next = NONE;
+            return (uint32_t)len;
+        }
+        const af_item *after = &f->item[i + 1];
+        size_t k = e;
+        if (after->cls == AF_LIT) {
+            const unsigned char *hit =
+                k < len ? memmem(l + k, len - k, f->lits + after->lit, after->len) : NULL;
+            if (!hit) {
+                *next = NONE;
+                return NONE;
+            }
+            k = (size_t)(hit - l);
+        } else if (after->cls != AF_TEXT) { /* a class, or a time: its first character */
+            while (k < len && !(after->cls == AF_TIME ? l[k] >= '0' && l[k] <= '9'
+                                                      : in_class((af_class)after->cls, l[k])))
+                k++;
+            if (k >= len) {
+                *next = NONE;
+                return NONE;
+            }
+        }
+        *next = k < len ? (uint32_t)(k + 1) : NONE;
+        return (uint32_t)k;
+    }
+    default: /* the longest run first, then one shorter at a time */
+        *next = e - 1 > pos ? e - 1 : NONE;
+        return e;
+    }
+}
+
+/* The backtracking search, within budget steps: 1 matched (spans set), 0
+ * not, -1 over budget. */
+static int backtrack(af_matcher *m, const af_format *f, const unsigned char *l, size_t len,
+                     uint64_t budget)
+{
+    size_t n = f->n, d = 0;
+    uint32_t *st = m->stack; /* st[2 d]: where item d began; st[2 d + 1]: its next end */
+    st[0] = 0;
+    if (n)
+        first_candidate(f, 0, l, len, 0, &st[1]);
+    for (;;) {
+        if (d == n) { /* every item placed */
+            if (st[2 * d] == len)
+                return 1;
+            if (d == 0)
+                return 0;
+            d--; /* the end is not the line's: back to the last item */
+            continue;
+        }
+        if (++m->steps > budget)
+            return -1;
+        uint32_t pos = st[2 * d];
+        uint32_t e = take_candidate(f, d, l, len, pos, &st[2 * d + 1]);
+        if (e == NONE) {
+            if (d == 0)
+                return 0;
+            d--;
+            continue;
+        }
+        m->span[d] = (af_span){pos, e - pos};
+        d++;
+        st[2 * d] = e;
+        if (d < n)
+            first_candidate(f, d, l, len, e, &st[2 * d + 1]);
+    }
+}
+
+/* ---- the exact search: what backtracking would find, in items x length */
+
+static int bit(const uint64_t *row, size_t p)
+{
+    return (int)(row[p / 64] >> (p % 64) & 1);
+}
+
+static void set_bit(uint64_t *row, size_t p)
+{
+    row[p / 64] |= (uint64_t)1 << (p % 64);
+}
+
+/* Row i from row i + 1: where items i.. match to the line's end.  A class
+ * of characters at p: some end in (p, p + run] where the rest matches; text
+ * at p: some end at or after p. */
+static void fill_row(const af_format *f, size_t i, const unsigned char *l, size_t len,
+                     uint64_t *row, const uint64_t *after)
+{
+    const af_item *it = &f->item[i];
+    memset(row, 0, ((len + 64) / 64) * sizeof *row);
+    size_t next = SIZE_MAX, run = 0; /* the nearest end past p where the rest matches */
+    for (size_t p = len + 1; p-- > 0;) {
+        int ok = 0;
+        switch ((af_class)it->cls) {
+        case AF_LIT:
+            ok = lit_at(f, it, l, len, p) && bit(after, p + it->len);
+            break;
+        case AF_TIME: {
+            size_t e = time_end(l, len, p);
+            ok = e && bit(after, e);
+            break;
+        }
+        case AF_TEXT:
+            ok = bit(after, p) || next != SIZE_MAX;
+            break;
+        default:
+            run = p < len && in_class((af_class)it->cls, l[p]) ? run + 1 : 0;
+            ok = run > 0 && next != SIZE_MAX && next <= p + run;
+        }
+        if (ok)
+            set_bit(row, p);
+        if (bit(after, p))
+            next = p;
+    }
+}
+
+static int exact(af_matcher *m, const af_format *f, const unsigned char *l, size_t len)
+{
+    size_t n = f->n;
+    uint64_t *rows = m->rows;
+    memset(rows + n * WORDS, 0, ((len + 64) / 64) * sizeof *rows);
+    set_bit(rows + n * WORDS, len);
+    for (size_t i = n; i-- > 0;) {
+        fill_row(f, i, l, len, rows + i * WORDS, rows + (i + 1) * WORDS);
+        m->steps += len + 1;
+    }
+    if (!bit(rows, 0))
+        return 0;
+    size_t pos = 0; /* each item's first end in its order at which the rest matches */
+    for (size_t i = 0; i < n; i++) {
+        const af_item *it = &f->item[i];
+        const uint64_t *after = rows + (i + 1) * WORDS;
+        size_t e = pos;
+        if (it->cls == AF_LIT)
+            e = pos + it->len;
+        else if (it->cls == AF_TIME)
+            e = time_end(l, len, pos);
+        else if (it->cls == AF_TEXT)
+            while (!bit(after, e))
+                e++;
+        else {
+            while (e < len && in_class((af_class)it->cls, l[e]))
+                e++;
+            while (!bit(after, e))
+                e--;
+        }
+        m->span[i] = (af_span){(uint32_t)pos, (uint32_t)(e - pos)};
+        pos = e;
+    }
+    return 1;
+}
+
+int af_match(af_matcher *m, const af_format *f, const unsigned char *l, size_t len)
+{
+    m->steps = 0;
+    if (len > AF_MAX_LINE)
+        return 0;
+    /* most lines match on the first candidates: backtracking, until it has
+     * taken a few times the line's length; past that, the exact search */
+    int rc = backtrack(m, f, l, len, 4 * ((uint64_t)len + f->n + 16));
+    return rc >= 0 ? rc : exact(m, f, l, len);
+}
+
+int af_value(const af_matcher *m, const af_format *f, af_role r, af_span *out)
+{
+    if (r >= AF_NROLES || f->first[r] < 0)
+        return 0;
+    *out = m->span[f->first[r]];
+    return 1;
+}
+
+/* ---------------------------------------------------------------- values */
+
+int af_duration_us(const unsigned char *v, size_t n, af_unit u, uint64_t *us)
+{
+    size_t i = 0;
+    uint64_t whole = 0, frac = 0;
+    while (i < n && v[i] >= '0' && v[i] <= '9') {
+        if (whole > (UINT64_MAX - 9) / 10)
+            return -1;
+        whole = whole * 10 + (uint64_t)(v[i++] - '0');
+    }
+    if (i == 0)
+        return -1;
+    if (u == AF_MICRO) {
+        if (i != n)
+            return -1;
+        *us = whole;
+        return 0;
+    }
+    size_t fd = 0; /* 0 to 3 decimals after a '.' */
+    if (i < n) {
+        if (v[i++] != '.' || i == n || n - i > 3)
+            return -1;
+        for (; i < n; i++, fd++) {
+            if (v[i] < '0' || v[i] > '9')
+                return -1;
+            frac = frac * 10 + (uint64_t)(v[i] - '0');
+        }
+    }
+    for (; fd < 3; fd++)
+        frac *= 10; /* thousandths */
+    uint64_t scale = u == AF_SECONDS ? 1000000 : 1000, fscale = u == AF_SECONDS ? 1000 : 1;
+    if (whole > (UINT64_MAX - frac * fscale) / scale)
+        return -1;
+    *us = whole * scale + frac * fscale;
+    return 0;
+}
+
+long af_uri(const af_matcher *m, const af_format *f, const unsigned char *l, char *out)
+{
+    af_span s, q;
+    if (af_value(m, f, AF_REQUEST_URI, &s)) {
+        memcpy(out, l + s.off, s.len);
+        return (long)s.len;
+    }
+    if (!af_value(m, f, AF_SCRIPT, &s))
+        return -1;
+    memcpy(out, l + s.off, s.len);
+    long n = (long)s.len;
+    if (af_value(m, f, AF_QUERY, &q) && q.len > 0) { /* both within one line */
+        out[n++] = '?';
+        memcpy(out + n, l + q.off, q.len);
+        n += (long)q.len;
+    }
+    return n;
+}
+
+size_t af_redact(const af_matcher *m, const af_format *f, const unsigned char *l, size_t len,
+                 unsigned char *out)
+{
+    size_t o = 0, at = 0;
+    for (size_t i = 0; i < f->n; i++) {
+        af_role r = (af_role)f->item[i].role;
+        if (r != AF_REQUEST_URI && r != AF_SCRIPT && r != AF_QUERY)
+            continue;
+        af_span s = m->span[i];
+        size_t keep = 0;
+        if (r != AF_QUERY) {
+            const unsigned char *qm = memchr(l + s.off, '?', s.len);
+            keep = qm ? (size_t)(qm - (l + s.off)) : s.len;
+        }
+        memcpy(out + o, l + at, s.off + keep - at);
+        o += s.off + keep - at;
+        at = s.off + s.len;
+    }
+    memcpy(out + o, l + at, len - at);
+    return o + len - at;
+}

@@ -56,8 +56,8 @@ FORMATS  := formats/accessfmt.c formats/fpmsum.c formats/fpmidx.c formats/fpmlog
 # the analyzer's folders: read/ (logs into rounds), pipeline/ (rounds into
 # state), report/ (state into formats), cmd/ (the commands), and itself
 ANALYZER := common/timearg.c $(sort $(wildcard analyzer/read/*.c analyzer/pipeline/*.c analyzer/report/*.c analyzer/cmd/*.c)) analyzer/options.c
-RECORDER := recorder/config.c recorder/workers.c recorder/fcgi.c recorder/fpmconf.c recorder/procscan.c recorder/logfile.c recorder/probe.c recorder/stealcmd.c recorder/record.c recorder/round.c recorder/cgroups.c recorder/sockdiag.c recorder/masterconf.c
-UNITS    := accessfmt svgin routes figures memory predict wait loss fpmsum fpmidx seek msg numarg escape whatif options applier status procfs hist activity fit joint recover readings pipeline report replay timearg rows fcgi fpmconf logfile procscan cgroups namemap table check plot signals timing probe workers record sockdiag fpmlog
+RECORDER := recorder/tail.c recorder/access.c recorder/config.c recorder/workers.c recorder/fcgi.c recorder/fpmconf.c recorder/procscan.c recorder/logfile.c recorder/probe.c recorder/stealcmd.c recorder/record.c recorder/round.c recorder/cgroups.c recorder/sockdiag.c recorder/masterconf.c
+UNITS    := accessfmt tail svgin routes figures memory predict wait loss fpmsum fpmidx seek msg numarg escape whatif options applier status procfs hist activity fit joint recover readings pipeline report replay timearg rows fcgi fpmconf logfile procscan cgroups namemap table check plot signals timing probe workers record sockdiag fpmlog
 
 .PHONY: all run test test-quick layout unit unit-built unit-asan cli cli-cases fixtures fixtures-check seek-check integration integration-measure integration-rest deps deps-test bench clean \
         fuzz fuzz-regress print-seeds-% torture mutate mutate-run mutate-learn install uninstall deb package-test fleet-test
@@ -194,7 +194,7 @@ seek-check: bin/fpm-analyze
 # the package
 INTEGRATION_MEASURE := record_fpm record_fit record_load record_steal record_wait record_cgroup
 INTEGRATION_GROUPS := record_predict record_check record_advise record_memory record_oom record_routes
-INTEGRATION_OTHER := record_crash progress record_enospc record_world record_hostile fleet record_lock plots status_pages html_page
+INTEGRATION_OTHER := record_access record_crash progress record_enospc record_world record_hostile fleet record_lock plots status_pages html_page
 INTEGRATION_REST := $(INTEGRATION_GROUPS) $(INTEGRATION_OTHER)
 INTEGRATION_PACKAGE := package
 INTEGRATION := $(INTEGRATION_REST) $(INTEGRATION_PACKAGE) $(INTEGRATION_MEASURE)

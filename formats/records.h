@@ -14,7 +14,7 @@
 typedef enum {
     REC_HOST, REC_POOL,                              /* take effect when read */
     REC_STATUS, REC_ERROR, REC_PIDS, REC_LISTEN,     /* a pool's, in a round */
-    REC_SCHED, REC_STATM, REC_STATM0,
+    REC_SCHED, REC_STATM, REC_STATM0, REC_ACCESS,
     REC_STAT, REC_CGROUP, REC_STEAL, REC_PRESSURE,   /* the host's, in a round */
     REC_MASTER, REC_MEMINFO,
     REC_ROUND,                                       /* closes a round */
@@ -36,7 +36,7 @@ static const rec_kind REC_KINDS[] = {
     {"STATUS", REC_STATUS, REC_IN_ROUND, 1},   {"ERROR", REC_ERROR, REC_IN_ROUND, 1},
     {"PIDS", REC_PIDS, REC_IN_ROUND, 1},       {"LISTEN", REC_LISTEN, REC_IN_ROUND, 1},
     {"SCHED", REC_SCHED, REC_IN_ROUND, 1},     {"STATM", REC_STATM, REC_IN_ROUND, 1},
-    {"STATM0", REC_STATM0, REC_IN_ROUND, 1},
+    {"STATM0", REC_STATM0, REC_IN_ROUND, 1},   {"ACCESS", REC_ACCESS, REC_IN_ROUND, 1},
     {"STAT", REC_STAT, REC_IN_ROUND, 0},
     {"CGROUP", REC_CGROUP, REC_IN_ROUND, 0},   {"STEAL", REC_STEAL, REC_IN_ROUND, 0},
     {"PRESSURE", REC_PRESSURE, REC_IN_ROUND, 0}, {"MASTER", REC_MASTER, REC_IN_ROUND, 0},
@@ -93,6 +93,8 @@ static inline const char *rec_name(rec_type t)
 #define POOL_CONF_FILE    "conf_file"     /* where pm.max_children is set: the file, */
 #define POOL_CONF_LINE    "conf_line"     /* its line (from 1) */
 #define POOL_CONF_TEXT    "conf_text"     /* and that line as written */
+#define POOL_ACCESS_LOG   "access_log"    /* the pool's access.log, absolute, as php-fpm opens it */
+#define POOL_ACCESS_FORMAT "access_format" /* its access.format, quotes removed */
 
 /* LISTEN keys */
 #define LISTEN_QUEUE      "queue"

@@ -18,7 +18,7 @@
 
 static void usage(FILE *out)
 {
-    fprintf(out,
+    fputs(
 "Usage: " PROG " (--pool NAME=ENDPOINT[,status=PATH] ... | --fpm-config FILE) -o LOG [OPTION]...\n"
 "       " PROG " steal [--duration D] [--cpu N]\n"
 "Every interval, reads each php-fpm pool's full status page over FastCGI, its\n"
@@ -35,7 +35,9 @@ static void usage(FILE *out)
 "  -t, --timeout D         connect and read timeout per pool (default 5s)\n"
 "  -r, --rounds N          stop after N rounds\n"
 "  -d, --duration D        stop after D\n"
-"      --redact-query      strip query strings from the URIs written\n"
+"      --redact-query      strip query strings from the URIs written (status pages\n"
+"                          and access log lines; a line that does not match its\n"
+"                          pool's access.format is then dropped)\n"
 "      --steal-probe D     every round, busy-loop D (10ms to 10s, such as 200ms)\n"
 "                          on one CPU, a different one each round, and record the\n"
 "                          time the hypervisor took (costs D of one core a round)\n"
@@ -56,9 +58,19 @@ static void usage(FILE *out)
 "N) for D each (default 1s), and prints what the kernel says, the plain gap\n"
 "count and the figure less this guest's own run delay.\n"
 "\n"
+"Every request: where a pool sets access.log and an access.format with %C, a\n"
+"duration and %p, its lines are recorded too (ACCESS), every request counted;\n"
+"without one its figures are a sample.  In each pool, as php-fpm reads it:\n"
+"  access.log = /var/log/php-fpm/$pool.access.log\n"
+"  access.format = \"%t %p %m %{REQUEST_URI}e %s %{mili}d %{kilo}M %C%%\"\n"
+"The file is followed as tail -F does (logrotate's rename and SIGUSR1 to\n"
+"php-fpm, or copytruncate); where it stands is kept in LOG.access.  php-fpm\n"
+"creates it mode 0600 as root: the systemd unit gives fpm-record\n"
+"CAP_DAC_READ_SEARCH to read it.\n"
+"\n"
 "SIGHUP reopens LOG (logrotate with create) and re-reads the pools;\n"
 "SIGTERM and SIGINT finish the round, end the frame and exit 0.\n"
-"Exit status: 0 ok, 1 a check failed, 2 usage error or LOG unusable.\n");
+"Exit status: 0 ok, 1 a check failed, 2 usage error or LOG unusable.\n", out);
 }
 
 
@@ -91,6 +103,7 @@ int config_parse_duration(const char *s, uint64_t *ms)
 static void pool_free_fields(rec_pool *p)
 {
     fpmconf_pool_clear(&p->c);
+    af_free(&p->fmt);
 }
 
 void config_pools_free(rec_pool *p, size_t n)

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "accessfmt.h"
 #include "fpmconf.h"
 #include "msg.h"
 
@@ -24,6 +25,12 @@ typedef struct {
     uint64_t error_rounds;  /* rounds in a row it could not be read */
     pid_t   *known;         /* its workers at the last round's PIDS (STATM0 reads them) */
     size_t   nknown;
+    int      tail;          /* its access log among the recorder's tails, -1 none ... */
+    int      tail_owner;    /* ... and whether it is the first pool to name that file */
+    af_format fmt;          /* its access.format, compiled (access.c) ... */
+    int      fmt_ok;        /* ... when it has one */
+    int      said_sample;   /* why its figures will be a sample: said */
+    msg_once said_access;   /* why its access log cannot be opened */
 } rec_pool;
 
 typedef struct {

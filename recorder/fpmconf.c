@@ -86,13 +86,24 @@ static char *trim(char *s)
     return s;
 }
 
-/* The value after '=': quoted ("..." or '...') or bare up to a ';' comment. */
+/* The value after '=': quoted or bare up to a ';' comment, as php-fpm
+ * reads it: in "...", \" is a quote and \\ a backslash (any other
+ * backslash stays); '...' is as written. */
 static char *value_of(char *v)
 {
     v = trim(v);
-    if (*v == '"' || *v == '\'') {
-        char q = *v++;
-        char *end = strchr(v, q);
+    if (*v == '"') {
+        char *d = ++v, *s = v;
+        for (; *s && *s != '"'; s++) {
+            if (*s == '\\' && (s[1] == '"' || s[1] == '\\'))
+                s++;
+            *d++ = *s;
+        }
+        *d = '\0';
+        return v;
+    }
+    if (*v == '\'') {
+        char *end = strchr(++v, '\'');
         if (end)
             *end = '\0';
         return v;
@@ -166,6 +177,38 @@ static void pool_key(fpmconf_pool *p, const char *key, const char *v)
         set(&p->pm, v);
     else if (strcmp(key, "pm.max_children") == 0) /* not a number in range: unknown */
         p->max_children = num_whole(v, 1, FPMCONF_MAX_CHILDREN, &n) == 0 ? (long)n : 0;
+    else if (strcmp(key, "access.log") == 0)
+        set(&p->access_log, v);
+    else if (strcmp(key, "access.format") == 0)
+        set(&p->access_format, v);
+    else if (strcmp(key, "prefix") == 0)
+        set(&p->prefix, v);
+}
+
+/* A pool's access log as php-fpm opens it (a relative path under its
+ * prefix), and its format where it sets none; neither without a log.  0,
+ * or -1 out of memory. */
+static int access_of(fpmconf_pool *p)
+{
+    if (!p->access_log || !p->access_log[0]) {
+        free(p->access_log);
+        free(p->access_format);
+        p->access_log = p->access_format = NULL;
+        return 0;
+    }
+    if (p->access_log[0] != '/') {
+        const char *pre = p->prefix && p->prefix[0] ? p->prefix : FPMCONF_PREFIX;
+        size_t n = strlen(pre) + strlen(p->access_log) + 2;
+        char *full = malloc(n);
+        if (!full)
+            return -1;
+        snprintf(full, n, "%s/%s", pre, p->access_log); /* as php-fpm joins them */
+        free(p->access_log);
+        p->access_log = full;
+    }
+    if (!p->access_format && !(p->access_format = strdup(FPMCONF_DEFAULT_FORMAT)))
+        return -1;
+    return 0;
 }
 
 /* A configuration file opened for reading, only a regular one (a FIFO
@@ -273,6 +316,12 @@ int fpmconf_load(const char *path, fpmconf *c, char *err, size_t errlen)
         fpmconf_free(c);
         return -1;
     }
+    for (size_t i = 0; i < c->n; i++)
+        if (access_of(&c->pools[i]) != 0) {
+            snprintf(err, errlen, "%s", strerror(ENOMEM));
+            fpmconf_free(c);
+            return -1;
+        }
     return 0;
 }
 
@@ -286,6 +335,9 @@ void fpmconf_pool_clear(fpmconf_pool *p)
     free(p->where);
     free(p->conf_file);
     free(p->conf_text);
+    free(p->access_log);
+    free(p->access_format);
+    free(p->prefix);
     memset(p, 0, sizeof *p);
 }
 

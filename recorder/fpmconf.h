@@ -1,7 +1,10 @@
 /*
  * fpmconf: the pools of a php-fpm configuration (php-fpm.conf and what it
  * includes): each pool's listen address, status path or status listener,
- * process manager and pm.max_children.  It never prints.
+ * process manager, pm.max_children, and its access log and its format.
+ * Values are read as php-fpm reads them: "double quoted" (\" and \\ are
+ * a quote and a backslash), 'single quoted' (as written), or bare up to a
+ * ';' comment; $pool is the pool's name.  It never prints.
  */
 #ifndef FPMCONF_H
 #define FPMCONF_H
@@ -9,6 +12,13 @@
 #include <stddef.h>
 
 #define FPMCONF_MAX_CHILDREN 1000000 /* past this the analyzer takes it as unknown */
+
+/* php-fpm's prefix, where a pool sets none and its -p is not known: the
+ * one Debian's php-fpm is built with (a relative access.log is under it) */
+#define FPMCONF_PREFIX "/usr"
+
+/* php-fpm's access.format where a pool with an access.log sets none */
+#define FPMCONF_DEFAULT_FORMAT "%R - %u %t \"%m %r\" %s"
 
 typedef struct {
     char *name;
@@ -21,6 +31,11 @@ typedef struct {
     char *conf_file;       /* where pm.max_children is set (the last one read): the */
     long  conf_line;       /* file's absolute path, the line (from 1) and the line as */
     char *conf_text;       /* written, without its newline; NULL, 0 when not set */
+    char *access_log;      /* access.log as php-fpm opens it: absolute, a relative one
+                              under the pool's prefix (else FPMCONF_PREFIX); NULL none */
+    char *access_format;   /* access.format as php-fpm reads it, its default where unset;
+                              NULL without access_log */
+    char *prefix;          /* the pool's prefix, or NULL */
 } fpmconf_pool;
 
 typedef struct {

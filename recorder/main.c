@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "access.h"
 #include "config.h"
 #include "fcgi.h"
 #include "msg.h"
@@ -87,6 +88,12 @@ static int check_config(rec_config *cfg, const char *pid_file)
         }
         if (hint)
             printf("  fix: %s\n", hint);
+        char why[1024];
+        if (access_why_sample(pool, why, sizeof why))
+            printf("  %s\n", why);
+        else
+            printf("  access log %s: every request counted (its access.format is usable)\n",
+                   pool->c.access_log);
         status_page_free(&pg);
         free(resp.body);
     }

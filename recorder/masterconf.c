@@ -50,6 +50,12 @@ int mc_fill_pool(const char *path, fpmconf_pool *p)
         }
         if (!p->pm && f->pm && (p->pm = strdup(f->pm)))
             rc = 1;
+        if (!p->access_log && f->access_log) { /* its access log and its format */
+            p->access_log = f->access_log;
+            p->access_format = f->access_format;
+            f->access_log = f->access_format = NULL;
+            rc = 1;
+        }
         if (!p->conf_file && f->conf_file) { /* where its max_children is set */
             p->conf_file = f->conf_file;
             p->conf_text = f->conf_text;

@@ -17,8 +17,9 @@
 int mc_config_of(const char *proc_root, pid_t master, char *out, size_t outlen);
 
 /* From the configuration at path, the pool of p's name: its pm.max_children
- * where p has none, and its own listen socket where p's endpoint is that
- * pool's pm.status_listen (p's endpoint becomes its status endpoint).
+ * and its access log and format where p has none, and its own listen
+ * socket where p's endpoint is that pool's pm.status_listen (p's endpoint
+ * becomes its status endpoint).
  * 1 when p changed, 0 when not, -1 when the file cannot be read or has no
  * pool of that name. */
 int mc_fill_pool(const char *path, fpmconf_pool *p);

@@ -17,6 +17,7 @@
 #include "record.h"
 #include "record_int.h"
 
+#include "access.h"
 #include "config.h"
 #include "fcgi.h"
 #include "fpmconf.h"
@@ -76,7 +77,7 @@ void rec_add(recorder *r, const char *type, uint64_t mono, uint64_t real, const 
 
 /* Writes what was added; says a write error once per kind, and when
  * writing works again. */
-void rec_commit(recorder *r, int end_frame, int is_round)
+int rec_commit(recorder *r, int end_frame, int is_round)
 {
     if (logfile_commit(r->log, end_frame) != 0) {
         r->rewrite_header = 1;
@@ -84,7 +85,7 @@ void rec_commit(recorder *r, int end_frame, int is_round)
             msg_warnx("%s: could not write: %s (rounds are lost until it can write again)",
                 r->cfg->output, r->said_write.last);
         r->lost_rounds += is_round;
-        return;
+        return -1;
     }
     r->rewrite_header = 0;
     if (msg_changed(&r->said_write, "") == MSG_GONE) {
@@ -92,6 +93,7 @@ void rec_commit(recorder *r, int end_frame, int is_round)
             (unsigned long long)r->lost_rounds);
         r->lost_rounds = 0;
     }
+    return 0;
 }
 
 static int open_log(recorder *r)
@@ -136,6 +138,8 @@ static void reload(recorder *r)
         } else {
             config_pools_free(old, oldn);
         }
+        if (access_setup(r) != 0) /* the files still named are followed where they were */
+            msg_warnx("out of memory: the access logs are not followed");
     }
     if (open_log(r) != 0)
         return;
@@ -238,7 +242,14 @@ recorder *recorder_new(rec_config *cfg, char *pid_file, const rec_clock *clk)
 
 int recorder_run(recorder *r)
 {
-    return open_log(r) == 0 ? record(r) : 2;
+    if (open_log(r) != 0)
+        return 2;
+    /* the access logs, once the log is open: where each starts is a NOTE */
+    if (access_setup(r) != 0) {
+        msg_warnx("out of memory");
+        return 2;
+    }
+    return record(r);
 }
 
 void recorder_free(recorder *r)
@@ -263,6 +274,7 @@ void recorder_free(recorder *r)
     for (size_t i = 0; i < REC_CG_FILES; i++)
         ps_kept_free(&r->cg_files[i]);
     status_page_free(&r->page);
+    access_free(r);
     free(r->pidbuf);
     free(r->masterbuf);
     free(r->pid_file);

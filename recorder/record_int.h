@@ -15,6 +15,7 @@
 #include "procscan.h"
 #include "record.h"
 #include "status.h"
+#include "tail.h"
 
 #define MONO(r) ((r)->clk->mono((r)->clk->arg))
 #define REAL(r) ((r)->clk->real((r)->clk->arg))
@@ -55,14 +56,20 @@ struct recorder {
     size_t         ncg;
     int            probe_cpus[1024], nprobe_cpus, probe_turn; /* --steal-probe's CPUs */
     msg_once       said_probe;      /* the last probe error said */
+    tail_file     *tails;           /* the pools' access logs (access.c) */
+    size_t         ntails;
+    int            tails_started;   /* the state file was read once */
+    unsigned char *accbuf, *redbuf; /* a round's lines, and them redacted */
+    size_t         acccap, redcap;
+    msg_once       said_state;      /* LOG.access could not be written */
 };
 
 /* A record added to the round in flight; one lost is said. */
 void rec_add(recorder *r, const char *type, uint64_t mono, uint64_t real, const char *src,
              const void *payload, size_t len);
 /* Writes what was added; says a write error once per kind, and when
- * writing works again. */
-void rec_commit(recorder *r, int end_frame, int is_round);
+ * writing works again.  0 written, -1 not. */
+int rec_commit(recorder *r, int end_frame, int is_round);
 /* A message to the recorder's standard error, or its log's NOTE. */
 void rec_note(recorder *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -15,6 +15,7 @@
 #include "record.h"
 #include "record_int.h"
 
+#include "access.h"
 #include "config.h"
 #include "fcgi.h"
 #include "fpmconf.h"
@@ -46,6 +47,12 @@ static void write_pool(recorder *r, const rec_pool *pool, uint64_t mono, uint64_
         int m = snprintf(p + n, sizeof p - (size_t)n, POOL_CONF_FILE "=%s\n" POOL_CONF_LINE
                          "=%ld\n" POOL_CONF_TEXT "=%s\n", pool->c.conf_file, pool->c.conf_line,
                          pool->c.conf_text);
+        if (m > 0 && (size_t)m < sizeof p - (size_t)n)
+            n += m;
+    }
+    if (n > 0 && (size_t)n < sizeof p && pool->c.access_log) { /* fpmlog(5), turn 7 */
+        int m = snprintf(p + n, sizeof p - (size_t)n, POOL_ACCESS_LOG "=%s\n" POOL_ACCESS_FORMAT
+                         "=%s\n", pool->c.access_log, pool->c.access_format);
         if (m > 0 && (size_t)m < sizeof p - (size_t)n)
             n += m;
     }
@@ -493,8 +500,11 @@ static void discover_pools(recorder *r)
         pool->conf_master = pool->master;
         char path[4096];
         if (mc_config_of(r->cfg->proc_root, pool->master, path, sizeof path) == 0 &&
-            mc_fill_pool(path, &pool->c) == 1)
+            mc_fill_pool(path, &pool->c) == 1) {
             write_pool(r, pool, MONO(r), REAL(r));
+            if (pool->c.access_log && access_setup(r) != 0)
+                msg_warnx("out of memory: the access logs are not followed");
+        }
     }
 }
 
@@ -512,6 +522,7 @@ void rec_do_round(recorder *r)
         read_pool(r, &cfg->pools[i]);
     discover_pools(r);
     write_listens(r);
+    access_round(r); /* after every pool's other records */
     uint64_t mono = MONO(r), real = REAL(r);
     long n = ps_kept_read(&r->stat_file);
     if (n >= 0) {
@@ -540,7 +551,8 @@ void rec_do_round(recorder *r)
     len += fpmlog_kv_put(p + len, ROUND_SELF_CPU_US, self);
     rec_add(r, rec_name(REC_ROUND), mono, real, NULL, p, len);
     int end = mono - r->frame_start >= FPMLOG_FRAME_NS || logfile_frame_bytes(r->log) >= cfg->frame_bytes;
-    rec_commit(r, end, 1);
+    if (rec_commit(r, end, 1) == 0)
+        access_save(r); /* where each access log stands, once its lines are written */
     if (end)
         r->frame_start = mono;
 }

@@ -54,6 +54,43 @@ static void test_pools_from_a_config_with_includes(void **state)
     fpmconf_free(&c);
 }
 
+/* A pool's access log and its format as php-fpm 8.2 reads them (checked
+ * against php-fpm8.2 -tt): "..." with \" and \\, '...' as written, bare up
+ * to a comment; $pool; a relative path under the pool's prefix, else
+ * php-fpm's; php-fpm's default format where a pool sets none */
+static void test_access_log_and_format_as_php_fpm_reads_them(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/fpmcpu-access-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("[www]\nlisten = /run/www.sock\nprefix = /srv/pre/\n"
+          "access.log = logs/$pool.access.log\n"
+          "access.format = \"%R - %u %t \\\"%m %r%Q%q\\\" %s ; x \\\\ y \\n 'q'\"\n"
+          "[b]\nlisten = /run/b.sock\naccess.log = rel/$pool.log\n"
+          "access.format = '%t %p \\\"x\\\" %C%%'\n"
+          "[c]\nlisten = /run/c.sock\naccess.log = /var/log/c.log\n"
+          "access.format = %t $pool  %p %C%% ; a comment\n"
+          "[d]\nlisten = /run/d.sock\naccess.log = /var/log/d.log\n"
+          "[e]\nlisten = /run/e.sock\naccess.format = %C %d %p\n", f);
+    fclose(f);
+    fpmconf c;
+    char err[512];
+    assert_int_equal(fpmconf_load(path, &c, err, sizeof err), 0);
+    unlink(path);
+    assert_int_equal(c.n, 5);
+    assert_string_equal(c.pools[0].access_log, "/srv/pre//logs/www.access.log"); /* php-fpm's join */
+    assert_string_equal(c.pools[0].access_format, "%R - %u %t \"%m %r%Q%q\" %s ; x \\ y \\n 'q'");
+    assert_string_equal(c.pools[1].access_log, FPMCONF_PREFIX "/rel/b.log");
+    assert_string_equal(c.pools[1].access_format, "%t %p \\\"x\\\" %C%%");
+    assert_string_equal(c.pools[2].access_format, "%t c  %p %C%%");
+    assert_string_equal(c.pools[3].access_format, "%R - %u %t \"%m %r\" %s"); /* the default */
+    assert_null(c.pools[4].access_log); /* a format without a log: neither */
+    assert_null(c.pools[4].access_format);
+    fpmconf_free(&c);
+}
+
 static void test_config_errors_name_the_file_and_line(void **state)
 {
     (void)state;
@@ -121,6 +158,7 @@ int main(void)
         cmocka_unit_test(test_config_errors_name_the_file_and_line),
         cmocka_unit_test(test_non_regular_includes_and_long_lines_are_refused),
         cmocka_unit_test(test_listen_values_as_endpoints),
+        cmocka_unit_test(test_access_log_and_format_as_php_fpm_reads_them),
     };
     return cmocka_run_group_tests_name("fpmconf", tests, NULL, NULL);
 }

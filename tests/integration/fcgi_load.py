@@ -28,17 +28,22 @@ def _rec(t, body, rid=1):
 
 
 def _nv(k, v):
-    k, v = k.encode(), v.encode()
+    k = k.encode()
+    v = v if isinstance(v, bytes) else v.encode()
     head = bytes([len(k)])
     head += bytes([len(v)]) if len(v) < 128 else struct.pack(">I", len(v) | 0x80000000)
     return head + k + v
 
 
-def request(address, script, query):
+def request(address, script, query, uri=None, method="GET"):
+    """One request; uri (bytes or str) is the visitor's REQUEST_URI, by
+    default the script's name and the query."""
+    if uri is None:
+        uri = "/" + os.path.basename(script) + "?" + query
     params = b"".join(_nv(k, v) for k, v in (
         ("SCRIPT_FILENAME", script), ("SCRIPT_NAME", "/" + os.path.basename(script)),
-        ("QUERY_STRING", query), ("REQUEST_URI", "/" + os.path.basename(script) + "?" + query),
-        ("REQUEST_METHOD", "GET"), ("SERVER_PROTOCOL", "HTTP/1.1")))
+        ("QUERY_STRING", query), ("REQUEST_URI", uri),
+        ("REQUEST_METHOD", method), ("SERVER_PROTOCOL", "HTTP/1.1")))
     if address.startswith("/"):
         s = socket.socket(socket.AF_UNIX)
         s.connect(address)

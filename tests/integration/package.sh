@@ -66,6 +66,9 @@ dpkg-query -W -f='${Conffiles}\n' fpm-cpu | grep -q '^ /etc/default/fpm-record '
 check "/etc/default/fpm-record is a conffile" $?
 grep -q '^ExecStart=/usr/bin/fpm-record .*\$FPM_RECORD_OPTS' /lib/systemd/system/fpm-record.service
 check "the packaged unit runs /usr/bin/fpm-record with FPM_RECORD_OPTS" $?
+grep -qx 'AmbientCapabilities=CAP_DAC_READ_SEARCH' /lib/systemd/system/fpm-record.service &&
+    grep -qx 'CapabilityBoundingSet=CAP_DAC_READ_SEARCH' /lib/systemd/system/fpm-record.service
+check "the unit gives the recorder CAP_DAC_READ_SEARCH and nothing broader" $?
 [ ! -e /etc/systemd/system/multi-user.target.wants/fpm-record.service ]
 check "the unit is not enabled until configured" $?
 for m in man1/fpm-record.1.gz man1/fpm-analyze.1.gz man7/fpm-cpu.7.gz man5/fpmlog.5.gz; do
@@ -73,9 +76,10 @@ for m in man1/fpm-record.1.gz man1/fpm-analyze.1.gz man7/fpm-cpu.7.gz man5/fpmlo
 done
 
 # the installed recorder, as the package's user, checks a real pool whose
-# socket is group www-data
-printf '[www]\nlisten = %s/www.sock\nlisten.owner = nobody\nlisten.group = www-data\nlisten.mode = 0660\npm = static\npm.max_children = 2\npm.status_path = /status\n' \
-    "$dir" > "$dir/www.conf"
+# socket is group www-data, and whose access log php-fpm's master creates
+# root's, mode 0600
+printf '[www]\nlisten = %s/www.sock\nlisten.owner = nobody\nlisten.group = www-data\nlisten.mode = 0660\npm = static\npm.max_children = 2\npm.status_path = /status\naccess.log = %s/www.access.log\naccess.format = "%%t %%p %%m %%{REQUEST_URI}e %%s %%{mili}d %%{kilo}M %%C%%%%"\n' \
+    "$dir" "$dir" > "$dir/www.conf"
 fpm_start "$dir" "$dir/www.conf" || { cat "$dir/fpm.log" >&2; exit 1; }
 chmod 755 "$dir"
 runuser -u fpm-cpu -- /usr/bin/fpm-record -n --pool "www=unix:$dir/www.sock" >"$dir/n.out" 2>&1
@@ -84,6 +88,28 @@ grep -q '^configuration OK$' "$dir/n.out"; check "and says configuration OK" $?
 [ $? -eq 0 ] || cat "$dir/n.out" >&2
 /usr/bin/fpm-analyze fixtures/logs/small.fpmlog >"$dir/a.out" 2>&1
 cmp -s "$dir/a.out" tests/cli/cases/small-text.out; check "installed fpm-analyze prints the fixture's report" $?
+# the access log as the unit reads it: as fpm-cpu, with CAP_DAC_READ_SEARCH
+# ambient (the unit's AmbientCapabilities), and without it (said, once)
+[ "$(stat -c '%U %a' "$dir/www.access.log")" = "root 600" ]
+check "php-fpm's master made the access log root's, mode 0600" $?
+mkdir "$dir/out" && chown fpm-cpu "$dir/out" && chmod 644 "$dir/fpm.conf"
+as_fpm_cpu() { # the unit's user and group, and its capability when $1 is cap
+    c=$1; shift
+    setpriv --reuid=fpm-cpu --regid=www-data --init-groups \
+        ${c:+--inh-caps=+dac_read_search --ambient-caps=+dac_read_search} "$@"
+}
+as_fpm_cpu "" /usr/bin/fpm-record --fpm-config "$dir/fpm.conf" --interval 1s --rounds 3 \
+    -o "$dir/out/nocap.fpmlog" >"$dir/nocap.out" 2>&1
+[ "$(grep -c 'access log .* cannot be opened: Permission denied' "$dir/nocap.out")" = 1 ]
+check "without the capability its access log cannot be opened, said once" $?
+( sleep 1.5; for i in 1 2 3; do fcgi "$dir/www.sock" /status /status "" >/dev/null; done ) &
+as_fpm_cpu cap /usr/bin/fpm-record --fpm-config "$dir/fpm.conf" --interval 1s --rounds 4 \
+    -o "$dir/out/cap.fpmlog" >"$dir/cap.out" 2>&1
+wait
+check "with it, the installed fpm-record runs as fpm-cpu" $?
+zstdcat "$dir/out/cap.fpmlog" | grep -a -c '^[0-9].* GET /status ' >"$dir/cap.n"
+[ "$(cat "$dir/cap.n")" -ge 3 ] && ! grep -q 'cannot be opened' "$dir/cap.out"
+check "and records the access log's lines ($(cat "$dir/cap.n") seen)" $?
 
 dpkg --purge fpm-cpu >"$dir/purge.out" 2>&1; check "dpkg --purge removes it" $?
 installed=0

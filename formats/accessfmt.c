@@ -481,6 +481,12 @@ static int exact(af_matcher *m, const af_format *f, const unsigned char *l, size
     return 1;
 }
 
+int af_match_exact(af_matcher *m, const af_format *f, const unsigned char *l, size_t len)
+{
+    m->steps = 0;
+    return len <= AF_MAX_LINE && exact(m, f, l, len);
+}
+
 int af_match(af_matcher *m, const af_format *f, const unsigned char *l, size_t len)
 {
     m->steps = 0;

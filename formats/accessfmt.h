@@ -89,6 +89,9 @@ void af_matcher_free(af_matcher *m);
  * then in m->span; 0 when not (a line over AF_MAX_LINE bytes never does). */
 int af_match(af_matcher *m, const af_format *f, const unsigned char *line, size_t len);
 
+/* The same by the exact search alone (tests compare the two). */
+int af_match_exact(af_matcher *m, const af_format *f, const unsigned char *line, size_t len);
+
 /* The span of role r's first place in the line last matched: 1, or 0 when
  * the format has none. */
 int af_value(const af_matcher *m, const af_format *f, af_role r, af_span *out);

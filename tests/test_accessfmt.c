@@ -238,6 +238,35 @@ static void test_20_2_a_hostile_line_takes_polynomial_work(void **state)
     af_free(&f);
 }
 
+/* 20.2: the exact search (a hostile line's) takes the split backtracking
+ * takes, on lines of every kind of field */
+static void test_20_2_the_exact_search_splits_as_backtracking_does(void **state)
+{
+    (void)state;
+    static const struct { const char *fmt, *line; } c[] = {
+        {CENSUS, "07/Dec/2026:00:14:45 +0000 4242 GET /a b\"c d 200 164.025 2048 99.50%"},
+        {CENSUS, "07/Dec/2026:00:14:45 +0000 1 GET /x 200 1 2 3% 200 1.000 2 3.00%"},
+        {"%p%M %C %d", "12345 1 2"}, {"%m%r %C %d %p", "ab 1 2 3"}, {"%C%d %p", "1.5.2 3"},
+        {"%d%p %C", "1.5 3"}, {"%m %m %m %C %d %p", "     x  1 2 3"}, {"%p [%m]", "7 []"},
+        {"%R - %u %t \"%m %r\" %s", "10.0.0.1 - - 07/Dec/2026:00:14:45 +0000 \"POST /i\" 200"},
+        {"%p %C", "7 1,5"}, {"%t %p", "07/Dec/2026:00:14:45 4242"},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        af_format f = compiled(c[i].fmt);
+        af_matcher a, b;
+        assert_int_equal(af_matcher_init(&a, &f), 0);
+        assert_int_equal(af_matcher_init(&b, &f), 0);
+        size_t n = strlen(c[i].line);
+        int ma = af_match(&a, &f, (const unsigned char *)c[i].line, n);
+        int mb = af_match_exact(&b, &f, (const unsigned char *)c[i].line, n);
+        if (ma != mb || (ma && memcmp(a.span, b.span, f.n * sizeof *a.span) != 0))
+            fail_msg("\"%s\" ~ \"%s\": the exact search differs", c[i].fmt, c[i].line);
+        af_matcher_free(&a);
+        af_matcher_free(&b);
+        af_free(&f);
+    }
+}
+
 /* 20.2: the URI: %{REQUEST_URI}e where the format has it, else %r, and ?
  * and %q where %q is not empty */
 static void test_20_2_the_uri(void **state)
@@ -314,6 +343,7 @@ int main(void)
         cmocka_unit_test(test_20_2_adjacent_fields),
         cmocka_unit_test(test_20_2_the_4096_cut),
         cmocka_unit_test(test_20_2_a_hostile_line_takes_polynomial_work),
+        cmocka_unit_test(test_20_2_the_exact_search_splits_as_backtracking_does),
         cmocka_unit_test(test_20_2_the_uri),
         cmocka_unit_test(test_redact_query_in_the_uri_fields),
         cmocka_unit_test(test_20_2_any_bytes_in_text),

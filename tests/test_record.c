@@ -287,10 +287,115 @@ static void test_statm0_brackets_the_page_and_host_says_the_groups(void **state)
     assert_true(host_keys);
 }
 
+/* The access logs' test: a file the fake clock's sleeps append lines to */
+static char access_dir[64];
+
+static void sleep_writing(void *a, uint64_t when)
+{
+    char p[128];
+    snprintf(p, sizeof p, "%s/shared.log", access_dir);
+    FILE *f = fopen(p, "a");
+    assert_non_null(f);
+    fputs("a 7 1.00 0.100 /x?tok=1\nb 8 2.00 0.200 /y?tok=2\njunk\n", f);
+    fclose(f);
+    f_sleep(a, when);
+}
+
+/* fpmlog(5) ACCESS: pools a and b name one file (read once, under a, the
+ * first POOL), c one that cannot be opened (said once, a NOTE); with
+ * --redact-query the URI fields lose their query and a line that does not
+ * match the format is dropped, counted; the lines come after the pools'
+ * other records of the round, and POOL says each pool's log and format */
+static void test_access_records_of_shared_and_missing_logs(void **state)
+{
+    (void)state;
+    snprintf(access_dir, sizeof access_dir, "/tmp/fpmcpu-access-XXXXXX");
+    assert_non_null(mkdtemp(access_dir));
+    char conf[128], logp[128];
+    snprintf(conf, sizeof conf, "%s/fpm.conf", access_dir);
+    snprintf(logp, sizeof logp, "%s/shared.log", access_dir);
+    FILE *f = fopen(conf, "w");
+    for (const char *pool = "abc"; *pool; pool++)
+        fprintf(f, "[%c]\nlisten = /nonexistent/%c.sock\npm.status_path = /status\n"
+                "access.log = %s/%s\naccess.format = \"%%n %%p %%C %%d %%r\"\n", *pool, *pool,
+                access_dir, *pool == 'c' ? "nodir/c.log" : "shared.log");
+    fclose(f);
+    f = fopen(logp, "w");
+    fputs("old 1 1.00 0.1 /before\n", f);
+    fclose(f);
+    char line[512];
+    snprintf(line, sizeof line, "fpm-record --proc-root fixtures/world/proc --sys-root "
+             "fixtures/world/sys --fpm-config %s -q --redact-query --interval 5s --rounds 3 -o %s",
+             conf, path);
+    char *argv[32];
+    int argc = tl_split(line, argv, 32);
+    rec_config cfg = {0};
+    optind = 0;
+    FILE *quiet = fopen("/dev/null", "w");
+    msg_stream(quiet);
+    assert_int_equal(config_parse_args(argc, argv, &cfg), -1);
+    char *pid_file = NULL;
+    assert_int_equal(config_load_pools(&cfg, &pid_file), 0);
+    fake fk = {.mono = 1000 * S, .step = 1000};
+    rec_clock clk = {f_mono, f_real, sleep_writing, &fk};
+    rec_hup = rec_stop_signal = 0;
+    recorder *r = recorder_new(&cfg, pid_file, &clk);
+    assert_non_null(r);
+    assert_int_equal(recorder_run(r), 0);
+    recorder_free(r);
+    config_pools_free(cfg.pools, cfg.npools);
+    msg_stream(NULL);
+    fclose(quiet);
+    char err[256], order[4096] = "", notes[4096] = "", acc[4096] = "";
+    int pools_with_log = 0;
+    fpmlog_reader *rd = fpmlog_reader_open(path, err, sizeof err);
+    assert_non_null(rd);
+    fpmlog_record rec;
+    fpmlog_damage dmg;
+    int ret;
+    while ((ret = fpmlog_reader_next(rd, &rec, &dmg)) != 0) {
+        assert_true(ret > 0);
+        const char *p = (const char *)rec.payload;
+        if (strcmp(rec.type, "POOL") == 0 && strstr(p, "\naccess_format=%n %p %C %d %r\n") &&
+            strstr(p, "\naccess_log="))
+            pools_with_log++;
+        if (strcmp(rec.type, "ACCESS") == 0) {
+            snprintf(order + strlen(order), sizeof order - strlen(order), "ACCESS:%s ",
+                     rec.source);
+            snprintf(acc + strlen(acc), sizeof acc - strlen(acc), "%.*s|", (int)rec.len, p);
+        } else if (strcmp(rec.type, "ERROR") == 0 || strcmp(rec.type, "ROUND") == 0)
+            snprintf(order + strlen(order), sizeof order - strlen(order), "%s ", rec.type);
+        else if (strcmp(rec.type, "NOTE") == 0)
+            snprintf(notes + strlen(notes), sizeof notes - strlen(notes), "%.*s|", (int)rec.len, p);
+    }
+    fpmlog_reader_free(rd);
+    assert_int_equal(pools_with_log, 3);
+    assert_string_equal(order, "ERROR ERROR ERROR ACCESS:a ROUND ERROR ERROR ERROR ACCESS:a "
+                               "ROUND ERROR ERROR ERROR ACCESS:a ROUND ");
+    /* round 1: nothing new since the start (the file's end); then each
+     * sleep's lines, queries cut, the line of no format dropped */
+    assert_string_equal(acc, "|a 7 1.00 0.100 /x\nb 8 2.00 0.200 /y\n|"
+                             "a 7 1.00 0.100 /x\nb 8 2.00 0.200 /y\n|");
+    assert_non_null(strstr(notes, "started at its end, 23 bytes skipped"));
+    const char *c = strstr(notes, "pool c: access log ");
+    assert_non_null(c);
+    assert_non_null(strstr(c, "nodir/c.log cannot be opened: No such file or directory"));
+    assert_null(strstr(c + 1, "pool c: access log ")); /* once */
+    assert_non_null(strstr(notes, "pool a: --redact-query: 1 access log line(s) that do not match"));
+    char st[128];
+    snprintf(st, sizeof st, "%s.access", path);
+    assert_int_equal(access(st, F_OK), 0); /* written after each round */
+    unlink(st);
+    snprintf(line, sizeof line, "rm -rf %s", access_dir);
+    assert_int_equal(system(line), 0);
+}
+
 int main(void)
 {
     msg_init("fpm-record");
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_access_records_of_shared_and_missing_logs, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_statm0_brackets_the_page_and_host_says_the_groups, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_rounds_keep_the_schedule_and_the_5s_pairs, setup, teardown),

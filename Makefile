@@ -284,7 +284,7 @@ bin/floor: build/rel/tests/bench/floor.o
 
 bench:
 	@scripts/deps.sh bench
-	@$(MAKE) -s bin/fpm-analyze bin/fpm-record bin/genlog bin/readlog bin/floor bin/fpm-analyze-nojoint
+	@$(MAKE) -s bin/fpm-analyze bin/fpm-record bin/genlog bin/readlog bin/floor bin/fpm-analyze-nojoint bin/accessbench
 	@tests/bench/bench.sh
 
 clean:
@@ -351,3 +351,6 @@ fuzz-regress: $(FUZZERS:%=bin/tests-san/fuzz_%_replay)
 bin/tests/afmatch: build/rel/tests/accessfmt/afmatch.o build/rel/formats/accessfmt.o
 	@mkdir -p bin/tests
 	$(CC) $(CFLAGS) -o $@ $^
+bin/accessbench: build/rel/tests/bench/accessbench.o build/rel/recorder/tail.o build/rel/recorder/logfile.o $(FORMATS:%.c=build/rel/%.o)
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $^ -lzstd -ldeflate

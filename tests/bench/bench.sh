@@ -27,6 +27,9 @@
 #            beside it the recorder of BASE_REV (default 2368d2b, before
 #            STATM and MEMINFO), built from git, on the same php-fpm
 #   size     the log's bytes against gzip -6 of the same records
+#   access   an ACCESS record of 1,000 lines against its floor (one pread of
+#            those bytes, compressed at the recorder's level); the recorder's
+#            round at 50 requests a second per pool with and without access logs
 #   fleet    contrib/fleet/fpm-fleet on HOSTS host-weeks (3 pools x 10 workers
 #            at 5 s on 4 cores each) into a real PostgreSQL: host-weeks per
 #            core-hour
@@ -222,6 +225,64 @@ while os.path.exists(d + "/sockets-ready"):
     gz=$(gzip -6 -c "$f/plain.txt" | wc -c)
     printf 'log size:                           %d bytes for 21 rounds; gzip -6 of the same records %d bytes: %.2fx\n' \
         "$(stat -c %s "$f/plain.fpmlog")" "$gz" "$(awk "BEGIN { print $(stat -c %s "$f/plain.fpmlog") / $gz }")"
+fi
+
+# the access logs (fpmlog(5) ACCESS): an ACCESS record of 1,000 lines
+# against its floor (one pread of those bytes, compressed at the recorder's
+# level), and the recorder's round on a real php-fpm of 3 pools of 10
+# workers each at 50 requests a second, with their access logs and without
+# (ACCESS=0 leaves it out)
+if [ "${ACCESS:-1}" = 1 ] && command -v php-fpm8.2 >/dev/null 2>&1; then
+    set -- $("$top/bin/accessbench" "$dir" 200)
+    printf 'ACCESS, 1,000 lines (%d bytes):     %.1f us of CPU to read, record and compress them; the floor (one pread, zstd) %.1f us: %.2fx\n' \
+        "$4" "$1" "$2" "$3"
+    . "$top/tests/integration/fpm.sh"
+    a=$(mktemp -d /tmp/fpmcpu-benchacc.XXXXXX)
+    chmod 755 "$a"
+    printf '<?php usleep(5000); echo "ok";\n' > "$a/a.php"
+    chmod 644 "$a/a.php"
+    for p in p1 p2 p3; do
+        printf '[%s]\nlisten = %s/%s.sock\npm = static\npm.max_children = 10\npm.status_path = /status\naccess.log = %s/$pool.access.log\naccess.format = "%%t %%p %%m %%{REQUEST_URI}e %%s %%{mili}d %%{kilo}M %%C%%%%"\n' \
+            "$p" "$a" "$p" "$a" > "$a/$p.conf"
+    done
+    fpm_start "$a" "$a/p1.conf" "$a/p2.conf" "$a/p3.conf" || { echo "php-fpm did not start" >&2; exit 1; }
+    grep -v '^access\.' "$a/fpm.conf" > "$a/noaccess.conf" # the same pools, no access logs
+    python3 - "$top/tests/integration" "$a" <<'PY' &
+import os, sys, threading, time
+sys.path.insert(0, sys.argv[1])
+from fcgi_load import request
+d = sys.argv[2]
+def pace(p):  # 50 requests a second
+    t = time.monotonic()
+    while not os.path.exists(d + "/stop"):
+        request(d + "/%s.sock" % p, d + "/a.php", "x=1", uri="/product/42?ref=home")
+        t += 0.02
+        time.sleep(max(0.0, t - time.monotonic()))
+ts = [threading.Thread(target=pace, args=(p,)) for p in ("p1", "p2", "p3")]
+for t in ts: t.start()
+for t in ts: t.join()
+PY
+    sleep 2
+    acc_round() { # CONF: the least of BEST runs' CPU us per round (rounds 3 to 21 at 1 s)
+        b=""
+        for i in $(seq "$BEST"); do
+            rm -f "$a/r.fpmlog" "$a/r.fpmlog.access"
+            "$top/bin/fpm-record" -q --fpm-config "$1" --interval 1s --rounds 21 -o "$a/r.fpmlog" 2>/dev/null
+            c=$(zstdcat "$a/r.fpmlog" | awk '/^self_cpu_us=/ { sub(/self_cpu_us=/, ""); v[++n] = $0 }
+                END { printf "%.0f", (v[n] - v[2]) / (n - 2) }')
+            if [ -z "$b" ] || [ "$c" -lt "$b" ]; then b=$c; fi
+        done
+        echo "$b"
+    }
+    with=$(acc_round "$a/fpm.conf")
+    lines=$(zstdcat "$a/r.fpmlog" | grep -a -c ' /product/42?ref=home ')
+    without=$(acc_round "$a/noaccess.conf")
+    touch "$a/stop"
+    wait
+    fpm_stop "$a"
+    rm -rf "$a"
+    printf 'round, 3 pools x 10 workers at 50 req/s each: %d us of CPU with their access logs (%d lines in 21 rounds), %d us without: +%d us, %.2fx\n' \
+        "$with" "$lines" "$without" "$((with - without))" "$(awk "BEGIN { print $with / $without }")"
 fi
 
 # the fleet path: HOSTS hosts of a week each, analyzed and loaded

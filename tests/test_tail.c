@@ -291,6 +291,18 @@ static void test_hostile_bytes_byte_for_byte(void **state)
     long n = tail_read(&t, &buf, &cap, note, NULL);
     assert_int_equal(n, (long)sizeof b - 1);
     assert_memory_equal(buf, b, sizeof b - 1);
+    /* 1 MiB without a newline between two lines: dropped up to its newline,
+     * its neighbours whole */
+    char *big = malloc(1 << 20);
+    memset(big, '<', 1 << 20);
+    append(path, "before\n", 7);
+    append(path, big, 1 << 20);
+    append(path, "\nafter\n", 7);
+    n = tail_read(&t, &buf, &cap, note, NULL);
+    assert_int_equal(n, 13);
+    assert_memory_equal(buf, "before\nafter\n", 13);
+    assert_non_null(strstr(notes, "a line grew past 65536 bytes without its newline"));
+    free(big);
     free(buf);
     tail_close(&t);
 }

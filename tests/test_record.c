@@ -100,13 +100,14 @@ static void read_back(log_read *lr)
     fpmlog_reader_free(r);
 }
 
-/* Records with these options (and fixtures/world, a pool that is not
- * there, -q, -o path) on clock f; returns the exit code. */
-static int run(fake *f, const char *opts)
+/* Records with these options (and fixtures/world, -q, -o path) on clock f,
+ * sleeping with sleep; the pools read from --fpm-config where opts give
+ * it.  Returns the exit code. */
+static int run_with(fake *f, const char *opts, void (*sleep)(void *, uint64_t))
 {
     char line[512];
     snprintf(line, sizeof line, "fpm-record --proc-root fixtures/world/proc --sys-root "
-             "fixtures/world/sys --pool www=unix:/nonexistent/www.sock -q -o %s %s", path, opts);
+             "fixtures/world/sys -q -o %s %s", path, opts);
     char *argv[32];
     int argc = tl_split(line, argv, 32);
     rec_config cfg = {0};
@@ -114,9 +115,12 @@ static int run(fake *f, const char *opts)
     FILE *quiet = fopen("/dev/null", "w");
     msg_stream(quiet);
     assert_int_equal(config_parse_args(argc, argv, &cfg), -1);
-    rec_clock clk = {f_mono, f_real, f_sleep, f};
+    char *pid_file = NULL;
+    if (cfg.fpm_config)
+        assert_int_equal(config_load_pools(&cfg, &pid_file), 0);
+    rec_clock clk = {f_mono, f_real, sleep, f};
     rec_hup = rec_stop_signal = 0;
-    recorder *r = recorder_new(&cfg, NULL, &clk);
+    recorder *r = recorder_new(&cfg, pid_file, &clk);
     assert_non_null(r);
     int rc = recorder_run(r);
     recorder_free(r);
@@ -124,6 +128,14 @@ static int run(fake *f, const char *opts)
     msg_stream(NULL);
     fclose(quiet);
     return rc;
+}
+
+/* The same with a pool that is not there. */
+static int run(fake *f, const char *opts)
+{
+    char line[400];
+    snprintf(line, sizeof line, "--pool www=unix:/nonexistent/www.sock %s", opts);
+    return run_with(f, line, f_sleep);
 }
 
 static int setup(void **state)
@@ -324,28 +336,9 @@ static void test_access_records_of_shared_and_missing_logs(void **state)
     fputs("old 1 1.00 0.1 /before\n", f);
     fclose(f);
     char line[512];
-    snprintf(line, sizeof line, "fpm-record --proc-root fixtures/world/proc --sys-root "
-             "fixtures/world/sys --fpm-config %s -q --redact-query --interval 5s --rounds 3 -o %s",
-             conf, path);
-    char *argv[32];
-    int argc = tl_split(line, argv, 32);
-    rec_config cfg = {0};
-    optind = 0;
-    FILE *quiet = fopen("/dev/null", "w");
-    msg_stream(quiet);
-    assert_int_equal(config_parse_args(argc, argv, &cfg), -1);
-    char *pid_file = NULL;
-    assert_int_equal(config_load_pools(&cfg, &pid_file), 0);
+    snprintf(line, sizeof line, "--fpm-config %s --redact-query --interval 5s --rounds 3", conf);
     fake fk = {.mono = 1000 * S, .step = 1000};
-    rec_clock clk = {f_mono, f_real, sleep_writing, &fk};
-    rec_hup = rec_stop_signal = 0;
-    recorder *r = recorder_new(&cfg, pid_file, &clk);
-    assert_non_null(r);
-    assert_int_equal(recorder_run(r), 0);
-    recorder_free(r);
-    config_pools_free(cfg.pools, cfg.npools);
-    msg_stream(NULL);
-    fclose(quiet);
+    assert_int_equal(run_with(&fk, line, sleep_writing), 0);
     char err[256], order[4096] = "", notes[4096] = "", acc[4096] = "";
     int pools_with_log = 0;
     fpmlog_reader *rd = fpmlog_reader_open(path, err, sizeof err);

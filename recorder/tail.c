@@ -113,7 +113,8 @@ static int take(const char *path, tail_src *s, unsigned char **buf, size_t *cap,
         if (grow(buf, cap, *len + s->plen + chunk, 1, 65536))
             return FPM_ENOMEM;
         unsigned char *r = *buf + *len;
-        memcpy(r, s->part, s->plen);
+        if (s->plen)
+            memcpy(r, s->part, s->plen);
         ssize_t n = pread(s->fd, r + s->plen, chunk, (off_t)s->pos);
         if (n < 0 && errno == EINTR)
             continue;

@@ -19,7 +19,9 @@ check "each pool that cannot be read is said once, not every round" $?
 grep -q "^fpm-record: pool api: could not read its status page: cannot connect to /nonexistent/api.sock: No such file or directory (an ERROR is recorded each round until it answers)$" "$dir/err"
 check "and why" $?
 grep -q "^fpm-record: --interval under 5s: " "$dir/err"; check "an interval under 5 s is warned about" $?
-[ "$(wc -l < "$dir/err")" = 3 ]; check "nothing else on stderr" $?
+[ "$(grep -c '^fpm-record: pool [a-z]*: no access.log: its figures will be a sample' "$dir/err")" = 2 ]
+check "each pool without an access log is said once, with the lines to add" $?
+[ "$(wc -l < "$dir/err")" = 5 ]; check "nothing else on stderr" $?
 [ "$(stat -c %a "$dir/log")" = 600 ]; check "the log is mode 0600" $?
 zstd -t -q "$dir/log"; check "every frame closed (zstd -t)" $?
 zstdcat "$dir/log" > "$dir/plain"

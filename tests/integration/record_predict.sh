@@ -160,13 +160,30 @@ else
     setsid "$dir/inburn" sh -c 'while :; do :; done' &
     burner=$!
     sleep 1
-    "$top/bin/fpm-record" -q --fpm-config "$dir/fpm.conf" --interval 5s --rounds 1000 \
-        -o "$dir/log2" 2>"$dir/rec2.err" &
+    # the recorder in the clients' group: on a machine kept busy (make
+    # mutate, burners) its rounds stay on time
+    "$dir/inclients" "$top/bin/fpm-record" -q --fpm-config "$dir/fpm.conf" --interval 5s \
+        --rounds 1000 -o "$dir/log2" 2>"$dir/rec2.err" &
     rec=$!
     sleep 3
     for n in 1 2 4 8; do
         echo "cpu $n $("$dir/inclients" python3 "$load" --pct "$dir/cpu.sock" "$dir/req.php" busy=160 "$n" "$STEP2")"
     done > "$dir/sweep2"
+    # a reading is a worker seen idle after a request: where the sweep gave
+    # fewer than the 20 a prediction needs, 2 clients more, 10 s at a time
+    # (at most 6 times), whatever N they are read at: each is its own time
+    readings() {
+        "$top/bin/fpm-analyze" --format json "$dir/log2" 2>/dev/null | python3 -c '
+import json, sys
+print(next(p["readings"] for p in json.load(sys.stdin)["hosts"][0]["pools"] if p["pool"] == "cpu"))' ||
+            echo 0
+    }
+    more=0
+    while [ "$(readings)" -lt 20 ] && [ $more -lt 6 ]; do
+        "$dir/inclients" python3 "$load" --rate "$dir/cpu.sock" "$dir/req.php" busy=160 2 10 >/dev/null
+        more=$((more + 1))
+    done
+    [ $more -gt 0 ] && echo "record_predict: beside a group: $more more 10 s of 2 clients for 20 readings ($(readings))"
     sleep 3
     kill -INT "$rec"; wait "$rec"
     check "fpm-record beside the burner stops cleanly (SIGINT)" $?

@@ -556,8 +556,8 @@ static void test_14_5_no_advice_with_one_ceiling(void **state)
 }
 
 /* Round r of pool shop on host h: worker 101 idle after a new request,
- * its STATM line 30 MiB private. */
-static void statm_round(pipeline *pl, int r)
+ * its STATM line 30 MiB private; with a MEMINFO of 8 GiB if meminfo. */
+static void statm_round_with(pipeline *pl, int r, int meminfo)
 {
     th_round *x = th_round_at(30.0 * r, 1000 * (unsigned long long)r);
     tworker w[] = {{101, "Idle", 5 + r, 120000, "/buy", "80.00"}};
@@ -566,7 +566,16 @@ static void statm_round(pipeline *pl, int r)
     th_pool_round *p = th_p(x, "shop");
     p->has_statm = 1;
     buf_printf(&p->statm, "101 60000 10752 3072 300 0 9000 0\n");
+    if (meminfo) {
+        x->has_meminfo = 1;
+        buf_printf(&x->meminfo, "MemTotal:        8388608 kB\nMemAvailable:    6291456 kB\n");
+    }
     assert_int_equal(th_run(pl, x), 0);
+}
+
+static void statm_round(pipeline *pl, int r)
+{
+    statm_round_with(pl, r, 0);
 }
 
 /* 14.5 (amended in turn 7): no_page_size is "no counted round had a page
@@ -881,18 +890,8 @@ static void test_14_3_no_page_size_no_memory_figures(void **state)
     pipeline *pl = pipeline_new(&(pl_options){0});
     th_host(pl, "h", 4, "b", 0);
     th_pool(pl, "shop", 4, "/status");
-    for (int r = 0; r < 3; r++) {
-        th_round *x = th_round_at(30.0 * r, 1000 * (unsigned long long)r);
-        tworker w[] = {{101, "Idle", 5 + r, 120000, "/buy", "80.00"}};
-        th_status(x, "shop", 0, w, 1);
-        th_pids(x, "shop", 1, 101LL, 10ULL);
-        th_pool_round *p = th_p(x, "shop");
-        p->has_statm = 1;
-        buf_printf(&p->statm, "101 60000 10752 3072 300 0 9000 0\n");
-        x->has_meminfo = 1;
-        buf_printf(&x->meminfo, "MemTotal:        8388608 kB\nMemAvailable:    6291456 kB\n");
-        assert_int_equal(th_run(pl, x), 0);
-    }
+    for (int r = 0; r < 3; r++)
+        statm_round_with(pl, r, 1);
     pl_pool *p = th_find(pl, "h", "shop");
     pl_host *h = th_find_host(pl, "h");
     assert_int_equal(h->page_size, 0);

@@ -186,23 +186,16 @@ fixtures-check:
 seek-check: bin/fpm-analyze
 	@python3 tests/seek/seek_equal.py bin
 
-# the integration scripts, each timed (what make test's 10 minutes go to),
-# by what they may run beside (docs/maintaining.md, "Where make test's time
-# goes"): those that measure what the kernel and php-fpm report hold beside
-# other load, so they run in two lanes at once, and beside them those whose
-# php-fpm has a cpu group of the highest shares but computes little (memory);
-# then, one at a time (two such groups would halve each other's CPU, and a
-# measuring script's php-fpm would get none), those whose group computes,
-# beside make mutate, the scripts that measure nothing and the package
-INTEGRATION_MEASURE_A := record_wait record_steal record_fpm
-INTEGRATION_MEASURE_B := record_cgroup record_fit record_load
-INTEGRATION_MEASURE := $(INTEGRATION_MEASURE_A) $(INTEGRATION_MEASURE_B)
-INTEGRATION_LIGHT := record_advise record_oom
-INTEGRATION_GROUPS := record_predict record_check record_memory record_routes
-INTEGRATION_EARLY := record_access record_crash progress
-INTEGRATION_LATE := record_enospc record_world record_hostile fleet record_lock plots status_pages html_page
-INTEGRATION_OTHER := $(INTEGRATION_EARLY) $(INTEGRATION_LATE)
-INTEGRATION_REST := $(INTEGRATION_LIGHT) $(INTEGRATION_GROUPS) $(INTEGRATION_OTHER)
+# the integration scripts, each timed (what make test's 10 minutes go to):
+# those that measure what the kernel and php-fpm report (they hold beside
+# other load, and make test runs them one at a time), then beside make
+# mutate those that load php-fpm in a cpu group of their own (one at a time:
+# two such groups would halve each other's CPU), the rest beside them, and
+# the package
+INTEGRATION_MEASURE := record_fpm record_fit record_load record_steal record_wait record_cgroup
+INTEGRATION_GROUPS := record_predict record_check record_advise record_memory record_oom record_routes
+INTEGRATION_OTHER := record_access record_crash progress record_enospc record_world record_hostile fleet record_lock plots status_pages html_page
+INTEGRATION_REST := $(INTEGRATION_GROUPS) $(INTEGRATION_OTHER)
 INTEGRATION_PACKAGE := package
 INTEGRATION := $(INTEGRATION_REST) $(INTEGRATION_PACKAGE) $(INTEGRATION_MEASURE)
 INTEGRATION_BINS := bin/fpm-analyze bin/fpm-record bin/tests/status_dump bin/tests/logdrop
@@ -234,14 +227,13 @@ test: deps-test
 	@s=$$(date +%s); $(MAKE) -s -j$$(( $$(nproc) + 2 )) all $(UNITS:%=bin/tests/test_%) \
 	    bin/tests/status_dump bin/tests/logdrop && \
 	    echo "make test: build $$(( $$(date +%s) - s )) s"
-	@# the scripts that measure, in two lanes, and beside them those whose
-	@# group computes little, and what only computes or waits while they
-	@# wait on their 5-second rounds: the sanitized build, the unit tests
-	@# under ASan + UBSan and the fuzzers' inputs; the unit tests, CLI cases,
-	@# fixtures, seek-check, then the first integration scripts that measure
-	@# nothing; the package's build and make mutate's trees (each lane's
-	@# report follows, in this order)
-	@s=$$(date +%s); mkdir -p build; rm -f build/*.rc; \
+	@# the scripts that measure, one at a time, and beside them what only
+	@# computes or waits while they wait on their 5-second rounds: the
+	@# sanitized build, the unit tests under ASan + UBSan and the fuzzers'
+	@# inputs; the unit tests, CLI cases, fixtures, seek-check, then the
+	@# integration scripts that measure nothing; the package's build and make
+	@# mutate's trees (their reports follow theirs)
+	@s=$$(date +%s); mkdir -p build; rm -f build/deb.rc build/*.rc; \
 	    { { $(MAKE) -s -j2 $(UNITS:%=bin/tests-san/test_%) $(FUZZERS:%=bin/tests-san/fuzz_%_replay) && \
 	        $(MAKE) -s unit-asan && $(MAKE) -s fuzz-regress; } > build/unit-asan.log 2>&1; \
 	      echo $$? > build/unit-asan.rc; \
@@ -249,27 +241,28 @@ test: deps-test
 	    { for stage in layout unit cli fixtures-check seek-check; do \
 	        t=$$(date +%s); $(MAKE) -s $$stage || { echo 1 > build/quick.rc; exit 1; }; \
 	        echo "make test: $$stage $$(( $$(date +%s) - t )) s"; done; echo 0 > build/quick.rc; \
+	      scripts/run-integration.sh $(INTEGRATION_OTHER); echo $$? > build/integration-other.rc; \
 	      } > build/quick.log 2>&1 & \
 	    { $(MAKE) -s deb > build/deb.log 2>&1; echo $$? > build/deb.rc; } & \
 	    { MUTATE_TESTED=1 scripts/mutate.sh --prepare build/mutate-trees \
 	        > build/mutate-prepare.log 2>&1; } & \
-	    scripts/lanes.sh measure-a:"$(INTEGRATION_MEASURE_A)" measure-b:"$(INTEGRATION_MEASURE_B)" \
-	        light:"$(INTEGRATION_LIGHT)" early:"$(INTEGRATION_EARLY)"; r=$$?; wait; \
+	    $(MAKE) -s integration-measure; r=$$?; wait; \
 	    cat build/quick.log build/unit-asan.log; \
-	    [ $$r = 0 ] && [ "$$(cat build/quick.rc)" = 0 ] && [ "$$(cat build/unit-asan.rc)" = 0 ] || exit 1; \
+	    [ $$r = 0 ] && [ "$$(cat build/quick.rc)" = 0 ] && [ "$$(cat build/unit-asan.rc)" = 0 ] && \
+	    [ "$$(cat build/integration-other.rc)" = 0 ] || exit 1; \
 	    echo "make test: integration-measure and the rest beside it $$(( $$(date +%s) - s )) s"
 	@# make mutate beside the integration scripts whose php-fpm has a cpu
-	@# group of the highest shares and computes (one at a time: two such
-	@# groups would halve each other's CPU), the rest of those that measure
-	@# nothing, and the package's install and checks
+	@# group of the highest shares (one at a time: two such groups would
+	@# halve each other's CPU) and the package's install and checks
 	@s=$$(date +%s); mkdir -p build; \
-	    { DEB_PREBUILT=1 scripts/lanes.sh groups:"$(INTEGRATION_GROUPS)" late:"$(INTEGRATION_LATE)" \
-	        package:"$(INTEGRATION_PACKAGE)" > build/integration-rest.log 2>&1; \
-	      echo $$? > build/integration-rest.rc; } & \
+	    for part in groups:"$(INTEGRATION_GROUPS)" package:"$(INTEGRATION_PACKAGE)"; do \
+	        { DEB_PREBUILT=1 scripts/run-integration.sh $${part#*:} > build/integration-$${part%%:*}.log 2>&1; \
+	          echo $$? > build/integration-$${part%%:*}.rc; } & \
+	    done; \
 	    t=$$(date +%s); MUTATE_WORK=build/mutate-trees MUTATE_TESTED=1 scripts/mutate.sh; m=$$?; \
 	    echo "make test: mutate $$(( $$(date +%s) - t )) s"; wait; \
-	    cat build/integration-rest.log; \
-	    [ "$$(cat build/integration-rest.rc)" = 0 ] && \
+	    cat build/integration-groups.log build/integration-package.log; \
+	    [ "$$(cat build/integration-groups.rc)" = 0 ] && [ "$$(cat build/integration-package.rc)" = 0 ] && \
 	    [ $$m = 0 ] && echo "make test: mutate and integration-rest $$(( $$(date +%s) - s )) s"
 	@echo "make test: all passed"
 

@@ -58,8 +58,9 @@ static char *contents(const char *path, size_t *n)
  * without gnuplot the data and scripts are written all the same. */
 static void plots_are(const char *log, const char *name)
 {
-    char dir[] = "/tmp/fpmcpu-plot-XXXXXX", err[256], note[600];
-    assert_non_null(mkdtemp(dir));
+    char err[256], note[600];
+    const char *dir = tl_mkdtemp("/tmp/fpmcpu-plot-XXXXXX");
+    assert_non_null(dir);
     pipeline *pl = pipeline_new(NULL);
     plotter *pt = plot_new(dir, err, sizeof err);
     assert_non_null(pt);
@@ -106,9 +107,6 @@ static void plots_are(const char *log, const char *name)
     assert_int_equal(files, wanted);
     plot_free(pt);
     pipeline_free(pl);
-    char rm[128];
-    snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
-    assert_int_equal(system(rm), 0);
 }
 
 /* The histogram, the fit's points and line, the series: per pool. */
@@ -182,12 +180,13 @@ static void test_the_fit_points_take_the_other_pools_part_out(void **state)
 
 /* A long log: pool a on host h, n rounds 30 s apart, its queue, busy
  * workers and the host's busy ticks varying; the plots written (gnuplot
- * kept off PATH) into dir, svg_only as the page asks.  Returns the
+ * kept off PATH) into a directory of its own (*dirp), svg_only as the page asks.  Returns the
  * pipeline (the caller frees it). */
-static pipeline *long_log_plotted(char *dir, int n, int svg_only)
+static pipeline *long_log_plotted(const char **dirp, int n, int svg_only)
 {
     char err[256], note[600];
-    assert_non_null(mkdtemp(dir));
+    const char *dir = *dirp = tl_mkdtemp("/tmp/fpmcpu-plot-XXXXXX");
+    assert_non_null(dir);
     pipeline *pl = pipeline_new(NULL);
     plotter *pt = plot_new(dir, err, sizeof err);
     assert_non_null(pt);
@@ -263,8 +262,9 @@ static int same(double a, double b)
 static void test_a_long_logs_svg_draws_the_most_of_each_span(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/fpmcpu-plot-XXXXXX", path[128];
-    pipeline *pl = long_log_plotted(dir, 600, 0);
+    char path[128];
+    const char *dir;
+    pipeline *pl = long_log_plotted(&dir, 600, 0);
     size_t n;
     snprintf(path, sizeof path, "%s/01-h-a.gp", dir);
     char *gp = contents(path, &n);
@@ -301,9 +301,6 @@ static void test_a_long_logs_svg_draws_the_most_of_each_span(void **state)
     assert_true(png && cut && png < cut && strstr(cut, "set terminal svg"));
     free(gp);
     pipeline_free(pl);
-    char rm[128];
-    snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
-    assert_int_equal(system(rm), 0);
 }
 
 /* The page's charts: SVG alone, no PNG, and a long series written once,
@@ -311,8 +308,9 @@ static void test_a_long_logs_svg_draws_the_most_of_each_span(void **state)
 static void test_the_pages_charts_are_svg_alone(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/fpmcpu-plot-XXXXXX", path[128];
-    pipeline *pl = long_log_plotted(dir, 600, 1);
+    char path[128];
+    const char *dir;
+    pipeline *pl = long_log_plotted(&dir, 600, 1);
     size_t n;
     snprintf(path, sizeof path, "%s/01-h-a.gp", dir);
     char *gp = contents(path, &n);
@@ -326,22 +324,19 @@ static void test_the_pages_charts_are_svg_alone(void **state)
     assert_int_equal(block_rows(gp, NULL, "series", svg, 700, 7), 200);
     free(gp);
     pipeline_free(pl);
-    char rm[128];
-    snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
-    assert_int_equal(system(rm), 0);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_a_name_is_one_single_quoted_string),
-        cmocka_unit_test(test_the_data_and_scripts_of_a_log),
-        cmocka_unit_test(test_odd_names_in_the_scripts),
-        cmocka_unit_test(test_the_lower_panel_of_steal_and_pressure),
-        cmocka_unit_test(test_the_memory_and_bounds_plots),
-        cmocka_unit_test(test_the_fit_points_take_the_other_pools_part_out),
-        cmocka_unit_test(test_a_long_logs_svg_draws_the_most_of_each_span),
-        cmocka_unit_test(test_the_pages_charts_are_svg_alone),
+        cmocka_unit_test_teardown(test_a_name_is_one_single_quoted_string, tl_dir_teardown),
+        cmocka_unit_test_teardown(test_the_data_and_scripts_of_a_log, tl_dir_teardown),
+        cmocka_unit_test_teardown(test_odd_names_in_the_scripts, tl_dir_teardown),
+        cmocka_unit_test_teardown(test_the_lower_panel_of_steal_and_pressure, tl_dir_teardown),
+        cmocka_unit_test_teardown(test_the_memory_and_bounds_plots, tl_dir_teardown),
+        cmocka_unit_test_teardown(test_the_fit_points_take_the_other_pools_part_out, tl_dir_teardown),
+        cmocka_unit_test_teardown(test_a_long_logs_svg_draws_the_most_of_each_span, tl_dir_teardown),
+        cmocka_unit_test_teardown(test_the_pages_charts_are_svg_alone, tl_dir_teardown),
     };
     return cmocka_run_group_tests_name("plot", tests, NULL, NULL);
 }

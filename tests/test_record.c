@@ -299,8 +299,9 @@ static void test_statm0_brackets_the_page_and_host_says_the_groups(void **state)
     assert_true(host_keys);
 }
 
-/* The access logs' test: a file the fake clock's sleeps append lines to */
-static char access_dir[64];
+/* The access logs' test: a file the fake clock's sleeps append lines to,
+ * in the test's own directory (tl_mkdtemp) */
+#define access_dir tl_dir_slot()
 
 static void sleep_writing(void *a, uint64_t when)
 {
@@ -321,8 +322,7 @@ static void sleep_writing(void *a, uint64_t when)
 static void test_access_records_of_shared_and_missing_logs(void **state)
 {
     (void)state;
-    snprintf(access_dir, sizeof access_dir, "/tmp/fpmcpu-access-XXXXXX");
-    assert_non_null(mkdtemp(access_dir));
+    assert_non_null(tl_mkdtemp("/tmp/fpmcpu-access-XXXXXX"));
     char conf[128], logp[128];
     snprintf(conf, sizeof conf, "%s/fpm.conf", access_dir);
     snprintf(logp, sizeof logp, "%s/shared.log", access_dir);
@@ -379,8 +379,15 @@ static void test_access_records_of_shared_and_missing_logs(void **state)
     snprintf(st, sizeof st, "%s.access", path);
     assert_int_equal(access(st, F_OK), 0); /* written after each round */
     unlink(st);
-    snprintf(line, sizeof line, "rm -rf %s", access_dir);
-    assert_int_equal(system(line), 0);
+}
+
+static int teardown_access(void **state)
+{
+    teardown(state);
+    char st[128];
+    snprintf(st, sizeof st, "%s.access", path);
+    unlink(st);
+    return tl_dir_teardown(state);
 }
 
 int main(void)
@@ -388,7 +395,7 @@ int main(void)
     msg_init("fpm-record");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_access_records_of_shared_and_missing_logs, setup,
-                                        teardown),
+                                        teardown_access),
         cmocka_unit_test_setup_teardown(test_statm0_brackets_the_page_and_host_says_the_groups, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_rounds_keep_the_schedule_and_the_5s_pairs, setup, teardown),

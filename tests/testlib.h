@@ -32,6 +32,32 @@ static inline int tl_fresh_name(char *path, size_t n, const char *template_)
     return 0;
 }
 
+/* The test's own directory, made by mkdtemp from template "/tmp/...-XXXXXX"
+ * and removed, whole, by tl_dir_teardown even when an assertion stopped the
+ * test first (make mutate's mutants do): tl_mkdtemp gives its path, or NULL.
+ * At most 63 bytes. */
+static inline char *tl_dir_slot(void)
+{
+    static char dir[64];
+    return dir;
+}
+static inline char *tl_mkdtemp(const char *template_)
+{
+    char *d = tl_dir_slot();
+    snprintf(d, 64, "%s", template_);
+    return mkdtemp(d);
+}
+static inline int tl_dir_teardown(void **state)
+{
+    (void)state;
+    char *d = tl_dir_slot();
+    char rm[160];
+    snprintf(rm, sizeof rm, "rm -rf -- '%s'", d); /* mkdtemp's name: no quote in it */
+    int r = d[0] ? system(rm) : 0;
+    d[0] = '\0';
+    return r;
+}
+
 /* The words of line (cut in place at spaces) into argv, at most max - 1 of
  * them and a NULL after; how many. */
 static inline int tl_split(char *line, char **argv, int max)

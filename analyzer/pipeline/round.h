@@ -16,16 +16,46 @@
 /* A worker of a PIDS record: pid, ppid, CPU ticks, start time. */
 typedef procfs_proc pl_tick;
 
-/* One pool's records in a round, as read.  A caller that parsed them
- * already (on other threads) gives page and ticks; else they are parsed
- * here. */
+/* A pool's records of a round, one row each, as PostgreSQL's rmgrlist.h
+ * lists its resource managers: the gathering (analyzer/read/pending.c), the
+ * copying for threads and the hand-over to the pipeline all read this list,
+ * so a new kind of a pool's record is one row here.  X(TYPE, NAME, ALL):
+ * the record's type; pl_pool_round's has_NAME, NAME and NAME_len; and what
+ * two of them in one round (a damaged ROUND merged two rounds, fpmlog(5))
+ * give: 0, the later one stands (a snapshot); 1, both, one after the other
+ * in file order (ACCESS: what the access log gained).  STATUS and ERROR
+ * share the row of status (is_error says which). */
+#define PL_POOL_RECORDS(X)          \
+    X(REC_STATUS, status, 0)        \
+    X(REC_PIDS,   pids,   0)        \
+    X(REC_LISTEN, listen, 0)        \
+    X(REC_SCHED,  sched,  0)        \
+    X(REC_STATM,  statm,  0)        \
+    X(REC_STATM0, statm0, 0)        \
+    X(REC_ACCESS, access, 1)
+
+enum {
+#define PL_PREC_ENUM(type, name, all) PL_PREC_##name,
+    PL_POOL_RECORDS(PL_PREC_ENUM)
+#undef PL_PREC_ENUM
+    PL_NPREC
+};
+
+/* One pool's records in a round, as read: has_NAME, NAME and NAME_len
+ * for each row of PL_POOL_RECORDS (STATM0: statm read just before the page,
+ * 14.1; ACCESS: the lines its access log gained, section 20).  A caller
+ * that parsed them already (on other threads) gives page and ticks; else
+ * they are parsed here. */
 typedef struct {
     const char          *name;
     size_t               name_len;
-    int                  has_status, is_error, has_pids, has_listen, has_sched, has_statm;
-    int                  has_statm0;  /* STATM0: statm read just before the page (14.1) */
-    const unsigned char *status, *pids, *listen, *sched, *statm, *statm0;
-    size_t               status_len, pids_len, listen_len, sched_len, statm_len, statm0_len;
+    int                  is_error;  /* the status row is an ERROR record */
+#define PL_PREC_FIELDS(type, name, all) \
+    int has_##name;                     \
+    const unsigned char *name;          \
+    size_t name##_len;
+    PL_POOL_RECORDS(PL_PREC_FIELDS)
+#undef PL_PREC_FIELDS
     const status_page   *page;      /* the STATUS parsed, or NULL */
     int                  page_rc;   /* with page: status_parse's result */
     const pl_tick       *ticks;     /* the PIDS parsed, or NULL */

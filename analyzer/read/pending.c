@@ -72,8 +72,8 @@ static pend_pool *pend_pool_get(pending *p, const fpmlog_record *rec)
     if (keep(&pp->name, rec->source, rec->source_len) != 0 ||
         namemap_put(&p->index, (const char *)pp->name.p, pp->name.len, p->n) != 0)
         return NULL;
-    pp->has_status = pp->is_error = pp->has_pids = pp->has_listen = pp->has_sched =
-        pp->has_statm = pp->has_statm0 = 0;
+    memset(pp->has, 0, sizeof pp->has);
+    pp->is_error = 0;
     p->n++;
     return pp;
 }
@@ -101,8 +101,57 @@ static int place(pending *p, const fpmlog_record *rec, span *s)
     return rc;
 }
 
+/* Where a payload's bytes are now. */
+static const unsigned char *where(const pending *p, const span *s)
+{
+    if (s->held == SPAN_EMPTY)
+        return (const unsigned char *)"";
+    if (s->held == SPAN_COPY)
+        return p->blob.p + s->at;
+    return p->taken ? p->blob.p + (s->at - p->base) : fpmlog_reader_at(p->rd, s->at);
+}
+
+/* A pool's kind that keeps all (ACCESS) met twice in one round: s becomes
+ * a copy of its bytes and rec's after them.  0, or FPM_ENOMEM. */
+static int join(pending *p, const fpmlog_record *rec, span *s)
+{
+    bytes *b = &p->blob;
+    if (rec->len > SIZE_MAX - 1 - s->len - b->len ||
+        grow(&b->p, &b->cap, b->len + s->len + rec->len + 1, 1, 65536))
+        return FPM_ENOMEM;
+    size_t at = b->len;
+    if (s->len)
+        memmove(b->p + at, where(p, s), s->len); /* after the grow: it may be in the blob */
+    if (rec->len)
+        memcpy(b->p + at + s->len, rec->payload, rec->len);
+    b->p[at + s->len + rec->len] = '\0';
+    b->len += s->len + rec->len + 1;
+    p->copies++;
+    *s = (span){at, s->len + rec->len, SPAN_COPY};
+    return 0;
+}
+
+/* The row of PL_POOL_RECORDS a record type is gathered in, and whether it
+ * keeps all; -1 for a type no rule reads. */
+static int pool_row(rec_type t, int *all)
+{
+    switch (t) {
+#define PL_PREC_CASE(type, name, keeps_all) \
+    case type:                              \
+        *all = keeps_all;                   \
+        return PL_PREC_##name;
+    PL_POOL_RECORDS(PL_PREC_CASE)
+#undef PL_PREC_CASE
+    case REC_ERROR:
+        *all = 0;
+        return PL_PREC_status;
+    default:
+        return -1;
+    }
+}
+
 /* Gathers a record of a round (where a kind appears twice, the later one
- * stands); 0 ok, FPM_ENOMEM. */
+ * stands, or both for a pool's kind that keeps all); 0 ok, FPM_ENOMEM. */
 int pend_gather(pending *p, rec_kind k, const fpmlog_record *rec)
 {
     int hr = pl_host_rec_kind(k.type, rec->source);
@@ -112,38 +161,19 @@ int pend_gather(pending *p, rec_kind k, const fpmlog_record *rec)
         p->any = p->has[hr] = 1;
         return place(p, rec, &p->host[hr]);
     }
-    if ((k.type != REC_STATUS && k.type != REC_ERROR && k.type != REC_PIDS &&
-         k.type != REC_LISTEN && k.type != REC_SCHED && k.type != REC_STATM &&
-         k.type != REC_STATM0) ||
-        !rec->has_source)
+    int all, row = pool_row(k.type, &all);
+    if (row < 0 || !rec->has_source)
         return 0; /* read by no rule yet */
     pend_pool *pp = pend_pool_get(p, rec);
     if (!pp)
         return FPM_ENOMEM;
     p->any = 1;
-    if (k.type == REC_PIDS) {
-        pp->has_pids = 1;
-        return place(p, rec, &pp->pids);
-    }
-    if (k.type == REC_SCHED) {
-        pp->has_sched = 1;
-        return place(p, rec, &pp->sched);
-    }
-    if (k.type == REC_STATM) {
-        pp->has_statm = 1;
-        return place(p, rec, &pp->statm);
-    }
-    if (k.type == REC_STATM0) {
-        pp->has_statm0 = 1;
-        return place(p, rec, &pp->statm0);
-    }
-    if (k.type == REC_LISTEN) {
-        pp->has_listen = 1;
-        return place(p, rec, &pp->listen);
-    }
-    pp->has_status = 1;
-    pp->is_error = k.type == REC_ERROR;
-    return place(p, rec, &pp->status);
+    if (row == PL_PREC_status)
+        pp->is_error = k.type == REC_ERROR;
+    if (pp->has[row] && all)
+        return join(p, rec, &pp->rec[row]);
+    pp->has[row] = 1;
+    return place(p, rec, &pp->rec[row]);
 }
 
 /* Every span of the round, for f. */
@@ -153,21 +183,10 @@ static int each_span(pending *p, int (*f)(pending *, span *))
     for (int k = 0; k < PL_NREC; k++)
         if (p->has[k] && !rc)
             rc = f(p, &p->host[k]);
-    for (size_t i = 0; i < p->n && !rc; i++) {
-        pend_pool *pp = &p->pools[i];
-        if (pp->has_status)
-            rc = f(p, &pp->status);
-        if (pp->has_pids && !rc)
-            rc = f(p, &pp->pids);
-        if (pp->has_listen && !rc)
-            rc = f(p, &pp->listen);
-        if (pp->has_sched && !rc)
-            rc = f(p, &pp->sched);
-        if (pp->has_statm && !rc)
-            rc = f(p, &pp->statm);
-        if (pp->has_statm0 && !rc)
-            rc = f(p, &pp->statm0);
-    }
+    for (size_t i = 0; i < p->n && !rc; i++)
+        for (int k = 0; k < PL_NPREC && !rc; k++)
+            if (p->pools[i].has[k])
+                rc = f(p, &p->pools[i].rec[k]);
     return rc;
 }
 
@@ -199,16 +218,6 @@ int pend_take(pending *p)
     return rc;
 }
 
-/* Where a payload's bytes are now. */
-static const unsigned char *where(const pending *p, const span *s)
-{
-    if (s->held == SPAN_EMPTY)
-        return (const unsigned char *)"";
-    if (s->held == SPAN_COPY)
-        return p->blob.p + s->at;
-    return p->taken ? p->blob.p + (s->at - p->base) : fpmlog_reader_at(p->rd, s->at);
-}
-
 pl_round pend_round(pending *p, uint64_t real)
 {
     pl_round r = {0};
@@ -219,30 +228,17 @@ pl_round pend_round(pending *p, uint64_t real)
                                  p->host[k].len};
     for (size_t i = 0; i < p->n; i++) {
         pend_pool *pp = &p->pools[i];
-        p->rp[i] = pl_pool_round_of((const char *)pp->name.p, pp->name.len,
-                                    pp->has_status ? where(p, &pp->status) : NULL,
-                                    pp->status.len, pp->is_error,
-                                    pp->has_pids ? where(p, &pp->pids) : NULL, pp->pids.len);
-        if (pp->has_listen) {
-            p->rp[i].has_listen = 1;
-            p->rp[i].listen = where(p, &pp->listen);
-            p->rp[i].listen_len = pp->listen.len;
+        pl_pool_round *rp = &p->rp[i];
+        *rp = (pl_pool_round){.name = (const char *)pp->name.p, .name_len = pp->name.len,
+                              .is_error = pp->has[PL_PREC_status] && pp->is_error};
+#define PL_PREC_HAND(type, name, all)                                \
+        if (pp->has[PL_PREC_##name]) {                               \
+            rp->has_##name = 1;                                      \
+            rp->name = where(p, &pp->rec[PL_PREC_##name]);           \
+            rp->name##_len = pp->rec[PL_PREC_##name].len;            \
         }
-        if (pp->has_sched) {
-            p->rp[i].has_sched = 1;
-            p->rp[i].sched = where(p, &pp->sched);
-            p->rp[i].sched_len = pp->sched.len;
-        }
-        if (pp->has_statm) {
-            p->rp[i].has_statm = 1;
-            p->rp[i].statm = where(p, &pp->statm);
-            p->rp[i].statm_len = pp->statm.len;
-        }
-        if (pp->has_statm0) {
-            p->rp[i].has_statm0 = 1;
-            p->rp[i].statm0 = where(p, &pp->statm0);
-            p->rp[i].statm0_len = pp->statm0.len;
-        }
+        PL_POOL_RECORDS(PL_PREC_HAND)
+#undef PL_PREC_HAND
     }
     r.pools = p->rp;
     r.npools = p->n;

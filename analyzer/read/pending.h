@@ -32,10 +32,12 @@ typedef struct {
     int      held;
 } span;
 
+/* A pool's records of the round, by their row of PL_POOL_RECORDS. */
 typedef struct {
     bytes name;
-    span  status, pids, listen, sched, statm, statm0;
-    int   has_status, is_error, has_pids, has_listen, has_sched, has_statm, has_statm0;
+    span  rec[PL_NPREC];
+    int   has[PL_NPREC];
+    int   is_error;
 } pend_pool;
 
 typedef struct {
@@ -59,7 +61,8 @@ void pend_drop(pending *p);
 void pend_free(pending *p);
 
 /* Gathers a record of a round (where a kind appears twice, the later one
- * stands); 0 ok, FPM_ENOMEM. */
+ * stands, or for a pool's kind that keeps all, both, one after the other);
+ * 0 ok, FPM_ENOMEM. */
 int pend_gather(pending *p, rec_kind k, const fpmlog_record *rec);
 
 /* The payloads held by the reader made the blob's (the round's bytes, to

@@ -57,7 +57,7 @@ FORMATS  := formats/accessfmt.c formats/fpmsum.c formats/fpmidx.c formats/fpmlog
 # state), report/ (state into formats), cmd/ (the commands), and itself
 ANALYZER := common/timearg.c $(sort $(wildcard analyzer/read/*.c analyzer/pipeline/*.c analyzer/report/*.c analyzer/cmd/*.c)) analyzer/options.c
 RECORDER := recorder/tail.c recorder/access.c recorder/config.c recorder/workers.c recorder/fcgi.c recorder/fpmconf.c recorder/procscan.c recorder/logfile.c recorder/probe.c recorder/stealcmd.c recorder/record.c recorder/round.c recorder/cgroups.c recorder/sockdiag.c recorder/masterconf.c
-UNITS    := accessfmt tail pending svgin routes figures memory predict wait loss fpmsum fpmidx seek msg numarg escape whatif options applier status procfs hist activity fit joint recover readings pipeline report replay timearg rows fcgi fpmconf logfile procscan cgroups namemap table check plot signals timing probe workers record sockdiag fpmlog
+UNITS    := accessfmt tail pending census svgin routes figures memory predict wait loss fpmsum fpmidx seek msg numarg escape whatif options applier status procfs hist activity fit joint recover readings pipeline report replay timearg rows fcgi fpmconf logfile procscan cgroups namemap table check plot signals timing probe workers record sockdiag fpmlog
 
 .PHONY: all run test test-quick layout unit unit-built unit-asan cli cli-cases fixtures fixtures-check seek-check integration integration-measure integration-rest deps deps-test bench clean \
         fuzz fuzz-regress print-seeds-% torture mutate mutate-run mutate-learn install uninstall deb package-test fleet-test

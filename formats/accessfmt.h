@@ -24,6 +24,10 @@
 
 #define AF_MAX_LINE 4096 /* a longer line does not match (php-fpm 8.2 writes 1024) */
 
+/* 20.7: the access.format that censuses a pool, as the recorder, the
+ * report and `routes` tell operators to add it */
+#define AF_CENSUS_FORMAT "%t %p %m %{REQUEST_URI}e %s %{mili}d %{kilo}M %C%%"
+
 typedef enum { AF_LIT, AF_SHARE, AF_DECIMAL, AF_INTEGER, AF_TIME, AF_TEXT } af_class;
 
 /* What a field's value is to the rules; AF_NO_ROLE for the rest. */

@@ -13,6 +13,7 @@
 
 #include <stdio.h>
 
+#include "accessfmt.h"
 #include "config.h"
 
 typedef struct recorder recorder;
@@ -20,7 +21,7 @@ typedef struct recorder recorder;
 /* php-fpm's access.format that gives every figure a census needs
  * (docs/rules.md 20.7): the visitor's URI, its method, the worker, the
  * duration in ms, the peak memory and the CPU share */
-#define ACCESS_CENSUS_FORMAT "%t %p %m %{REQUEST_URI}e %s %{mili}d %{kilo}M %C%%"
+#define ACCESS_CENSUS_FORMAT AF_CENSUS_FORMAT
 
 /* The tails of the recorder's pools' access logs, from their POOL
  * configuration; those of paths already followed are kept where they are,

@@ -54,7 +54,8 @@ static inline void th_pool(pipeline *pl, const char *name, int max_children, con
 typedef struct {
     char name[32];
     int  has_status, is_error, has_pids, has_listen, has_statm, has_statm0, has_sched;
-    buf  status, pids, listen, statm, statm0, sched;
+    int  has_access;
+    buf  status, pids, listen, statm, statm0, sched, access;
 } th_pool_round;
 
 typedef struct {
@@ -177,6 +178,27 @@ static inline void th_sched(th_round *r, const char *pool, int n, ...)
         buf_printf(&p->sched, "%lld %llu %llu 7\n", pid, cpu, delay);
     }
     va_end(ap);
+}
+
+/* ACCESS of a pool: the lines given (each with its \n), appended to what
+ * the round has of it already (a round merged from two). */
+static inline void th_access(th_round *r, const char *pool, const char *lines)
+{
+    th_pool_round *p = th_p(r, pool);
+    p->has_access = 1;
+    buf_add(&p->access, lines, strlen(lines));
+}
+
+/* POOL of a pool with its access log and format (20.1). */
+static inline void th_pool_access(pipeline *pl, const char *name, int max_children,
+                                  const char *log, const char *format)
+{
+    buf b = {0};
+    buf_printf(&b, "name=%s\nendpoint=unix:/run/x.sock\nstatus_path=/status\npm=static\n"
+                   "max_children=%d\naccess_log=%s\naccess_format=%s\n", name, max_children,
+               log, format);
+    assert_int_equal(pipeline_pool(pl, name, strlen(name), (unsigned char *)b.p, b.n), 0);
+    buf_free(&b);
 }
 
 /* LISTEN of a pool: the kernel's queue and backlog. */
@@ -306,8 +328,14 @@ static inline int th_run(pipeline *pl, th_round *r)
             pr[i].statm0 = (const unsigned char *)(p->statm0.p ? p->statm0.p : "");
             pr[i].statm0_len = p->statm0.n;
         }
+        if (p->has_access) {
+            pr[i].has_access = 1;
+            pr[i].access = (const unsigned char *)(p->access.p ? p->access.p : "");
+            pr[i].access_len = p->access.n;
+        }
     }
-    pl_round round = {.real = r->real, .stat_mono = r->mono, .pools = pr, .npools = (size_t)r->n};
+    pl_round round = {.real = r->real, .mono = r->mono, .stat_mono = r->mono, .pools = pr,
+                      .npools = (size_t)r->n};
     const int has[PL_NREC] = {[PL_REC_STAT] = r->has_stat, [PL_REC_CPU_STAT] = r->has_cg,
                               [PL_REC_CPUACCT] = r->has_cpuacct,
                               [PL_REC_CPU_PRESSURE] = r->has_cg_pressure,
@@ -330,6 +358,7 @@ static inline int th_run(pipeline *pl, th_round *r)
         buf_free(&r->p[i].statm);
         buf_free(&r->p[i].statm0);
         buf_free(&r->p[i].sched);
+        buf_free(&r->p[i].access);
     }
     buf_free(&r->meminfo);
     buf_free(&r->mem_stat);

@@ -12,8 +12,9 @@
 
 #include "figures.h"
 
-/* A pool with a name, its fit and its joint slope (so that their nested
- * objects are there) and nothing else, and its JSON object parsed. */
+/* A pool with a name, its fit and its joint slope, a prediction and a
+ * census (so that their nested objects are there) and nothing else, and
+ * its JSON object parsed. */
 static json_t *pool_json(void)
 {
     static pl_pool p;
@@ -34,6 +35,9 @@ static json_t *pool_json(void)
     v.advice = 3;
     v.at_now = (wi_pred){1, 4, 100, 100}; /* decided with the answer (whatif_host) */
     v.at_advice = (wi_pred){1, 3, 100, 100};
+    p.has_access = 1; /* censused (20.7): its access object and what it measured */
+    p.censused = v.censused = 1;
+    v.has_measured = 1;
     char *s = NULL;
     size_t n = 0;
     FILE *f = open_memstream(&s, &n);

@@ -50,7 +50,7 @@ static void test_merged_rounds_keep_every_access_record(void **state)
     gather(&p, "ACCESS", "a", "GET /two\nPOST /three\n");
     gather(&p, "ACCESS", "b", "GET /b\n");
     gather(&p, "ACCESS", "a", "");
-    pl_round r = pend_round(&p, 7);
+    pl_round r = pend_round(&p, 7, 70);
     assert_int_equal(r.npools, 2);
     const pl_pool_round *a = pool_of(&r, "a"), *b = pool_of(&r, "b");
     assert_true(a->has_status && a->is_error);
@@ -63,7 +63,7 @@ static void test_merged_rounds_keep_every_access_record(void **state)
     assert_false(a->has_listen || a->has_sched || a->has_statm || a->has_statm0);
     pend_drop(&p);
     gather(&p, "STATUS", "a", "{page 3}");
-    r = pend_round(&p, 8);
+    r = pend_round(&p, 8, 80);
     a = pool_of(&r, "a");
     assert_false(a->has_access || a->is_error); /* a round without ACCESS has none */
     assert_bytes(a->status, a->status_len, "{page 3}");
@@ -80,7 +80,7 @@ static void test_only_the_rows_are_gathered(void **state)
     gather(&p, "ACCESS", NULL, "GET /x\n");
     assert_int_equal(p.any, 0);
     gather(&p, "STAT", NULL, "cpu  1 2 3 4\n");
-    pl_round r = pend_round(&p, 9);
+    pl_round r = pend_round(&p, 9, 90);
     assert_int_equal(r.npools, 0);
     assert_true(r.rec[PL_REC_STAT].has);
     pend_free(&p);

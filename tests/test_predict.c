@@ -242,6 +242,32 @@ static void test_18_1_the_4097th_reading_forgets_the_first(void **state)
     pr_free(&k);
 }
 
+/* 20.6: a censused pool's kept readings are a systematic sample: the
+ * i-th offered kept when i is a multiple of the stride; the 4097th kept
+ * drops those at odd places and doubles the stride, and so again */
+static void test_20_6_the_systematic_sample(void **state)
+{
+    (void)state;
+    pr_keep k = {0};
+    pr_add(&k, 9999, 0, 0); /* what it kept before its census goes */
+    pr_systematic(&k);
+    for (int i = 0; i <= 4096; i++)
+        assert_int_equal(pr_add(&k, i, 0, 0), 0);
+    assert_int_equal(k.stride, 2);
+    assert_int_equal(k.n, 2049);
+    for (uint32_t j = 0; j < k.n; j++)
+        assert_int_equal(k.r[j].d_ms, 2 * j);
+    for (int i = 4097; i <= 8192; i++)
+        assert_int_equal(pr_add(&k, i, 0, 0), 0);
+    assert_int_equal(k.stride, 4);
+    assert_int_equal(k.n, 2049);
+    for (uint32_t j = 0; j < k.n; j++)
+        assert_int_equal(k.r[j].d_ms, 4 * j);
+    pr_add(&k, 8193, 0, 0); /* not a multiple of 4 */
+    assert_int_equal(k.n, 2049);
+    pr_free(&k);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -254,6 +280,7 @@ int main(void)
         cmocka_unit_test(test_18_3_nearest_rank_percentiles),
         cmocka_unit_test(test_18_3_nearest_rank_in_any_order),
         cmocka_unit_test(test_18_3_fewer_than_20_kept_readings),
+        cmocka_unit_test(test_20_6_the_systematic_sample),
     };
     return cmocka_run_group_tests_name("predict", tests, NULL, NULL);
 }

@@ -253,7 +253,8 @@ static void test_json_output_is_section_8(void **state)
         "\"unanswered_full_rounds\": 0, \"error_rounds\": 0, \"filtered\": {\"no_request\": 0, \"running\": 0, \"repeat\": 0, \"own\": 0, "
         "\"short\": 0, \"invalid\": 0, \"primed\": 0}, \"predicted\": null, \"routes\": [{\"route\": \"/buy\", "
         "\"readings\": 20, \"cpu_share_pct\": 100.00, \"cpu_ms_per_request\": 63.00, \"busy_pct\": 70.00, "
-        "\"p50_ms\": 90, \"p95_ms\": 90, \"p95_ms_at_advice\": null, \"memory_max_bytes\": 2097152}]},\n"
+        "\"p50_ms\": 90, \"p95_ms\": 90, \"p95_ms_at_advice\": null, \"memory_max_bytes\": 2097152"
+        ", \"requests\": null, \"requests_per_s\": null}], \"source\": \"status_page\", \"requests\": null, \"requests_per_s\": null, \"measured\": null, \"access\": null},\n"
         "    {\"pool\": \"young\", \"readings\": 3, \"histogram\": [3, 0, 0, 0, 0, 0, 0, 0, 0, 0, "
         "0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "
         "0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], \"typical_pct\": 0, "
@@ -269,7 +270,8 @@ static void test_json_output_is_section_8(void **state)
         "\"unanswered_full_rounds\": 0, \"error_rounds\": 0, \"filtered\": {\"no_request\": 0, \"running\": 0, \"repeat\": 17, \"own\": 0, "
         "\"short\": 0, \"invalid\": 0, \"primed\": 0}, \"predicted\": null, \"routes\": [{\"route\": \"/y\", "
         "\"readings\": 3, \"cpu_share_pct\": 100.00, \"cpu_ms_per_request\": 4.49, \"busy_pct\": 4.99, "
-        "\"p50_ms\": null, \"p95_ms\": null, \"p95_ms_at_advice\": null, \"memory_max_bytes\": 2097152}]}\n"
+        "\"p50_ms\": null, \"p95_ms\": null, \"p95_ms_at_advice\": null, \"memory_max_bytes\": 2097152"
+        ", \"requests\": null, \"requests_per_s\": null}], \"source\": \"status_page\", \"requests\": null, \"requests_per_s\": null, \"measured\": null, \"access\": null}\n"
         "  ]}\n"
         "]}\n";
     char *w = with_memory(want);

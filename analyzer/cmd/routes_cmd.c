@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "accessfmt.h"
 #include "escape.h"
 #include "figures.h"
 #include "jsonw.h"
@@ -51,13 +52,16 @@ static void cell_ms(table *t, int64_t ms)
         tbl_cell(t, "%lldms", (long long)ms);
 }
 
-/* what a pool that is one front controller can show, and why */
+/* what a pool that is one front controller can show, and why; its access
+ * log would tell its pages apart (20.7) */
 static void front_controller(FILE *out, const char *pn, const char *route)
 {
     fprintf(out, "%s: every request ran %s: a front controller, so one route here. php-fpm's "
                  "status page shows the script it ran and its query, not the URI the visitor "
                  "asked for, which tells the pages apart; where the application routes by a "
-                 "query parameter, --route-param NAME does.\n", pn, route);
+                 "query parameter, --route-param NAME does. Its access log has every request "
+                 "by the visitor's URI: add to the pool access.log and access.format = \"%s\" "
+                 "(fpm-record(1)).\n", pn, route, AF_CENSUS_FORMAT);
 }
 
 static int text_pool(FILE *out, const char *hn, const pl_pool *p, const rt_fig *f, size_t n,
@@ -67,28 +71,42 @@ static int text_pool(FILE *out, const char *hn, const pl_pool *p, const rt_fig *
     char *pn = esc_display_name(p->name, p->name_len, &pw);
     if (!pn)
         return FPM_ENOMEM;
-    uint64_t readings = 0;
-    for (size_t i = 0; i < n; i++)
+    uint64_t readings = 0, requests = 0;
+    for (size_t i = 0; i < n; i++) {
         readings += f[i].readings;
+        requests += f[i].requests;
+    }
     if (n == 0) {
         fprintf(out, "%s %s: no route readings in the window\n", hn, pn);
         free(pn);
         return 0;
     }
-    fprintf(out, "%s %s: %llu reading%s in %zu route%s, by CPU\n", hn, pn,
-            (unsigned long long)readings, readings == 1 ? "" : "s", n, n == 1 ? "" : "s");
-    static const int left[9] = {1, 0, 0, 0, 0, 0, 0, 0, 0};
-    table t = tbl_new(9, left);
-    const char *head[9] = {"ROUTE", "READINGS", "CPU", "CPU/REQ", "BUSY", "P50", "P95",
-                           "P95 AT ADVICE", "MEM MAX"};
-    for (int k = 0; k < 9; k++)
-        tbl_cell(&t, "%s", head[k]);
+    int census = f[0].censused; /* 20.6: every request, with its rate */
+    if (census)
+        fprintf(out, "%s %s: %llu request%s in %zu route%s, every one from its access log, by "
+                     "CPU\n", hn, pn, (unsigned long long)requests, requests == 1 ? "" : "s", n,
+                n == 1 ? "" : "s");
+    else
+        fprintf(out, "%s %s: %llu reading%s in %zu route%s, by CPU\n", hn, pn,
+                (unsigned long long)readings, readings == 1 ? "" : "s", n, n == 1 ? "" : "s");
+    static const int left[11] = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    int cols = census ? 11 : 9;
+    table t = tbl_new(cols, left);
+    const char *head[11] = {"ROUTE", "READINGS", "REQUESTS", "REQ/S", "CPU", "CPU/REQ", "BUSY",
+                            "P50", "P95", "P95 AT ADVICE", "MEM MAX"};
+    for (int k = 0; k < 11; k++)
+        if (census || (k != 2 && k != 3))
+            tbl_cell(&t, "%s", head[k]);
     size_t shown = n < (size_t)top ? n : (size_t)top;
     for (size_t i = 0; i < shown; i++) {
         size_t w = 0;
         char *name = esc_display_name(f[i].name, f[i].len, &w);
         tbl_cell_owned(&t, name, w);
         tbl_cell(&t, "%llu", (unsigned long long)f[i].readings);
+        if (census) {
+            tbl_cell(&t, "%llu", (unsigned long long)f[i].requests);
+            cell_h(&t, f[i].rps_h, "");
+        }
         cell_h(&t, f[i].cpu_share_h, "%");
         cell_h(&t, f[i].cpu_ms_h, "ms");
         cell_h(&t, f[i].busy_h, "%");

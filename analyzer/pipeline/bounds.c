@@ -8,7 +8,7 @@ int bounds_model(const pl_pool *p, const wi_view *v, uint64_t hm, bd_model *m)
         h->busy_w == 0 || h->busy_c == 0)
         return -1;
     double n = h->total;
-    m->r = (double)h->busy_w / n / 1000; /* seconds */
+    m->r = (double)h->busy_w / n / 1000 / (double)hist_per_ms(h); /* seconds */
     /* 15.1: D = m x R / 1000, m the host millicores per worker that size the
      * pool: the knee C x R / D is host / m, 17.5's, whatever the cost */
     m->d = (double)v->host_millicores_per_worker * m->r / 1000;

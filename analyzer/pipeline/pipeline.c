@@ -76,6 +76,11 @@ static void pool_free(pl_pool *p)
     rt_free(&p->routes);
     free(p->conf_file);
     free(p->conf_text);
+    free(p->access_log);
+    free(p->access_format);
+    af_free(&p->fmt);
+    af_matcher_free(&p->m);
+    pr_free(&p->times);
     free(p);
 }
 
@@ -308,6 +313,7 @@ int pipeline_host(pipeline *pl, const unsigned char *payload, size_t len)
         forget_boot(h);
     free(h->boot_id);
     h->boot_id = b;
+    h->run_no++; /* a recorder run: 20.6's requests_per_s starts again */
     /* numbers from a log are range-checked here: out of range is unknown */
     h->nproc = pl_kv_u64(payload, len, HOST_NPROC, 0);
     if (h->nproc > PL_MAX_NPROC)
@@ -356,6 +362,34 @@ static int pool_conf(pl_pool *p, const unsigned char *payload, size_t len)
     return 0;
 }
 
+/* 20.1, 20.2: the pool's access log and its format, compiled, as the
+ * latest POOL record says them (none: NULL).  0, FPM_ENOMEM. */
+static int pool_access(pl_pool *p, const unsigned char *payload, size_t len)
+{
+    size_t ll, fl;
+    const char *l = fpmlog_kv(payload, len, POOL_ACCESS_LOG, 0, &ll);
+    const char *f = fpmlog_kv(payload, len, POOL_ACCESS_FORMAT, 0, &fl);
+    free(p->access_log);
+    p->access_log = l && ll ? strndup(l, ll) : NULL;
+    if (l && ll && !p->access_log)
+        return FPM_ENOMEM;
+    if (!l || !ll)
+        f = NULL, fl = 0;
+    if (f && p->access_format && strlen(p->access_format) == fl &&
+        memcmp(p->access_format, f, fl) == 0 && !memchr(f, '\0', fl))
+        return 0; /* the same format: compiled already */
+    free(p->access_format);
+    p->access_format = NULL;
+    af_free(&p->fmt);
+    af_matcher_free(&p->m);
+    if (!f)
+        return 0;
+    if (!(p->access_format = strndup(f, fl)) || af_compile(&p->fmt, f, fl) != 0 ||
+        af_matcher_init(&p->m, &p->fmt) != 0)
+        return FPM_ENOMEM;
+    return 0;
+}
+
 int pipeline_pool(pipeline *pl, const char *name, size_t name_len,
                   const unsigned char *payload, size_t len)
 {
@@ -373,6 +407,8 @@ int pipeline_pool(pipeline *pl, const char *name, size_t name_len,
     p->max_children = mc <= PL_MAX_CHILDREN ? (int64_t)mc : 0; /* out of range: unknown */
     v = fpmlog_kv(payload, len, POOL_PM, 0, &vl);
     p->is_static = v && vl == 6 && memcmp(v, "static", 6) == 0;
+    if (pool_access(p, payload, len) != 0)
+        return FPM_ENOMEM;
     return pool_conf(p, payload, len);
 }
 
@@ -546,6 +582,7 @@ int pipeline_round(pipeline *pl, const pl_round *r)
         pair_values(h, &hp, &sp);
         pl_round_pool_cores(pl, h, &hp, n, in, sp.pids_complete);
     }
+    pl_round_census(pl, h, r, in, n);
     if (pl_round_memory(pl, h, r, in, n) != 0 || pl_round_waits(pl, h, n, in) != 0 ||
         pl_round_readings(pl, h, r, in, hp.usable, hp.usable && hp.saturated, n) != 0)
         return FPM_ENOMEM;

@@ -32,6 +32,8 @@ typedef struct {
     int                  point, starved, starved_by_steal, throttled, unanswered_full;
     int                  joint_point, inconsistent;
     int64_t              private_bytes; /* 14.1: its workers' in the round; -1 no STATM */
+    int                  access; /* 20.3: the round has an ACCESS record for it ... */
+    int                  rate;   /* ... whose lines count in requests_per_s (20.6) */
 } round_pool;
 
 struct pipeline {
@@ -74,6 +76,11 @@ int pl_round_waits(pipeline *pl, pl_host *h, size_t n, int in);
  * worker's own wait); its queue and activity.  0, FPM_ENOMEM. */
 int pl_round_readings(pipeline *pl, pl_host *h, const pl_round *r, int in, int usable,
                       int contended, size_t n);
+
+/* readings_round.c, section 20.3: which of the round's pools have an
+ * ACCESS record, and which are censused from this round on; before
+ * pl_round_readings, which reads their lines after the pages. */
+void pl_round_census(pipeline *pl, pl_host *h, const pl_round *r, int in, size_t n);
 
 /* readings_round.c, section 14.1 and 14.3: each pool's STATM of the round
  * becomes its map of private memory (its sum the pool's), and in a counted

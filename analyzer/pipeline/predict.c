@@ -23,6 +23,19 @@ int pr_add_route(pr_keep *k, int64_t d_ms, int64_t s, int waited, unsigned route
     uint32_t share = cap32(s);
     pr_reading v = {cap32(d_ms), share > 0x7fffffu ? 0x7fffffu : share, waited != 0,
                     route > PR_NO_ROUTE ? PR_NO_ROUTE : route};
+    if (k->stride) { /* 20.6: the systematic sample */
+        if (k->offered++ % k->stride != 0)
+            return 0;
+        if (k->n == PR_KEEP) { /* the 4097th: the odd places go, the stride doubles */
+            for (uint32_t i = 1; 2 * i < PR_KEEP; i++)
+                k->r[i] = k->r[2 * i];
+            k->n = PR_KEEP / 2;
+            k->stride *= 2;
+        }
+        k->r[k->n++] = v;
+        k->next = k->n % PR_KEEP;
+        return 0;
+    }
     /* stored whole: field by field the compiler first read the old reading
      * back, a cache miss per reading that showed in the replay */
     memcpy(&k->r[k->next], &v, sizeof v);
@@ -30,6 +43,13 @@ int pr_add_route(pr_keep *k, int64_t d_ms, int64_t s, int waited, unsigned route
     if (k->n < PR_KEEP)
         k->n++;
     return 0;
+}
+
+void pr_systematic(pr_keep *k)
+{
+    k->n = k->next = 0;
+    k->stride = 1;
+    k->offered = 0;
 }
 
 void pr_free(pr_keep *k)
@@ -169,6 +189,25 @@ int pr_route(const pr_keep *k, unsigned route, double stretch, int64_t *p50, int
         pr_split(&k->r[i], &a, &b);
         t[j++] = (double)b + (double)a * stretch;
     }
+    percentiles(t, m, p50, p95);
+    free(t);
+    return 0;
+}
+
+int pr_measured(const pr_keep *k, unsigned route, int64_t *p50, int64_t *p95)
+{
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < k->n; i++)
+        m += route == PR_ALL_ROUTES || k->r[i].route == route;
+    if (m < PR_MIN)
+        return -1;
+    double *t = malloc(m * sizeof *t);
+    if (!t)
+        return FPM_ENOMEM;
+    uint32_t j = 0;
+    for (uint32_t i = 0; i < k->n; i++)
+        if (route == PR_ALL_ROUTES || k->r[i].route == route)
+            t[j++] = k->r[i].d_ms;
     percentiles(t, m, p50, p95);
     free(t);
     return 0;

@@ -27,11 +27,17 @@ typedef struct {
 
 #define PR_NO_ROUTE 255
 
-/* A ring of the latest PR_KEEP readings, in the order they came; r is
- * allocated at the first reading (memory flat in the log's length). */
+/* A ring of the latest PR_KEEP readings, in the order they came; or, for
+ * a censused pool (20.6), a systematic sample of them: the i-th reading
+ * offered (i from 0) kept when i is a multiple of the stride, which doubles
+ * (the kept readings at odd places dropped) when a kept one would be the
+ * PR_KEEP + 1st.  r is allocated at the first reading (memory flat in the
+ * log's length). */
 typedef struct {
     pr_reading *r;
     uint32_t    n, next;
+    uint64_t    stride;  /* 0: the ring; else the sample's */
+    uint64_t    offered; /* readings offered to the sample */
 } pr_keep;
 
 /* Keeps a reading of d_ms and share s (waited: contended), forgetting the
@@ -40,6 +46,15 @@ int pr_add(pr_keep *k, int64_t d_ms, int64_t s, int waited);
 
 /* The same, with the slot of its route (section 19), or PR_NO_ROUTE. */
 int pr_add_route(pr_keep *k, int64_t d_ms, int64_t s, int waited, unsigned route);
+
+/* 20.6: k forgets what it kept and becomes a systematic sample (stride 1). */
+void pr_systematic(pr_keep *k);
+
+/* 18.3: the p50 and p95 (nearest rank) of the kept readings' own durations
+ * d, those of route slot (PR_ALL_ROUTES: every one): 20.6's `measured` of
+ * the time sample.  0, -1 under PR_MIN such readings, or FPM_ENOMEM. */
+#define PR_ALL_ROUTES 256u
+int pr_measured(const pr_keep *k, unsigned route, int64_t *p50, int64_t *p95);
 
 /* The kept readings whose route's slot is marked in gone[slot] (a route
  * forgotten, its slot free for another) lose their route. */

@@ -65,14 +65,17 @@ static int is_idle(const status_worker *w)
     return 1;
 }
 
-static int is_own(const status_worker *w, const rd_prefixes *own)
+int rd_own_uri(const rd_prefixes *own, const char *uri, size_t len)
 {
-    if (!w->has_uri || !own)
-        return 0;
-    for (size_t i = 0; i < own->n; i++)
-        if (w->uri_len >= own->len[i] && memcmp(w->uri, own->v[i], own->len[i]) == 0)
+    for (size_t i = 0; own && i < own->n; i++)
+        if (len >= own->len[i] && memcmp(uri, own->v[i], own->len[i]) == 0)
             return 1;
     return 0;
+}
+
+static int is_own(const status_worker *w, const rd_prefixes *own)
+{
+    return w->has_uri && rd_own_uri(own, w->uri, w->uri_len);
 }
 
 rd_verdict rd_judge(const status_worker *w, pidmap *before, const rd_before *prev,

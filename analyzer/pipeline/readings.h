@@ -35,6 +35,11 @@ typedef struct {
 int rd_prefixes_add(rd_prefixes *p, const char *s, size_t len);
 void rd_prefixes_free(rd_prefixes *p);
 
+/* Rule 4: uri[0..len) begins with one of the prefixes (bytes, case-
+ * sensitive; a status page's URI after JSON unescaping, an access log's as
+ * written, 20.4). */
+int rd_own_uri(const rd_prefixes *own, const char *uri, size_t len);
+
 /* A pid remembered as seen running, without a counter (12.4). */
 #define RD_SEEN_RUNNING INT64_MIN
 

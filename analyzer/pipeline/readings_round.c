@@ -5,7 +5,9 @@
 #include "pipeline_int.h"
 
 #include <stdio.h>
+#include <string.h>
 
+#include "census.h"
 #include "rc.h"
 
 _Static_assert(RT_NONE == PR_NO_ROUTE && RT_SLOTS <= PR_NO_ROUTE, "a kept reading's route fits its 8 bits");
@@ -60,6 +62,17 @@ static int known_wait(const reading_ctx *c, const status_worker *w, uint64_t *dc
     return c->waits && wt_growth(&c->p->wait_before, &c->p->wait_now, w->pid, dc, dw);
 }
 
+/* Routes a halving forgot leave the kept readings and the time sample. */
+static void forget_gone(pl_pool *p)
+{
+    if (!p->routes.any_gone)
+        return;
+    pr_forget_routes(&p->keep, p->routes.gone);
+    pr_forget_routes(&p->keep_calm, p->routes.gone);
+    pr_forget_routes(&p->times, p->routes.gone);
+    rt_clear_gone(&p->routes);
+}
+
 /* Section 19.2: a route reading (rules 1-4 and 6 of section 2, short ones
  * included, with a duration of 0 or more) into its route's sums, at its own
  * share and duration where the wait is known (17.3); its route's slot in
@@ -90,24 +103,21 @@ static void route_reading(reading_ctx *c, const status_worker *w, rd_verdict v, 
         c->nomem = 1;
         return;
     }
-    if (p->routes.any_gone) {
-        pr_forget_routes(&p->keep, p->routes.gone);
-        pr_forget_routes(&p->keep_calm, p->routes.gone);
-        rt_clear_gone(&p->routes);
-    }
+    forget_gone(p);
 }
+
 
 /* Section 17.3: a reading whose worker's wait in the pair is known goes in
  * with its own share and duration, contended by its own wait; 0 when the
  * wait is not known (12.3 then says whether it is contended). */
-static int own_reading(reading_ctx *c, const status_worker *w, int64_t share,
-                       const wait_known *wk, unsigned route)
+static int own_reading(reading_ctx *c, int64_t share, int64_t us, const wait_known *wk,
+                       unsigned route)
 {
     uint64_t dc = wk->dc, dw = wk->dw;
     pl_pool *p = c->p;
     if (!wk->known)
         return 0;
-    wt_own o = wt_own_share(share, w->has_duration ? w->duration : 0, dc, dw);
+    wt_own o = wt_own_share(share, us, dc, dw);
     int contended = wt_ratio(dc, dw) >= WT_CONTENDED;
     sums_add(c, wt_shown_share(share, o.share), o.share, o.duration_us, 1, contended, route);
     p->contended_readings += (uint64_t)contended;
@@ -115,6 +125,19 @@ static int own_reading(reading_ctx *c, const status_worker *w, int64_t share,
     p->wait_us += o.wait_us;
     p->want_us += o.cpu_us + o.wait_us;
     return 1;
+}
+
+/* 20.6: an accepted reading into the sums: at its own share where its
+ * worker's wait is known (17.3), else as read, contended when the pair is
+ * saturated (12.3). */
+static void accepted(reading_ctx *c, int64_t share, int64_t us, const wait_known *wk,
+                     unsigned route)
+{
+    if (own_reading(c, share, us, wk, route))
+        return;
+    sums_add(c, share, share, us, !c->contended, c->contended, route);
+    c->p->contended_readings += (uint64_t)c->contended;
+    c->p->uncorrected_contended += (uint64_t)c->contended;
 }
 
 /* 14.1: a new request of an idle worker, not monitoring's own (rules 1-4
@@ -138,17 +161,16 @@ static void on_reading(void *arg, const status_worker *w, rd_verdict v, int64_t 
     if (!c->in)
         return;
     memory_reading(c->p, w, v);
+    if (c->p->censused && (v == RD_ACCEPTED || v == RD_SHORT || v == RD_OWN || v == RD_INVALID))
+        return; /* 20.3: its lines give the readings, its page none, uncounted */
     unsigned route;
     wait_known wk = {0};
     if (v == RD_ACCEPTED || v == RD_SHORT) /* looked up once for both */
         wk.known = known_wait(c, w, &wk.dc, &wk.dw);
     route_reading(c, w, v, share, &wk, &route);
-    if (v == RD_ACCEPTED && !own_reading(c, w, share, &wk, route)) {
-        int64_t us = w->has_duration ? w->duration : 0;
-        sums_add(c, share, share, us, !c->contended, c->contended, route);
-        c->p->contended_readings += (uint64_t)c->contended;
-        c->p->uncorrected_contended += (uint64_t)c->contended;
-    } else if (v != RD_ACCEPTED)
+    if (v == RD_ACCEPTED)
+        accepted(c, share, w->has_duration ? w->duration : 0, &wk, route);
+    else
         c->p->filtered[v]++;
     for (size_t k = 0; k < c->pl->nfn; k++)
         c->pl->fn[k](c->pl->fn_arg[k], c->h, c->p, c->r, w, v, share);
@@ -193,6 +215,9 @@ static const status_page *round_page(pipeline *pl, round_pool *w, int in, int *r
 /* Sections 2 and 12: each pool's page of the round, judged worker by worker
  * (contended when the pair is saturated); its queue and activity.  0, or
  * FPM_ENOMEM. */
+static int round_lines(pipeline *pl, pl_host *h, const pl_round *r, int usable, int contended,
+                       size_t n);
+
 int pl_round_readings(pipeline *pl, pl_host *h, const pl_round *r, int in, int usable,
                       int contended, size_t n)
 {
@@ -232,7 +257,7 @@ int pl_round_readings(pipeline *pl, pl_host *h, const pl_round *r, int in, int u
         p->unsettled_page = p->seen_uncertain = 0;
         p->status_before = (rd_before){1, (int64_t)(r->real / 1000000000u)};
     }
-    return 0;
+    return in ? round_lines(pl, h, r, usable, contended, n) : 0;
 }
 
 /* Section 17.1: each pool's SCHED of the round, with its PIDS' start
@@ -371,5 +396,197 @@ int pl_round_memory(pipeline *pl, pl_host *h, const pl_round *r, int in, size_t 
     if (!h->has_mem || other > h->mem_other_max)
         h->mem_other_max = other;
     h->has_mem = 1;
+    return 0;
+}
+
+/* ------------------------------------------------------------ section 20 */
+
+/* 20.3: the round has an ACCESS record for pool i: its own, or one of a
+ * file it shares, under another pool whose usable format has %n. */
+static int has_access(const pipeline *pl, size_t i, size_t n)
+{
+    const round_pool *w = &pl->work[i];
+    if (w->in->has_access)
+        return 1;
+    const char *log = w->pool->access_log;
+    for (size_t j = 0; log && j < n; j++) {
+        const pl_pool *q = pl->work[j].pool;
+        if (j != i && pl->work[j].in->has_access && q->access_log && q->access_format &&
+            q->fmt.usable && q->fmt.first[AF_POOL] >= 0 && strcmp(q->access_log, log) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* 20.3: a pool censused from now: what its pages gave stays, in
+ * microseconds, halved past 2^20; 18.1's kept readings and the time
+ * sample hold its lines alone, a systematic sample. */
+static void census_begin(pl_pool *p)
+{
+    p->censused = 1;
+    hist_to_us(&p->h);
+    hist_to_us(&p->calm);
+    rt_to_us(&p->routes);
+    pr_systematic(&p->keep);
+    pr_systematic(&p->keep_calm);
+    pr_systematic(&p->times);
+}
+
+void pl_round_census(pipeline *pl, pl_host *h, const pl_round *r, int in, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        round_pool *w = &pl->work[i];
+        pl_pool *p = w->pool;
+        w->access = has_access(pl, i, n);
+        w->rate = 0;
+        if (!in)
+            continue;
+        p->has_access |= w->access;
+        if (!p->censused && w->access &&
+            (!w->in->has_access || (p->access_format && p->fmt.usable)))
+            census_begin(p);
+        if (!p->censused)
+            continue;
+        if (!w->access) {
+            p->rounds_without_access++;
+            continue;
+        }
+        /* 20.6: every round with ACCESS but the first of its run, over the
+         * MONO between them */
+        if (p->rate_has && p->rate_run == h->run_no && r->mono >= p->rate_mono) {
+            p->rate_ns += r->mono - p->rate_mono;
+            w->rate = 1;
+        }
+        p->rate_has = 1;
+        p->rate_run = h->run_no;
+        p->rate_mono = r->mono;
+    }
+}
+
+/* The round's pool named so, by the round's order (work is sorted by
+ * name), or NULL. */
+static round_pool *round_pool_named(pipeline *pl, size_t n, const unsigned char *name, size_t len)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const pl_pool_round *x = pl->work[mid].in;
+        size_t m = x->name_len < len ? x->name_len : len;
+        int c = memcmp(x->name, name, m);
+        if (c == 0)
+            c = (x->name_len > len) - (x->name_len < len);
+        if (c == 0)
+            return &pl->work[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+/* 20.4: the wait of a line's worker in the pair: its pid's where the
+ * round's PIDS has it, else the pool's (a worker that has exited). */
+static int line_wait(const reading_ctx *c, int64_t pid, wait_known *wk)
+{
+    if (!c->waits)
+        return 0;
+    const wk_map *m = &c->p->workers;
+    size_t lo = 0, hi = m->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->v[mid].pid == pid)
+            return wt_growth(&c->p->wait_before, &c->p->wait_now, pid, &wk->dc, &wk->dw);
+        if (m->v[mid].pid < pid)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return wt_pool_growth(&c->p->wait_before, &c->p->wait_now, &wk->dc, &wk->dw);
+}
+
+/* 20.4 to 20.6: a line of a censused pool, after rule 1 and 2: own, or a
+ * line reading: a route reading and a request, and, 50 ms or more, a
+ * reading of every section from 3 on. */
+static void line_reading(reading_ctx *c, const cs_line *l, int rate)
+{
+    pl_pool *p = c->p;
+    if (l->uri_len >= 0 && rd_own_uri(&p->own, l->uri, (size_t)l->uri_len)) {
+        p->filtered[RD_OWN]++;
+        return;
+    }
+    wait_known wk = {0};
+    wk.known = line_wait(c, l->pid, &wk);
+    int64_t s = l->share, us = l->duration_us;
+    if (wk.known) {
+        wt_own o = wt_own_share(s, us, wk.dc, wk.dw);
+        s = o.share;
+        us = o.duration_us;
+    }
+    char route[RT_MAX_BYTES];
+    static const rt_params none;
+    size_t rl = cs_route(l, c->pl->opt.route_params ? c->pl->opt.route_params : &none, route);
+    unsigned slot = PR_NO_ROUTE;
+    if (rt_add(&p->routes, route, rl, s, us, l->memory, &slot) != 0) {
+        c->nomem = 1;
+        return;
+    }
+    forget_gone(p);
+    rt_request(&p->routes, slot, rate);
+    p->requests++;
+    p->rate_requests += (uint64_t)(rate != 0);
+    c->nomem |= pr_add_route(&p->times, l->duration_us / 1000, 0, 0, slot) != 0;
+    if (l->duration_us < RD_MIN_DURATION_US) {
+        p->filtered[RD_SHORT]++;
+        return;
+    }
+    accepted(c, l->share, l->duration_us, &wk, slot);
+}
+
+/* Section 20: the lines of the round's ACCESS records, each pool's read
+ * with its format, in file order, each given to its pool.  0, FPM_ENOMEM. */
+static int round_lines(pipeline *pl, pl_host *h, const pl_round *r, int usable, int contended,
+                       size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const pl_pool_round *in_rec = pl->work[i].in;
+        pl_pool *q = pl->work[i].pool;
+        if (!in_rec->has_access)
+            continue;
+        int read = q->access_format && q->fmt.usable, by_name = q->fmt.first[AF_POOL] >= 0;
+        const unsigned char *b = in_rec->access, *end = b + in_rec->access_len;
+        while (b < end) {
+            const unsigned char *nl = memchr(b, '\n', (size_t)(end - b));
+            size_t len = nl ? (size_t)(nl - b) : (size_t)(end - b);
+            const unsigned char *line = b;
+            b += len + (nl != NULL);
+            q->access_lines++;
+            if (!read)
+                continue;
+            cs_line l;
+            cs_verdict v = cs_read(&q->m, &q->fmt, line, len, &l);
+            if (v == CS_UNPARSABLE) {
+                q->access_unparsable++;
+                continue;
+            }
+            round_pool *t = &pl->work[i];
+            if (by_name && l.has_pool)
+                t = round_pool_named(pl, n, l.pool, l.pool_len);
+            if (!t || !t->access || !t->pool->censused) {
+                q->access_other_pool++; /* 20.3: no pool of the round it could be */
+                continue;
+            }
+            if (v == CS_INVALID) {
+                t->pool->filtered[RD_INVALID]++;
+                continue;
+            }
+            reading_ctx ctx = {pl, h, t->pool, r, 1, contended,
+                               usable && t->pool->wait_now.round_no == h->round_no &&
+                                   t->pool->wait_before.round_no + 1 == h->round_no, 0};
+            line_reading(&ctx, &l, t->rate);
+            if (ctx.nomem)
+                return FPM_ENOMEM;
+        }
+    }
     return 0;
 }

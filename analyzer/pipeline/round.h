@@ -91,7 +91,8 @@ int pl_host_rec_kind(rec_type type, const char *source);
 
 /* A complete round. */
 typedef struct pl_round_s {
-    uint64_t             real;      /* REAL of its ROUND record */
+    uint64_t             real;      /* REAL of its ROUND record ... */
+    uint64_t             mono;      /* ... and its MONO (20.6's requests_per_s) */
     uint64_t             stat_mono; /* MONO of its STAT */
     pl_host_rec          rec[PL_NREC];
     pl_pool_round       *pools;

@@ -80,16 +80,28 @@ static size_t fold(const char *s, size_t n, unsigned stop, char *out, size_t *o,
 
 size_t rt_route_of(const char *uri, size_t len, const rt_params *params, char *out)
 {
+    return rt_route_of_method(NULL, 0, uri, len, params, out);
+}
+
+size_t rt_route_of_method(const char *method, size_t ml, const char *uri, size_t len,
+                          const rt_params *params, char *out)
+{
     if (!uri || len == 0 || uri[0] != '/') {
         out[0] = '-';
         return 1;
     }
     /* built in out a little past the cut (every step appends at most what
-     * is left of RT_CUT plus one byte), then cut; the path: before the
+     * is left of RT_CUT plus one byte), then cut; first the method and a
+     * space (20.5: ASCII, at most 16 bytes), then the path: before the
      * first '?' or '#' */
     char *tmp = out;
     size_t o = 0, room = RT_CUT + 1;
     int high = 0;
+    if (method && ml) {
+        memcpy(tmp, method, ml < RT_CUT ? ml : RT_CUT);
+        o = ml < RT_CUT ? ml : RT_CUT;
+        tmp[o++] = ' ';
+    }
     size_t path = fold(uri, len, C_END, tmp, &o, room, &high);
     /* the query: after the first '?' */
     const char *q = NULL;
@@ -278,18 +290,41 @@ int rt_add(rt_table *t, const char *name, size_t len, int64_t s, int64_t d_ms, i
     rt_route *r = &t->r[k];
     /* s and d capped as section 10 caps them */
     uint64_t cs = s < 0 ? 0 : s > HIST_BUSY_MAX_SHARE ? HIST_BUSY_MAX_SHARE : (uint64_t)s;
-    uint64_t d = d_ms < 0 ? 0 : d_ms > HIST_BUSY_MAX_MS ? HIST_BUSY_MAX_MS : (uint64_t)d_ms;
+    uint64_t dmax = HIST_BUSY_MAX_MS * (t->us ? 1000ull : 1);
+    uint64_t d = d_ms < 0 ? 0 : (uint64_t)d_ms > dmax ? dmax : (uint64_t)d_ms;
     r->n++;
     r->w += d;
-    r->c += cs * d; /* under 4097 x 10^6 x 10^9 before it halves: fits */
+    /* in ms under 4097 x 10^6 x 10^9 before it halves: fits; in us held */
+    r->c = r->c > UINT64_MAX - cs * d ? UINT64_MAX : r->c + cs * d;
     if (mem >= 0 && mem > r->mem_max)
         r->mem_max = mem;
     t->total++;
     *slot = k;
     t->last = k;
-    if (t->total > RT_LIMIT)
+    if (t->total > (t->us ? RT_LIMIT_CENSUS : RT_LIMIT))
         halve(t);
     return 0;
+}
+
+void rt_to_us(rt_table *t)
+{
+    if (t->us)
+        return;
+    t->us = 1;
+    for (unsigned s = 0; t->r && s < RT_SLOTS; s++) {
+        rt_route *r = &t->r[s];
+        r->w *= 1000;
+        r->c = r->c > UINT64_MAX / 1000 ? UINT64_MAX : r->c * 1000;
+        r->requests = r->rate_requests = 0;
+    }
+}
+
+void rt_request(rt_table *t, unsigned slot, int rate)
+{
+    if (!t->r || slot >= RT_SLOTS || !t->r[slot].used)
+        return; /* forgotten by the halving its reading made */
+    t->r[slot].requests++;
+    t->r[slot].rate_requests += (uint64_t)(rate != 0);
 }
 
 void rt_clear_gone(rt_table *t)
@@ -355,11 +390,14 @@ int rt_figures(const rt_table *t, rt_fig **out, size_t *n)
         x->readings = r->n;
         x->c = r->c;
         x->cpu_share_h = sum ? hundredths((unsigned __int128)100 * r->c, sum) : -1;
-        x->cpu_ms_h = (int64_t)(((unsigned __int128)r->c + 50 * r->n) / (100 * r->n));
+        unsigned __int128 nd = (unsigned __int128)r->n * (t->us ? 1000 : 1); /* 20.6 */
+        x->cpu_ms_h = (int64_t)(((unsigned __int128)r->c + 50 * nd) / (100 * nd));
         /* C / W is in hundredths of a percent already (section 10) */
         x->busy_h = r->w ? (int64_t)((2 * (unsigned __int128)r->c + r->w) / (2 * r->w)) : -1;
         x->p50_ms = x->p95_ms = x->p95_at_advice_ms = -1;
         x->mem_max = r->mem_max;
+        x->requests = r->requests;
+        x->rate_requests = r->rate_requests;
     }
     qsort(f, k, sizeof *f, by_order);
     *out = f;

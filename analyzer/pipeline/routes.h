@@ -34,13 +34,21 @@ typedef struct {
  * empty or does not begin with "/". */
 size_t rt_route_of(const char *uri, size_t len, const rt_params *params, char *out);
 
+/* 20.5: the same for a line of the access log with a method (ml > 0; NULL
+ * none): the method, a space and the route, the cut on the whole ("-"
+ * stays "-"). */
+size_t rt_route_of_method(const char *method, size_t ml, const char *uri, size_t len,
+                          const rt_params *params, char *out);
+
 /* One route's sums (19.2). */
 typedef struct {
     char    *name;
     uint32_t len, hash;
     int      used;
-    uint64_t n, w, c;   /* readings; sum of d (ms); sum of s x d */
+    uint64_t n, w, c;   /* readings; sum of d (ms, or us: rt_table's us); sum of s x d */
     int64_t  mem_max;   /* the largest `last request memory`, -1 none */
+    uint64_t requests;  /* 20.6: a censused pool's line readings, never halved ... */
+    uint64_t rate_requests; /* ... of them, those of its rounds that count in requests_per_s */
 } rt_route;
 
 /* A pool's routes: slots 0..199 named, RT_OTHER (other); allocated at the
@@ -54,9 +62,22 @@ typedef struct {
     unsigned char gone[RT_SLOTS]; /* forgotten by the last halving (the caller
                                      clears them from its kept readings) */
     int       any_gone;
+    int       us;              /* a censused pool's (20.6): d in microseconds, halved past
+                                  RT_LIMIT_CENSUS */
 } rt_table;
 
-/* 19.2: a route reading of share s (hundredths), own duration d_ms and
+#define RT_LIMIT_CENSUS (1u << 20)
+
+/* 20.6: a pool censused from now: W and C from milliseconds to
+ * microseconds (at most 2^64 - 1), halved past RT_LIMIT_CENSUS, and every
+ * route's requests from 0. */
+void rt_to_us(rt_table *t);
+
+/* 20.6: a request of route slot counted (rate: in requests_per_s too). */
+void rt_request(rt_table *t, unsigned slot, int rate);
+
+/* 19.2: a route reading of share s (hundredths), own duration d_ms (in
+ * microseconds where t->us) and
  * `last request memory` mem (< 0 none) for the route name[0..len); the
  * slot it was counted under, in *slot.  Halves past RT_LIMIT (routes left
  * with 0 readings forgotten: gone[] and any_gone set).  0, FPM_ENOMEM. */
@@ -82,6 +103,9 @@ typedef struct {
     int64_t     busy_h;           /* busy_pct x 100 */
     int64_t     p50_ms, p95_ms, p95_at_advice_ms;
     int64_t     mem_max;
+    uint64_t    requests, rate_requests; /* 20.6, a censused pool's ... */
+    int         censused;         /* ... (else requests and requests_per_s are null) */
+    int64_t     rps_h;            /* requests_per_s x 100, -1 null */
 } rt_fig;
 
 /* The routes of t in the order of 19.4 (C descending, then the bytes, then

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "accessfmt.h"
 #include "activity.h"
 #include "fit.h"
 #include "hist.h"
@@ -103,6 +104,22 @@ typedef struct {
     unsigned char  unsettled_page, unsettled_act, unsettled_pids, unsettled_sched, seen_uncertain;
     unsigned char  unknowns;      /* its map holds RD_UNKNOWN entries */
     uint64_t       skip_id;
+    /* section 20: its access log */
+    char          *access_log;    /* latest POOL's access_log=, NULL none ... */
+    char          *access_format; /* ... and its access_format= as written ... */
+    af_format      fmt;           /* ... compiled (20.2) */
+    af_matcher     m;
+    int            censused;      /* 20.3: from a round of the window on */
+    int            has_access;    /* the window had an ACCESS record for it (20.7's access) */
+    uint64_t       access_lines;  /* the lines of its records in the window (20.7) ... */
+    uint64_t       access_unparsable, access_other_pool; /* ... of them */
+    uint64_t       rounds_without_access; /* censused rounds without one */
+    uint64_t       requests;      /* 20.6: line readings, never halved ... */
+    uint64_t       rate_requests; /* ... of them, those of the rounds requests_per_s counts ... */
+    uint64_t       rate_ns;       /* ... over the MONO between those rounds */
+    uint64_t       rate_run, rate_mono; /* the run and MONO of its last round with ACCESS */
+    int            rate_has;      /* one was counted in this run */
+    pr_keep        times;         /* 20.6's time sample: every line reading's duration */
 } pl_pool;
 
 /* The shares one signal gave a host's pairs (section 9), a count per
@@ -139,6 +156,7 @@ typedef struct pl_host_s {
     uint64_t   interval_ms;       /* the recorder's, of the latest HOST; 0 unknown */
     uint64_t   rounds;            /* complete rounds (in the window) */
     uint64_t   round_no;          /* rounds applied, in the window or not */
+    uint64_t   run_no;            /* HOST records of it: its recorder runs (20.6) */
     uint64_t   first_real, last_real; /* REAL of the first and last counted round, 0 none */
     uint64_t   span_first, span_last; /* the same over every round, in the window or not */
     uint64_t   pairs_usable;      /* round pairs in the window that gave host figures */

@@ -90,6 +90,21 @@ int wt_growth(const wt_map *before, const wt_map *now, int64_t pid, uint64_t *dc
     return 1;
 }
 
+int wt_pool_growth(const wt_map *before, const wt_map *now, uint64_t *dc, uint64_t *dw)
+{
+    int any = 0;
+    uint64_t c = 0, w = 0, a, b;
+    for (size_t i = 0; i < now->n; i++)
+        if (wt_growth(before, now, now->w[i].pid, &a, &b)) {
+            c = a > UINT64_MAX - c ? UINT64_MAX : c + a;
+            w = b > UINT64_MAX - w ? UINT64_MAX : w + b;
+            any = 1;
+        }
+    *dc = c;
+    *dw = w;
+    return any;
+}
+
 double wt_ratio(uint64_t dc, uint64_t dw)
 {
     return dc + dw == 0 ? 0 : (double)dw / ((double)dc + (double)dw);

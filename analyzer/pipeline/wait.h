@@ -40,6 +40,11 @@ void wt_free(wt_map *m);
  * process, or a counter that shrank). */
 int wt_growth(const wt_map *before, const wt_map *now, int64_t pid, uint64_t *dc, uint64_t *dw);
 
+/* 20.4: the pool's growth in the pair, dc and dw summed over its workers
+ * whose growth is known (a line of a worker that has exited takes it); 1
+ * when one is, else 0. */
+int wt_pool_growth(const wt_map *before, const wt_map *now, uint64_t *dc, uint64_t *dw);
+
 /* 17.2: dw / (dc + dw), 0 when both are 0. */
 double wt_ratio(uint64_t dc, uint64_t dw);
 

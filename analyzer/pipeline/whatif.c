@@ -89,8 +89,8 @@ static void cpu_per_request(wi_view *v, const hist *h)
 {
     if (h->total == 0)
         return;
-    unsigned __int128 c = h->busy_c, n = h->total;
-    v->cpu_ms_hundredths = (int64_t)((c + 50 * n) / (100 * n));
+    unsigned __int128 c = h->busy_c, n = h->total * (unsigned __int128)hist_per_ms(h);
+    v->cpu_ms_hundredths = (int64_t)((c + 50 * n) / (100 * n)); /* 20.6: C / 10000 / n / 1000 */
     v->has_cpu_ms = 1;
 }
 
@@ -162,6 +162,30 @@ int whatif_predict(const wi_view *v, double n, int64_t *p50, int64_t *p95)
                       p50, p95);
 }
 
+int64_t whatif_rate_hundredths(uint64_t requests, uint64_t ns)
+{
+    if (ns == 0)
+        return -1;
+    unsigned __int128 a = (unsigned __int128)requests * 100000000000ull; /* x 100 x 10^9 */
+    unsigned __int128 x = (2 * a + ns) / (2 * (unsigned __int128)ns);
+    return x > INT64_MAX ? INT64_MAX : (int64_t)x;
+}
+
+/* 20.6: a censused pool's requests, their rate and what they measured.
+ * 0, FPM_ENOMEM. */
+static int census_of(const pl_pool *p, wi_view *v)
+{
+    v->censused = p->censused;
+    v->rps_hundredths = -1;
+    if (!p->censused)
+        return 0;
+    v->requests = p->requests;
+    v->rps_hundredths = whatif_rate_hundredths(p->rate_requests, p->rate_ns);
+    int rc = pr_measured(&p->times, PR_ALL_ROUTES, &v->measured_p50, &v->measured_p95);
+    v->has_measured = rc == 0;
+    return rc == FPM_ENOMEM ? rc : 0;
+}
+
 int whatif_routes(const pl_pool *p, const wi_view *v, rt_fig **out, size_t *n)
 {
     int rc = rt_figures(&p->routes, out, n);
@@ -177,10 +201,20 @@ int whatif_routes(const pl_pool *p, const wi_view *v, rt_fig **out, size_t *n)
     for (size_t i = 0; i < *n; i++) {
         rt_fig *f = &(*out)[i];
         int64_t p50, p95;
-        if ((rc = pr_route(k, f->slot, 1.0, &p50, &p95)) != 0)
+        f->censused = p->censused;
+        f->rps_h = p->censused ? whatif_rate_hundredths(f->rate_requests, p->rate_ns) : -1;
+        if (p->censused && (rc = pr_measured(&p->times, f->slot, &p50, &p95)) == 0) {
+            f->p50_ms = p50; /* 20.6: what its requests measured */
+            f->p95_ms = p95;
+        }
+        if (rc == FPM_ENOMEM || (rc = pr_route(k, f->slot, 1.0, &p50, &p95)) == FPM_ENOMEM)
+            break;
+        if (rc != 0)
             continue;
-        f->p50_ms = p50;
-        f->p95_ms = p95;
+        if (!p->censused) {
+            f->p50_ms = p50;
+            f->p95_ms = p95;
+        }
         if (at > 0 && (rc = pr_route(k, f->slot, at, &p50, &p95)) == 0)
             f->p95_at_advice_ms = p95;
     }
@@ -384,7 +418,7 @@ static wi_view *views_of(const pl_host *h, const wi_scenario *sc, joint_sol *sol
     whatif_memory_views(h, sc, v, &m);
     for (size_t i = 0; i < h->npools; i++) /* with the advice known */
         if (pred_at(&v[i], v[i].now, &v[i].at_now) || pred_at(&v[i], v[i].advice, &v[i].at_advice) ||
-            lines_of(&v[i], h->pools[i], hm, sc) ||
+            lines_of(&v[i], h->pools[i], hm, sc) || census_of(h->pools[i], &v[i]) ||
             whatif_routes(h->pools[i], &v[i], &v[i].routes, &v[i].nroutes)) {
             whatif_views_free(v, h->npools);
             return NULL;

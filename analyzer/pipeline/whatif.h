@@ -186,14 +186,25 @@ typedef struct {
     size_t      nlines;
     rt_fig     *routes;             /* section 19: its routes and their figures, */
     size_t      nroutes;            /* in 19.4's order (owned) */
+    /* section 20: where censused, what its access log counted (20.6) */
+    int         censused;
+    uint64_t    requests;
+    int64_t     rps_hundredths;     /* requests_per_s x 100, -1 null */
+    int         has_measured;       /* 20 or more in its time sample ... */
+    int64_t     measured_p50, measured_p95; /* ... and their p50 and p95, ms */
 } wi_view;
+
+/* 20.6: requests over the MONO nanoseconds ns, a second, in hundredths,
+ * half away from zero; -1 where ns is 0. */
+int64_t whatif_rate_hundredths(uint64_t requests, uint64_t ns);
 
 /* 18.3: the p50 and p95 of a pool's requests at n busy workers, whole ms;
  * 0, -1 where it has no prediction, or FPM_ENOMEM. */
 int whatif_predict(const wi_view *v, double n, int64_t *p50, int64_t *p95);
 
 /* Section 19: the pool's routes and their figures (19.3: p50 and p95 of
- * their kept readings' own durations, and p95 at the advice where the pool
+ * their kept readings' own durations, or for a censused pool of their
+ * time sample's recorded ones, 20.6; and p95 at the advice where the pool
  * has a prediction there), in 19.4's order; malloc'd into *out (NULL with
  * none), *n.  0, FPM_ENOMEM. */
 int whatif_routes(const pl_pool *p, const wi_view *v, rt_fig **out, size_t *n);

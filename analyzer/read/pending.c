@@ -218,10 +218,11 @@ int pend_take(pending *p)
     return rc;
 }
 
-pl_round pend_round(pending *p, uint64_t real)
+pl_round pend_round(pending *p, uint64_t real, uint64_t mono)
 {
     pl_round r = {0};
     r.real = real;
+    r.mono = mono;
     r.stat_mono = p->stat_mono;
     for (int k = 0; k < PL_NREC; k++)
         r.rec[k] = (pl_host_rec){p->has[k], p->has[k] ? where(p, &p->host[k]) : NULL,

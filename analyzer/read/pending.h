@@ -73,7 +73,7 @@ int pend_take(pending *p);
 
 /* The round gathered, as the pipeline takes it (pointing into the reader's
  * bytes or p's blob, valid until the next record is read or pend_drop),
- * closed by a ROUND at real. */
-pl_round pend_round(pending *p, uint64_t real);
+ * closed by a ROUND at real and mono. */
+pl_round pend_round(pending *p, uint64_t real, uint64_t mono);
 
 #endif

@@ -48,7 +48,7 @@ static int finish_round(replay *st, pending *p, const fpmlog_record *rec)
      * reader holds them */
     if (st->apply && pend_take(p))
         return FPM_ENOMEM;
-    pl_round r = pend_round(p, rec->real);
+    pl_round r = pend_round(p, rec->real, rec->mono);
     int rc = st->apply ? applier_round(st->apply, &r, &p->blob.p, &p->blob.cap)
                        : pipeline_round(st->pl, &r);
     pend_drop(p);

@@ -20,7 +20,7 @@
 #include "readings.h"
 #include "signals.h"
 
-#define CSV_SCHEMA 7 /* 7: sched_group_* (16.4); 2: overhead is the one sizing uses (section 11), joint_*; 3: the busy cost sizes, the ceiling from the knee (17.5), knee, cpu_ms_per_request; 4: cpus, cpu_source (16.3); 5: memory_* (14.6); 6: memory_per_worker_source, memory_needs_fraction, memory_room_fraction (14.4, 14.5) */
+#define CSV_SCHEMA 8 /* 8: source, requests, requests_per_s, measured_*, access_* (20.7); 7: sched_group_* (16.4); 2: overhead is the one sizing uses (section 11), joint_*; 3: the busy cost sizes, the ceiling from the knee (17.5), knee, cpu_ms_per_request; 4: cpus, cpu_source (16.3); 5: memory_* (14.6); 6: memory_per_worker_source, memory_needs_fraction, memory_room_fraction (14.4, 14.5) */
 #define MAX_COLUMNS 128
 
 extern const rp_format rp_json;

@@ -37,6 +37,16 @@ GET(get_php) { UNUSED; set_i(o, v->shape != NULL, v->php_millicores); }
 GET(get_busy_pct) { UNUSED; set_i(o, v->has_busy, v->busy_hundredths); }
 GET(get_busy_mc) { UNUSED; set_i(o, v->has_busy, v->busy_millicores); }
 GET(get_cpu_ms) { UNUSED; set_i(o, v->has_cpu_ms, v->cpu_ms_hundredths); }
+/* 20.7: where a pool's readings come from, and what its census counted */
+GET(get_source)
+{
+    UNUSED;
+    o->has = 1;
+    o->word = v->censused ? "access_log" : "status_page";
+    o->word_len = strlen(o->word);
+}
+GET(get_requests) { UNUSED; set_i(o, v->censused, (int64_t)v->requests); }
+GET(get_requests_per_s) { UNUSED; set_i(o, v->censused && v->rps_hundredths >= 0, v->rps_hundredths); }
 GET(get_host_mc) { UNUSED; set_i(o, v->shape != NULL, v->host_millicores_per_worker); }
 GET(get_knee) { UNUSED; set_i(o, v->has_fill, v->knee_hundredths); }
 GET(get_fill) { UNUSED; set_i(o, v->has_fill, v->fill); }
@@ -140,6 +150,40 @@ JSON(json_filtered)
     jw_end(w, '}');
 }
 
+/* 20.6: what a censused pool's requests took, from its time sample */
+JSON(json_measured)
+{
+    (void)p;
+    if (!v->has_measured) {
+        jw_null(w);
+        return;
+    }
+    jw_begin(w, '{');
+    jw_int_member(w, "p50_ms", 1, v->measured_p50);
+    jw_int_member(w, "p95_ms", 1, v->measured_p95);
+    jw_end(w, '}');
+}
+
+/* 20.7: the pool's access log in the window: null without an ACCESS
+ * record for it */
+JSON(json_access)
+{
+    (void)v;
+    if (!p->has_access) {
+        jw_null(w);
+        return;
+    }
+    jw_begin(w, '{');
+    jw_int_member(w, "lines", 1, (int64_t)p->access_lines);
+    jw_int_member(w, "unparsable", 1, (int64_t)p->access_unparsable);
+    jw_int_member(w, "other_pool", 1, (int64_t)p->access_other_pool);
+    jw_int_member(w, "rounds_without_access", 1, (int64_t)p->rounds_without_access);
+    jw_key(w, "format");
+    const char *f = p->access_format ? p->fmt.reason : "unusable: no %C";
+    jw_str(w, f, strlen(f));
+    jw_end(w, '}');
+}
+
 /* 14.6: the pool's memory, and why it has no advice (14.5) by name. */
 JSON(json_memory)
 {
@@ -208,6 +252,8 @@ void fig_route_json(jw *w, const rt_fig *f)
     jw_int_member(w, "p95_ms", f->p95_ms >= 0, f->p95_ms);
     jw_int_member(w, "p95_ms_at_advice", f->p95_at_advice_ms >= 0, f->p95_at_advice_ms);
     jw_int_member(w, "memory_max_bytes", f->mem_max >= 0, f->mem_max);
+    jw_int_member(w, "requests", f->censused, (int64_t)f->requests); /* 20.6 */
+    jw_hundredths_member(w, "requests_per_s", f->censused && f->rps_h >= 0, f->rps_h);
     jw_end(w, '}');
 }
 
@@ -237,6 +283,10 @@ static const char *const COLS_PREDICTED[] = {
     "predicted_at_now_workers", "predicted_at_now_p50_ms", "predicted_at_now_p95_ms",
     "predicted_at_advice_workers", "predicted_at_advice_p50_ms", "predicted_at_advice_p95_ms",
     NULL};
+
+static const char *const COLS_MEASURED[] = {"measured_p50_ms", "measured_p95_ms", NULL};
+static const char *const COLS_ACCESS[] = {"access_lines", "access_unparsable", "access_other_pool",
+                                          "access_rounds_without_access", "access_format", NULL};
 
 static const char *const COLS_MEMORY[] = {"memory_readings", "memory_per_worker_bytes", "memory_per_worker_source",
                                           "memory_max_bytes", "memory_mem_ceiling",
@@ -391,6 +441,12 @@ const fig_entry FIG_POOL[] = {
     {.key = "predicted", .kind = FIG_OBJECT, .json = json_predicted, .cols = COLS_PREDICTED},
     /* a list: no CSV column (--csv-routes has a row per route), no metric */
     {.key = "routes", .kind = FIG_OBJECT, .json = json_routes},
+    /* section 20: every request from the access log, where censused */
+    {.key = "source", .kind = FIG_WORD, .get = get_source},
+    {.key = "requests", .kind = FIG_INT, .get = get_requests},
+    {.key = "requests_per_s", .kind = FIG_HUNDREDTHS, .get = get_requests_per_s},
+    {.key = "measured", .kind = FIG_OBJECT, .json = json_measured, .cols = COLS_MEASURED},
+    {.key = "access", .kind = FIG_OBJECT, .json = json_access, .cols = COLS_ACCESS},
 };
 
 const size_t FIG_NPOOL = sizeof FIG_POOL / sizeof FIG_POOL[0];

@@ -372,7 +372,10 @@ static void routes(FILE *out, const wi_view *v)
     if (!v->nroutes)
         return;
     fputs("<h4>Routes, by CPU</h4>\n<table class=\"routes\">\n<thead><tr><th class=\"name\">"
-          "route</th><th>readings</th><th>CPU</th><th>CPU/request</th><th>busy</th><th>p50</th>"
+          "route</th><th>readings</th>", out);
+    if (v->censused) /* 20.6: every request, and their rate */
+        fputs("<th>requests</th><th>a second</th>", out);
+    fputs("<th>CPU</th><th>CPU/request</th><th>busy</th><th>p50</th>"
           "<th>p95</th><th>p95 at the advice</th><th>memory max</th></tr></thead>\n<tbody>\n",
           out);
     char b[ESC_HUNDREDTHS];
@@ -381,6 +384,9 @@ static void routes(FILE *out, const wi_view *v)
         fputs("<tr><td class=\"name\"><code>", out);
         esc_html(out, f->name, f->len);
         fprintf(out, "</code></td><td>%llu</td>", (unsigned long long)f->readings);
+        if (v->censused)
+            fprintf(out, "<td>%llu</td><td>%s</td>", (unsigned long long)f->requests,
+                    f->rps_h >= 0 ? esc_hundredths(b, f->rps_h) : "-");
         fprintf(out, "<td>%s%s</td>", f->cpu_share_h >= 0 ? esc_hundredths(b, f->cpu_share_h) : "-",
                 f->cpu_share_h >= 0 ? "%" : "");
         fprintf(out, "<td>%s ms</td>", esc_hundredths(b, f->cpu_ms_h));
@@ -450,6 +456,29 @@ static int html_pool(rp_ctx *c, const wi_host *a, size_t i)
         fprintf(out, "<tr><th class=\"name\" scope=\"row\">CPU/request</th><td class=\"name\">"
                      "the CPU a request computes, on average</td><td>%s ms</td></tr>\n",
                 esc_hundredths(b, v->cpu_ms_hundredths));
+    if (v->censused) { /* 20.7: what its access log counted, measured beside predicted */
+        fprintf(out, "<tr><th class=\"name\" scope=\"row\">requests</th><td class=\"name\">"
+                     "every request from its access log</td><td>%llu</td></tr>\n",
+                (unsigned long long)v->requests);
+        fprintf(out, "<tr><th class=\"name\" scope=\"row\">a second</th><td class=\"name\">"
+                     "its requests a second</td><td>%s</td></tr>\n",
+                v->rps_hundredths >= 0 ? esc_hundredths(b, v->rps_hundredths) : "-");
+        fputs("<tr><th class=\"name\" scope=\"row\">p50, p95</th><td class=\"name\">what its "
+              "requests took, measured</td><td>", out);
+        if (v->has_measured)
+            fprintf(out, "%lld ms, %lld ms", (long long)v->measured_p50,
+                    (long long)v->measured_p95);
+        else
+            fputs("-", out);
+        fputs("</td></tr>\n<tr><th class=\"name\" scope=\"row\">predicted</th><td "
+              "class=\"name\">p50 and p95 at pm.max_children, predicted (advise)</td><td>", out);
+        if (v->at_now.has)
+            fprintf(out, "%lld ms, %lld ms at %lld", (long long)v->at_now.p50_ms,
+                    (long long)v->at_now.p95_ms, (long long)v->at_now.workers);
+        else
+            fputs("-", out);
+        fputs("</td></tr>\n", out);
+    }
     fputs("</tbody>\n</table>\n", out);
     charts(out, s, c->meta, p);
     routes(out, v);

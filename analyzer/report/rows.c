@@ -177,7 +177,7 @@ int rows_routes(FILE *f, const wi_answers *ans)
     static const char *const head[] = {
         "schema", "hostname", "pool", "route", "readings", "cpu_share_pct",
         "cpu_ms_per_request", "busy_pct", "p50_ms", "p95_ms", "p95_ms_at_advice",
-        "memory_max_bytes"};
+        "memory_max_bytes", "requests", "requests_per_s"};
     header(f, head, sizeof head / sizeof head[0]);
     for (size_t i = 0; i < ans->n; i++) {
         const wi_host *a = &ans->host[i];
@@ -199,6 +199,8 @@ int rows_routes(FILE *f, const wi_answers *ans)
                 maybe_int(f, fig[r].p95_ms);
                 maybe_int(f, fig[r].p95_at_advice_ms);
                 maybe_int(f, fig[r].mem_max);
+                maybe_int(f, fig[r].censused ? (long long)fig[r].requests : -1); /* 20.6 */
+                maybe_hundredths(f, fig[r].censused ? fig[r].rps_h : -1);
                 fputs("\r\n", f);
             }
         }

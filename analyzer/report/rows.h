@@ -24,7 +24,7 @@ void rows_attach(csvout *c, pipeline *pl);
  * route of the run's answers in 19.4's order, every figure of the route, an
  * empty field for null; the first column the columns' version.  0,
  * FPM_ENOMEM. */
-#define ROWS_ROUTES_SCHEMA "1"
+#define ROWS_ROUTES_SCHEMA "2" /* 2: requests, requests_per_s (20.6) */
 int rows_routes(FILE *f, const wi_answers *ans);
 
 #endif

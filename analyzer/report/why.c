@@ -6,7 +6,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "accessfmt.h"
 #include "escape.h"
 
 void out_cores_text(char *b, size_t n, uint64_t mc)
@@ -287,10 +289,62 @@ static void why_routes(FILE *out, const wi_view *v)
     }
 }
 
+/* n with a comma between each three digits: 12,345 */
+static void thousands(char *b, size_t size, uint64_t n)
+{
+    char d[24];
+    int len = snprintf(d, sizeof d, "%llu", (unsigned long long)n), o = 0;
+    for (int i = 0; i < len && (size_t)o + 2 < size; i++) {
+        if (i && (len - i) % 3 == 0)
+            b[o++] = ',';
+        b[o++] = d[i];
+    }
+    b[o] = '\0';
+}
+
+/* 20.7: a censused pool's WHY begins with what its access log counted:
+ * "every request from its access log (12,345 requests, 41.20 a second;
+ * p50 120 ms, p95 480 ms)." */
+static void why_census(FILE *out, const wi_view *v)
+{
+    char n[32];
+    thousands(n, sizeof n, v->requests);
+    fprintf(out, "every request from its access log (%s request%s", n, v->requests == 1 ? "" : "s");
+    if (v->rps_hundredths >= 0)
+        fprintf(out, ", %lld.%02lld a second", (long long)(v->rps_hundredths / 100),
+                (long long)(v->rps_hundredths % 100));
+    if (v->has_measured)
+        fprintf(out, "; p50 %lld ms, p95 %lld ms", (long long)v->measured_p50,
+                (long long)v->measured_p95);
+    fputs("). ", out);
+}
+
+/* 20.7: a pool not censused whose access log's format is unusable, or
+ * whose page shows a front controller (its first route /index.php with
+ * half its CPU or more): the access.format line that would census it */
+static void why_census_hint(FILE *out, const pl_pool *p, const wi_view *v)
+{
+    if (v->censused)
+        return;
+    const rt_fig *f = v->routes;
+    int front = v->nroutes && !f[0].other && f[0].len == 10 &&
+                memcmp(f[0].name, "/index.php", 10) == 0 && f[0].cpu_share_h >= 5000;
+    if (p->has_access)
+        fprintf(out, " Its access log cannot be read (%s): with access.format = \"%s\" it "
+                     "would count every request.",
+                p->access_format ? p->fmt.reason : "no access.format", AF_CENSUS_FORMAT);
+    else if (front)
+        fputs(" Every page ran /index.php, a front controller: its access log, with "
+              "access.format = \"" AF_CENSUS_FORMAT "\", would count every request by the "
+              "visitor's URI.", out);
+}
+
 /* The WHY: the arithmetic of the row in short sentences, one idea each. */
 void why_text(FILE *out, const pl_pool *p, const wi_view *v, const why_ctx *c)
 {
     char cores[48];
+    if (v->censused)
+        why_census(out, v);
     if (!v->shape) {
         if (pl_hist(p)->total == 0)
             why_no_readings(out, p, c->rounds);
@@ -343,6 +397,7 @@ median:
                                         : "; the default, --cost busy, sizes the pool by it");
 tail:
     why_routes(out, v);
+    why_census_hint(out, p, v);
     why_memory(out, p, v, c);
     why_contention(out, p, v);
     why_rounds(out, p, v, c);

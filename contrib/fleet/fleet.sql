@@ -1,7 +1,8 @@
 -- fpm-cpu fleet tables and the questions an operator asks first.
 -- Loaded by fpm-fleet (psql -f fleet.sql), which then COPYs each host's
 -- `fpm-analyze --format csv` rows into fpm_pool.  Columns: fpm-analyze(1),
--- CSV COLUMNS; schema 7 (schema 6 had no sched_group_* and memory_no_advice columns; schema 5 had no memory_per_worker_source and
+-- CSV COLUMNS; schema 8 (schema 7 had no source, requests, requests_per_s,
+-- measured_* and access_* columns; schema 6 had no sched_group_* and memory_no_advice columns; schema 5 had no memory_per_worker_source and
 -- memory_*_fraction, and advised each pool beside the others at their
 -- pm.max_children; schema 4 had no memory_* columns; schema 3 had no
 -- cpus and cpu_source; schema 2 had
@@ -133,12 +134,22 @@ CREATE TABLE IF NOT EXISTS fpm_pool (
     predicted_at_advice_workers  bigint,
     predicted_at_advice_p50_ms   bigint,
     predicted_at_advice_p95_ms   bigint,
+    source                       text,
+    requests                     bigint,
+    requests_per_s               numeric,
+    measured_p50_ms              bigint,
+    measured_p95_ms              bigint,
+    access_lines                 bigint,
+    access_unparsable            bigint,
+    access_other_pool            bigint,
+    access_rounds_without_access bigint,
+    access_format                text,
     PRIMARY KEY (hostname, pool)
 );
 
 -- an older table: the columns added since, and its schema check widened
 ALTER TABLE fpm_pool DROP CONSTRAINT IF EXISTS fpm_pool_schema_check;
-ALTER TABLE fpm_pool ADD CONSTRAINT fpm_pool_schema_check CHECK (schema IN (1, 2, 3, 4, 5, 6, 7));
+ALTER TABLE fpm_pool ADD CONSTRAINT fpm_pool_schema_check CHECK (schema IN (1, 2, 3, 4, 5, 6, 7, 8));
 ALTER TABLE fpm_pool ADD COLUMN IF NOT EXISTS joint_n double precision,
     ADD COLUMN IF NOT EXISTS cpus bigint,
     ADD COLUMN IF NOT EXISTS cpu_source text,
@@ -194,7 +205,17 @@ ALTER TABLE fpm_pool ADD COLUMN IF NOT EXISTS joint_n double precision,
     ADD COLUMN IF NOT EXISTS inconsistent_pairs bigint,
     ADD COLUMN IF NOT EXISTS unanswered_full_queue_max bigint,
     ADD COLUMN IF NOT EXISTS cpu_ms_per_request numeric,
-    ADD COLUMN IF NOT EXISTS knee numeric;
+    ADD COLUMN IF NOT EXISTS knee numeric,
+    ADD COLUMN IF NOT EXISTS source text,
+    ADD COLUMN IF NOT EXISTS requests bigint,
+    ADD COLUMN IF NOT EXISTS requests_per_s numeric,
+    ADD COLUMN IF NOT EXISTS measured_p50_ms bigint,
+    ADD COLUMN IF NOT EXISTS measured_p95_ms bigint,
+    ADD COLUMN IF NOT EXISTS access_lines bigint,
+    ADD COLUMN IF NOT EXISTS access_unparsable bigint,
+    ADD COLUMN IF NOT EXISTS access_other_pool bigint,
+    ADD COLUMN IF NOT EXISTS access_rounds_without_access bigint,
+    ADD COLUMN IF NOT EXISTS access_format text;
 
 -- pools whose pm.max_children is past their ceiling: more workers only add latency
 CREATE OR REPLACE VIEW fleet_past_ceiling AS
@@ -233,7 +254,7 @@ CREATE OR REPLACE VIEW fleet_advice AS
 -- ROUTES CSV), replaced host by host with its pools.  Schema 1.
 CREATE TABLE IF NOT EXISTS fpm_route (
     loaded_at          timestamptz NOT NULL DEFAULT now(),
-    schema             integer NOT NULL CHECK (schema IN (1)),
+    schema             integer NOT NULL,
     hostname           text NOT NULL,
     pool               text NOT NULL,
     route              text NOT NULL,
@@ -245,8 +266,16 @@ CREATE TABLE IF NOT EXISTS fpm_route (
     p95_ms             bigint,
     p95_ms_at_advice   bigint,
     memory_max_bytes   bigint,
+    requests           bigint,
+    requests_per_s     numeric,
     PRIMARY KEY (hostname, pool, route)
 );
+-- an older table: the census's columns (routes schema 2, 20.6)
+ALTER TABLE fpm_route DROP CONSTRAINT IF EXISTS fpm_route_schema_check;
+ALTER TABLE fpm_route ADD CONSTRAINT fpm_route_schema_check CHECK (schema IN (1, 2));
+ALTER TABLE fpm_route
+    ADD COLUMN IF NOT EXISTS requests bigint,
+    ADD COLUMN IF NOT EXISTS requests_per_s numeric;
 
 -- the heaviest routes across the fleet: per pool name and route, the cores
 -- they keep busy over every host (each host's route: its share of the

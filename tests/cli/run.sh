@@ -104,7 +104,7 @@ assert len(body) == len(want), (len(body), len(want))
 for r, w in zip(body, want):
     assert len(r) == len(head)
     got = dict(zip(head, r))
-    assert got.pop("schema") == "7"
+    assert got.pop("schema") == "8"
     # a null object (fit, steal_probe) stands for its columns
     missing = {k for k in set(w) - set(got)
                if w[k] is not None or not any(c.startswith(k + "_") for c in head)}

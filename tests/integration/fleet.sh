@@ -46,7 +46,7 @@ check "pools whose overhead is not measured ($got)" $?
 got=$(q "SELECT * FROM fleet_most_starved" | tr '\n' ' ')
 [ "$got" = "web1|3|240 vps1|2|40 " ]; check "hosts with the most starved rounds ($got)" $?
 got=$(q "SELECT count(*), count(DISTINCT hostname), min(schema), max(schema) FROM fpm_pool")
-[ "$got" = "9|4|7|7" ]; check "9 rows, 4 hosts, schema 7 ($got)" $?
+[ "$got" = "9|4|8|8" ]; check "9 rows, 4 hosts, schema 8 ($got)" $?
 got=$(q "SELECT * FROM fleet_advice" | tr '\n' ' ')
 [ "$got" = "web1|shop|40|6|memory|7|6 mem1|shop|40|9|cpu|9|55 web1|api|12|11|memory|35|12 " ]; check "pools past the advice, and what binds it ($got)" $?
 got=$(q "SELECT memory_per_worker_bytes, memory_budget_bytes > 0 FROM fpm_pool WHERE hostname = 'mem1' AND pool = 'api'")
@@ -66,12 +66,21 @@ check "the heaviest routes across the fleet, by the cores they keep busy ($got)"
 got=$(q "SELECT count(*) FROM fpm_route WHERE hostname = 'web1' AND pool = 'shop'")
 [ "$got" = 5 ]; check "web1's shop by its route= parameter: 5 routes ($got)" $?
 
-# loaded again: a host's rows replace its earlier ones
+# loaded again: a host's rows replace its earlier ones; a host whose shop
+# is censused from its access log (section 20) joins them
 rm -rf "$dir/logs/broken"
+mkdir -p "$dir/logs/web7"
+cp fixtures/logs/census.fpmlog "$dir/logs/web7/web7.fpmlog"
 FPM_ANALYZE=$top/bin/fpm-analyze contrib/fleet/fpm-fleet -d "$db" "$dir/logs" 2>"$dir/err2"
 check "a second load exits 0" $?
 got=$(q "SELECT count(*) FROM fpm_pool")
-[ "$got" = 9 ]; check "a second load replaces, not adds ($got rows)" $?
+[ "$got" = 11 ]; check "a second load replaces, not adds ($got rows: 9 and web7's 2)" $?
+got=$(q "SELECT pool, source, requests, measured_p50_ms, access_format FROM fpm_pool WHERE hostname = 'web7' ORDER BY pool" | tr '\n' ' ')
+[ "$got" = "api|status_page||| shop|access_log|1440|179|usable " ]
+check "web7's shop censused, its requests and what they measured ($got)" $?
+got=$(q "SELECT route, requests, requests_per_s FROM fpm_route WHERE hostname = 'web7' AND pool = 'shop' ORDER BY requests DESC, route LIMIT 2" | tr '\n' ' ')
+[ "$got" = "GET /product/{id}|636|0.73 GET /category/{id}|288|0.32 " ]
+check "and its routes by the visitor's path and method, with their requests ($got)" $?
 got=$(q "SELECT count(*) FROM fpm_route WHERE hostname = 'web1' AND pool = 'shop'")
 [ "$got" = 1 ]; check "and its routes: without -r route, web1's shop is one route ($got)" $?
 summary "fleet"

@@ -195,7 +195,8 @@ static const json_t *baseline_route(const json_t *br, const char *name, size_t l
 
 /* 19.5: each route with 20 readings in the baseline and now whose CPU per
  * request rose by more than 20% (10% more per step of the tolerance) and by
- * more than 12 / sqrt(n) ms, n the smaller of its two counts, fails, named:
+ * more than 12 / sqrt(n) ms, n the smaller of its two counts (readings, or
+ * a censused pool's requests), fails, named:
  * "web1 shop /checkout: cpu per request 120.00 ms -> 180.00 ms (+50%)"; one
  * with 20 readings on one side only is said.  A baseline without routes
  * sets *said (the caller says it once).  Returns how many failed. */
@@ -228,8 +229,13 @@ static int compare_routes(FILE *out, const char *hname, const char *pname, const
             const json_t *bv = json_object_get(b, "cpu_ms_per_request");
             double was = json_is_number(bv) ? json_number_value(bv) : 0;
             long double lim = (long double)llround(was * 100) * (CHECK_ROUTE_RISE + 10.0L * tol);
-            /* rise / 100 > 12 / sqrt(n) in integers: rise^2 x n > 1200^2 */
-            __int128 least = was_n < (json_int_t)f[i].readings ? was_n : (json_int_t)f[i].readings;
+            /* rise / 100 > 12 / sqrt(n) in integers: rise^2 x n > 1200^2; n of a
+             * censused pool's route its requests (20.6), where both sides have them */
+            const json_t *wr = json_object_get(b, "requests");
+            int census = f[i].censused && json_is_integer(wr);
+            __int128 was_c = census ? json_integer_value(wr) : was_n;
+            __int128 now_c = census ? (__int128)f[i].requests : (__int128)f[i].readings;
+            __int128 least = was_c < now_c ? was_c : now_c;
             __int128 rise = (__int128)f[i].cpu_ms_h - llround(was * 100); /* hundredths of ms */
             if (was > 0 && (long double)f[i].cpu_ms_h * 100 > lim && rise > 0 &&
                 rise * rise * least > CHECK_ROUTE_TICK_H * CHECK_ROUTE_TICK_H) {

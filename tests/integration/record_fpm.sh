@@ -68,17 +68,28 @@ wait $rec; check "fpm-record exits 0" $?
 touch "$dir/stop"; wait
 [ ! -s "$dir/rec.err" ] || { echo "recorder said:" >&2; cat "$dir/rec.err" >&2; }
 
-# rules 2 and 3 against php-fpm's own access log: the log without its SCHED
+# rules 2 and 3 against php-fpm's own access log: the log without its
+# ACCESS records (with them, the pools are censused from their access logs,
+# section 20, and their pages give no reading) and without its SCHED
 # records, so that each share is php-fpm's as it was written (with them, a
 # reading whose worker waited for the CPU counts at its own share, which
 # record_wait.sh checks)
-"$top/bin/tests/logdrop" SCHED < "$dir/log" > "$dir/log-nosched" 2>/dev/null
-check "the log without its SCHED records" $?
+"$top/bin/tests/logdrop" ACCESS < "$dir/log" > "$dir/log-pages" 2>/dev/null
+check "the log without its ACCESS records" $?
+"$top/bin/tests/logdrop" SCHED < "$dir/log-pages" > "$dir/log-nosched" 2>/dev/null
+check "and without its SCHED records" $?
 "$top/bin/fpm-analyze" --format json --csv-readings "$dir/readings.csv" --csv-rounds "$dir/rounds.csv" \
     "$dir/log-nosched" > "$dir/json" 2>"$dir/an.err"
 check "fpm-analyze reads the log" $?
-"$top/bin/fpm-analyze" --format json "$dir/log" > "$dir/json-sched" 2>>"$dir/an.err"
+"$top/bin/fpm-analyze" --format json "$dir/log-pages" > "$dir/json-sched" 2>>"$dir/an.err"
 check "and the log with them" $?
+"$top/bin/fpm-analyze" --format json "$dir/log" > "$dir/json-census" 2>>"$dir/an.err"
+check "and the whole log" $?
+python3 -c '
+import json, sys
+p = {x["pool"]: x for x in json.load(open(sys.argv[1]))["hosts"][0]["pools"]}
+sys.exit(0 if all(p[n]["source"] == "access_log" and p[n]["requests"] > 0 for n in ("heavy", "light")) else 1)' "$dir/json-census"
+check "whole, heavy and light are counted from their access logs (section 20)" $?
 [ ! -s "$dir/an.err" ]; check "no damage and no dropped pair reported" $?
 [ -s "$dir/an.err" ] && cat "$dir/an.err" >&2
 python3 - "$dir/json" "$ROUNDS" "$dir/readings.csv" "$dir" "$dir/rounds.csv" "$top" <<'PY' > "$dir/checks"

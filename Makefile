@@ -42,7 +42,7 @@ INC_tests    := $(INC_cmd) -Irecorder -Itests
 inc = $(INC_$(firstword $(subst /, ,$(patsubst analyzer/%,%,$(dir $1)))))
 LDLIBS  := -lzstd -ldeflate -ljansson -lcsv -lm -lpthread
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-LOG     ?= fixtures/logs/realistic.fpmlog.zst
+LOG     ?= fixtures/logs/realistic.fpmlog.zst fixtures/logs/census.fpmlog
 
 PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin

@@ -76,10 +76,10 @@ check "a second load exits 0" $?
 got=$(q "SELECT count(*) FROM fpm_pool")
 [ "$got" = 11 ]; check "a second load replaces, not adds ($got rows: 9 and web7's 2)" $?
 got=$(q "SELECT pool, source, requests, measured_p50_ms, access_format FROM fpm_pool WHERE hostname = 'web7' ORDER BY pool" | tr '\n' ' ')
-[ "$got" = "api|status_page||| shop|access_log|1440|179|usable " ]
+[ "$got" = "api|status_page||| shop|access_log|2560|170|usable " ]
 check "web7's shop censused, its requests and what they measured ($got)" $?
 got=$(q "SELECT route, requests, requests_per_s FROM fpm_route WHERE hostname = 'web7' AND pool = 'shop' ORDER BY requests DESC, route LIMIT 2" | tr '\n' ' ')
-[ "$got" = "GET /product/{id}|636|0.73 GET /category/{id}|288|0.32 " ]
+[ "$got" = "GET /product/{id}|1008|0.43 GET /category/{id}|528|0.22 " ]
 check "and its routes by the visitor's path and method, with their requests ($got)" $?
 got=$(q "SELECT count(*) FROM fpm_route WHERE hostname = 'web1' AND pool = 'shop'")
 [ "$got" = 1 ]; check "and its routes: without -r route, web1's shop is one route ($got)" $?

@@ -4,6 +4,8 @@
  * frame to 4 MiB of records, or an hour.  Deterministic (its own LCG).
  * A log written to a regular file ends with its index, as one the recorder
  * closed (GENLOG_NOINDEX=1: without, as one still being written).
+ * GENLOG_ACCESS=N: each pool has an access log in the census's format
+ * (docs/rules.md 20.7) and N requests a second, an ACCESS record a round.
  * usage: genlog HOURS POOLS WORKERS INTERVAL CPUS > LOG */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
@@ -14,6 +16,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "accessfmt.h"
 #include "fpmidx.h"
 #include "fpmlog.h"
 
@@ -82,13 +85,21 @@ int main(int argc, char **argv)
             "clk_tck=100\ninterval_ms=%ld\ncpu_quota_millicores=0\ncgroup=-\nclocksource=tsc\n",
         cpus, interval * 1000);
     out(w, "HOST", mono, NULL, &t);
+    const char *acc = getenv("GENLOG_ACCESS");
+    long per_s = acc ? atol(acc) : 0;
     for (long p = 0; p < pools; p++) {
         t.n = 0;
         snprintf(name, sizeof name, "pool%02ld", p);
         add(&t, "name=%s\nendpoint=unix:/run/php/%s.sock\nstatus_path=/status\npm=static\n"
                 "max_children=%ld\nown_uri=/status\n", name, name, workers);
+        if (per_s > 0)
+            add(&t, "access_log=/var/log/php/%s.access.log\naccess_format=%s\n", name,
+                AF_CENSUS_FORMAT);
         out(w, "POOL", mono, name, &t);
     }
+    static const char *const route[] = {"GET /product/%u?ref=home", "GET /category/%u",
+                                        "POST /cart", "GET /cart", "GET /search?q=red+shoes",
+                                        "GET /api/v2/orders/%u"};
     unsigned long long busy = 0, idle = 0;
     long rounds = hours * 3600 / interval;
     long per_frame = (long)(FPMLOG_FRAME_NS / 1000000000ull) / interval; /* as the recorder */
@@ -140,6 +151,19 @@ int main(int argc, char **argv)
                     x->ticks - x->ticks / 4, x->ticks / 4);
             }
             out(w, "PIDS", mono + 1500000, name, &t);
+            if (per_s <= 0)
+                continue;
+            t.n = 0; /* what the pool's access log gained: N a second */
+            for (long i = 0; i < per_s * interval; i++) {
+                const char *rt = route[rnd(6)];
+                unsigned ms = 5 + rnd(400), id = rnd(100000);
+                add(&t, "07/Dec/2026:00:%02ld:%02ld +0000 %ld ", (r * interval / 60) % 60,
+                    (r * interval) % 60, 10000 + p * 1000 + (long)rnd((uint32_t)workers));
+                add(&t, rt, id);
+                add(&t, " 200 %u.%03u %u %u.%02u%%\n", ms, rnd(1000), 2048 * (1 + rnd(8)),
+                    rnd(100), rnd(100));
+            }
+            out(w, "ACCESS", mono + 1700000, name, &t);
         }
         unsigned long long cap = (unsigned long long)(cpus * interval * 100);
         unsigned long long b = (unsigned long long)pool_ticks * 13 / 10 + 200 + rnd(200);

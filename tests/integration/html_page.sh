@@ -80,6 +80,14 @@ sed 's/<meta http-equiv="Content-Security-Policy"[^>]*>//' "$dir/hostile.html" >
 ! grep -q 'Content-Security-Policy' "$dir/nocsp.html"; check "a copy without its CSP" $?
 browse --dump-dom "file://$dir/hostile.html" >"$dir/hostile.dom"
 browse --dump-dom "file://$dir/nocsp.html" >"$dir/nocsp.dom"
+# a censused pool's hostile visitors (section 20): their URIs are routes,
+# as text, the page whole
+bin/fpm-analyze --format html -o "$dir/census.html" fixtures/logs/census-hostile.fpmlog 2>"$dir/err5"
+check "the page of a census of hostile URIs: exit 0" $?
+tidy -e -q "$dir/census.html" >"$dir/tidy3" 2>&1; check "tidy: valid HTML5 ($(head -c 200 "$dir/tidy3"))" $?
+! grep -q '<script>alert' "$dir/census.html" && grep -q '&lt;script&gt;alert(1)&lt;/script&gt;' "$dir/census.html" &&
+    grep -q '<th>requests</th><th>a second</th>' "$dir/census.html"
+check "its routes' markup is text, with their requests" $?
 
 /usr/bin/python3 - "$dir" "$top/fixtures/page/realistic.html" "$size" <<'PY' >"$dir/checks"
 import re, sys

@@ -280,13 +280,17 @@ ALTER TABLE fpm_route
 -- the heaviest routes across the fleet: per pool name and route, the cores
 -- they keep busy over every host (each host's route: its share of the
 -- pool's CPU times the pool's mean cores), how many hosts run them, and
--- their CPU per request (weighed by readings); the route to optimize first
+-- their CPU per request (weighed by requests where a census counted them,
+-- else by readings), their readings, and where censused their requests
+-- and requests a second; the route to optimize first
 CREATE OR REPLACE VIEW fleet_heaviest_routes AS
     SELECT r.pool, r.route, count(*) AS hosts,
            round(sum(r.cpu_share_pct / 100 * p.activity_cores_mean::numeric), 3) AS cores,
-           round(sum(r.cpu_ms_per_request * r.readings) / nullif(sum(r.readings), 0), 2)
-               AS cpu_ms_per_request,
-           sum(r.readings) AS readings
+           round(sum(r.cpu_ms_per_request * coalesce(r.requests, r.readings))
+                 / nullif(sum(coalesce(r.requests, r.readings)), 0), 2) AS cpu_ms_per_request,
+           sum(r.readings) AS readings,
+           sum(r.requests) AS requests,
+           sum(r.requests_per_s) AS requests_per_s
       FROM fpm_route r JOIN fpm_pool p USING (hostname, pool)
      GROUP BY r.pool, r.route
      ORDER BY cores DESC NULLS LAST, cpu_ms_per_request DESC, r.pool, r.route;

@@ -81,6 +81,9 @@ check "web7's shop censused, its requests and what they measured ($got)" $?
 got=$(q "SELECT route, requests, requests_per_s FROM fpm_route WHERE hostname = 'web7' AND pool = 'shop' ORDER BY requests DESC, route LIMIT 2" | tr '\n' ' ')
 [ "$got" = "GET /product/{id}|1008|0.43 GET /category/{id}|528|0.22 " ]
 check "and its routes by the visitor's path and method, with their requests ($got)" $?
+got=$(q "SELECT route, requests, requests_per_s FROM fleet_heaviest_routes WHERE route = 'GET /product/{id}'" | tr '\n' ' ')
+[ "$got" = "GET /product/{id}|1008|0.43 " ]
+check "the heaviest routes count a census's requests ($got)" $?
 got=$(q "SELECT count(*) FROM fpm_route WHERE hostname = 'web1' AND pool = 'shop'")
 [ "$got" = 1 ]; check "and its routes: without -r route, web1's shop is one route ($got)" $?
 summary "fleet"

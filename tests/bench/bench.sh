@@ -33,6 +33,12 @@
 #   access   an ACCESS record of 1,000 lines against its floor (one pread of
 #            those bytes, compressed at the recorder's level); the recorder's
 #            round at 50 requests a second per pool with and without access logs
+#   census   fpm-analyze of a censused log (20 pools x 40 workers at 30 s, 50
+#            requests a second per pool in their access logs, docs/rules.md
+#            section 20) of CENSUS_HOURS hours (default 3: a week at that
+#            rate is 605 million lines, some 50 GB of them) against zstd -dc
+#            of the same file: the ratio of CPU time (goal <= 1.5x), serial
+#            and threaded; peak RSS of 1 hour and of CENSUS_HOURS (flat)
 #   fleet    contrib/fleet/fpm-fleet on HOSTS host-weeks (3 pools x 10 workers
 #            at 5 s on 4 cores each) into a real PostgreSQL: host-weeks per
 #            core-hour
@@ -100,6 +106,28 @@ printf 'peak RSS:                          1 day %.1f MiB, %d days %.1f MiB (%d 
     "$(awk "BEGIN { print ${m1#* } / 1024 }")" "$DAYS" "$(awk "BEGIN { print ${a#* } / 1024 }")" \
     "$cores" "$(awk "BEGIN { print ${s#* } / 1024 }")" "$(awk "BEGIN { print ${a6#* } / 1024 }")"
 
+fi
+
+if [ "${CENSUS:-1}" = 1 ]; then
+CH=${CENSUS_HOURS:-3}
+for h in 1 "$CH"; do
+    log=$dir/census-$h.fpmlog.zst
+    [ -s "$log" ] || { echo "writing a $h-hour censused log to $log (once)..."; \
+        GENLOG_ACCESS=50 "$top/bin/genlog" "$h" 20 40 30 16 > "$log"; }
+done
+logc=$dir/census-$CH.fpmlog.zst
+zc="" ac="" sc="" m1="" mh=""
+for i in $(seq "$BEST"); do
+    zc=$(least "$zc" "$(cpu zstd -qdc "$logc" -o /dev/null)")
+    ac=$(least "$ac" "$(cpu "$top/bin/fpm-analyze" --format json "$logc")")
+    sc=$(least "$sc" "$(cpu "$top/bin/fpm-analyze" --threads 1 --format json "$logc")")
+    m1=$(better "$m1" "$(run "$top/bin/fpm-analyze" --format json "$dir/census-1.fpmlog.zst")")
+    mh=$(better "$mh" "$(run "$top/bin/fpm-analyze" --format json "$logc")")
+done
+printf 'census, %d hours at 50 requests a second a pool (%s MB zstd): CPU zstd -dc %.2f s, fpm-analyze %.2f s: %.2fx (goal 1.5x); serial %.2f s: %.2fx; peak RSS 1 hour %.1f MiB, %d hours %.1f MiB\n' \
+    "$CH" "$(awk "BEGIN { printf \"%.0f\", $(stat -c %s "$logc") / 1e6 }")" "$zc" "$ac" \
+    "$(awk "BEGIN { print $ac / $zc }")" "$sc" "$(awk "BEGIN { print $sc / $zc }")" \
+    "$(awk "BEGIN { print ${m1#* } / 1024 }")" "$CH" "$(awk "BEGIN { print ${mh#* } / 1024 }")"
 fi
 
 if [ "${WINDOW:-1}" = 1 ]; then

@@ -175,7 +175,7 @@ int pr_route(const pr_keep *k, unsigned route, double stretch, int64_t *p50, int
 {
     uint32_t m = 0;
     for (uint32_t i = 0; i < k->n; i++)
-        m += k->r[i].route == route;
+        m += route == PR_ALL_ROUTES || k->r[i].route == route;
     if (m < PR_MIN)
         return -1;
     double *t = malloc(m * sizeof *t);
@@ -184,7 +184,7 @@ int pr_route(const pr_keep *k, unsigned route, double stretch, int64_t *p50, int
     uint32_t j = 0;
     for (uint32_t i = 0; i < k->n; i++) {
         int64_t a, b;
-        if (k->r[i].route != route)
+        if (route != PR_ALL_ROUTES && k->r[i].route != route)
             continue;
         pr_split(&k->r[i], &a, &b);
         t[j++] = (double)b + (double)a * stretch;
@@ -196,19 +196,5 @@ int pr_route(const pr_keep *k, unsigned route, double stretch, int64_t *p50, int
 
 int pr_measured(const pr_keep *k, unsigned route, int64_t *p50, int64_t *p95)
 {
-    uint32_t m = 0;
-    for (uint32_t i = 0; i < k->n; i++)
-        m += route == PR_ALL_ROUTES || k->r[i].route == route;
-    if (m < PR_MIN)
-        return -1;
-    double *t = malloc(m * sizeof *t);
-    if (!t)
-        return FPM_ENOMEM;
-    uint32_t j = 0;
-    for (uint32_t i = 0; i < k->n; i++)
-        if (route == PR_ALL_ROUTES || k->r[i].route == route)
-            t[j++] = k->r[i].d_ms;
-    percentiles(t, m, p50, p95);
-    free(t);
-    return 0;
+    return pr_route(k, route, 1.0, p50, p95); /* q + p x 1: each its own duration */
 }

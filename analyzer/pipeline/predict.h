@@ -61,8 +61,9 @@ int pr_measured(const pr_keep *k, unsigned route, int64_t *p50, int64_t *p95);
 void pr_forget_routes(pr_keep *k, const unsigned char *gone);
 
 /* 19.3: the p50 and p95 (nearest rank, whole ms half away from zero) of
- * q + p x stretch over the kept readings of route slot (stretch 1: their own
- * durations).  0, -1 under PR_MIN such readings, or FPM_ENOMEM. */
+ * q + p x stretch over the kept readings of route slot (PR_ALL_ROUTES:
+ * every one; stretch 1: their own durations).  0, -1 under PR_MIN such
+ * readings, or FPM_ENOMEM. */
 int pr_route(const pr_keep *k, unsigned route, double stretch, int64_t *p50, int64_t *p95);
 
 /* The share of the kept readings that were contended, 0 to 1. */

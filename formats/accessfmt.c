@@ -227,7 +227,7 @@ void af_matcher_free(af_matcher *m)
 static const unsigned char CLASS_OF[256] = {
     ['0'] = DIG_, ['1'] = DIG_, ['2'] = DIG_, ['3'] = DIG_, ['4'] = DIG_,
     ['5'] = DIG_, ['6'] = DIG_, ['7'] = DIG_, ['8'] = DIG_, ['9'] = DIG_,
-    ['.'] = B_(AF_SHARE) | B_(AF_DECIMAL), ['-'] = LET_, ['+'] = LET_,
+    ['.'] = B_(AF_SHARE) | B_(AF_DECIMAL), ['-'] = B_(AF_SHARE), ['+'] = B_(AF_SHARE),
     ['a'] = LET_, ['b'] = LET_, ['c'] = LET_, ['d'] = LET_, ['e'] = LET_, ['f'] = LET_,
     ['g'] = LET_, ['h'] = LET_, ['i'] = LET_, ['j'] = LET_, ['k'] = LET_, ['l'] = LET_,
     ['m'] = LET_, ['n'] = LET_, ['o'] = LET_, ['p'] = LET_, ['q'] = LET_, ['r'] = LET_,

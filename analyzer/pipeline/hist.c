@@ -41,7 +41,7 @@ void hist_add_shown(hist *h, int64_t shown, int64_t s, int64_t duration_us)
     h->total++;
     uint64_t cs = s < 0 ? 0 : s > HIST_BUSY_MAX_SHARE ? HIST_BUSY_MAX_SHARE : (uint64_t)s;
     uint64_t per_ms = hist_per_ms(h);
-    uint64_t d = duration_us < 0 ? 0 : (uint64_t)duration_us / (1000 / per_ms);
+    uint64_t d = duration_us < 0 ? 0 : h->us ? (uint64_t)duration_us : (uint64_t)duration_us / 1000;
     if (d > HIST_BUSY_MAX_MS * per_ms)
         d = HIST_BUSY_MAX_MS * per_ms;
     /* in ms C stays under 2 x 4097 x 10^9 x 10^6 < 2^64: halved at least

@@ -15,7 +15,7 @@
 
 #include "pipeline_int.h"
 
-static int name_cmp(const char *a, size_t al, const char *b, size_t bl)
+int pl_name_cmp(const char *a, size_t al, const char *b, size_t bl)
 {
     int c = memcmp(a, b, al < bl ? al : bl);
     if (c)
@@ -151,7 +151,7 @@ pl_pool *pl_get_pool(pipeline *pl, pl_host *h, const char *name, size_t len)
     size_t lo = 0, hi = h->npools;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        int c = name_cmp(h->pools[mid]->name, h->pools[mid]->name_len, name, len);
+        int c = pl_name_cmp(h->pools[mid]->name, h->pools[mid]->name_len, name, len);
         if (c == 0)
             return h->pools[mid];
         if (c < 0)
@@ -249,7 +249,7 @@ pl_host *pl_find_host(const pipeline *pl, const char *name, size_t nl, size_t *a
     size_t lo = 0, hi = pl->nhosts;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        int c = name_cmp(pl->hosts[mid]->hostname, pl->hosts[mid]->hostname_len, name, nl);
+        int c = pl_name_cmp(pl->hosts[mid]->hostname, pl->hosts[mid]->hostname_len, name, nl);
         if (c == 0)
             return pl->hosts[mid];
         if (c < 0)
@@ -432,7 +432,7 @@ static int grow_work(pipeline *pl, size_t n)
 static int cmp_round_pool(const void *a, const void *b)
 {
     const pl_pool_round *x = ((const round_pool *)a)->in, *y = ((const round_pool *)b)->in;
-    return name_cmp(x->name, x->name_len, y->name, y->name_len);
+    return pl_name_cmp(x->name, x->name_len, y->name, y->name_len);
 }
 
 /* The round's pools, found or made. */
@@ -555,7 +555,7 @@ int pipeline_round(pipeline *pl, const pl_round *r)
         return FPM_ENOMEM;
     for (size_t i = 0; i < n; i++)
         pl->work[i] = (round_pool){.in = &r->pools[i], .listen_queue = -1, .kernel_queue = -1,
-                                   .active = -1, .private_bytes = -1};
+                                   .active = -1, .private_bytes = -1, .pool_wait = -1};
     qsort(pl->work, n, sizeof *pl->work, cmp_round_pool);
     h->round_no++;
     if (round_get_pools(pl, h, n) != 0)

@@ -34,6 +34,9 @@ typedef struct {
     int64_t              private_bytes; /* 14.1: its workers' in the round; -1 no STATM */
     int                  access; /* 20.3: the round has an ACCESS record for it ... */
     int                  rate;   /* ... whose lines count in requests_per_s (20.6) */
+    int                  pool_wait; /* 20.4: its workers' summed growth known (1), not (0),
+                                       not yet looked at (-1) ... */
+    uint64_t             pool_dc, pool_dw; /* ... and that sum */
 } round_pool;
 
 struct pipeline {
@@ -89,6 +92,9 @@ int pl_round_memory(pipeline *pl, pl_host *h, const pl_round *r, int in, size_t 
 
 /* Seeking: a round of the window used what jump id left unknown. */
 void pl_need(pipeline *pl, uint64_t id);
+
+/* Names compared as their bytes, a shorter prefix first (hosts, pools). */
+int pl_name_cmp(const char *a, size_t al, const char *b, size_t bl);
 
 /* The host named so, or NULL with where it would go in *at. */
 pl_host *pl_find_host(const pipeline *pl, const char *name, size_t nl, size_t *at);

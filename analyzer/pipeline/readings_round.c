@@ -33,7 +33,16 @@ typedef struct {
     int             in, contended;
     int             waits;     /* 17.2: the pool's SCHED of this pair, both rounds */
     int             nomem;
+    round_pool     *w;        /* its pool of the round (20.4: the pool's wait, once) */
 } reading_ctx;
+
+/* 17.2: the pool's SCHED maps are this round's and the one before's, and
+ * the pair is usable: its workers' waits can be known. */
+static int pair_waits(const pl_host *h, const pl_pool *p, int usable)
+{
+    return usable && p->wait_now.round_no == h->round_no &&
+           p->wait_before.round_no + 1 == h->round_no;
+}
 
 /* A reading into the histogram at `shown` and the sums of section 10 at
  * share (the all set, and the calm set when calm), and into the readings
@@ -243,9 +252,7 @@ int pl_round_readings(pipeline *pl, pl_host *h, const pl_round *r, int in, int u
             continue;
         if (in && p->unsettled_page)
             pl_need(pl, p->skip_id);
-        reading_ctx ctx = {pl, h, p, r, in, contended,
-                           usable && p->wait_now.round_no == h->round_no &&
-                               p->wait_before.round_no + 1 == h->round_no, 0};
+        reading_ctx ctx = {pl, h, p, r, in, contended, pair_waits(h, p, usable), 0, w};
         int unsure = 0, watch = p->seen_uncertain || p->unknowns;
         if (rd_page_seek(pg, &p->remembered, &pl->scratch, &p->status_before, &p->own,
                          on_reading, &ctx, p->seen_uncertain, watch ? &unsure : NULL) ||
@@ -471,10 +478,7 @@ static round_pool *round_pool_named(pipeline *pl, size_t n, const unsigned char 
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         const pl_pool_round *x = pl->work[mid].in;
-        size_t m = x->name_len < len ? x->name_len : len;
-        int c = memcmp(x->name, name, m);
-        if (c == 0)
-            c = (x->name_len > len) - (x->name_len < len);
+        int c = pl_name_cmp(x->name, x->name_len, (const char *)name, len);
         if (c == 0)
             return &pl->work[mid];
         if (c < 0)
@@ -487,7 +491,7 @@ static round_pool *round_pool_named(pipeline *pl, size_t n, const unsigned char 
 
 /* 20.4: the wait of a line's worker in the pair: its pid's where the
  * round's PIDS has it, else the pool's (a worker that has exited). */
-static int line_wait(const reading_ctx *c, int64_t pid, wait_known *wk)
+static int line_wait(reading_ctx *c, int64_t pid, wait_known *wk)
 {
     if (!c->waits)
         return 0;
@@ -502,7 +506,13 @@ static int line_wait(const reading_ctx *c, int64_t pid, wait_known *wk)
         else
             hi = mid;
     }
-    return wt_pool_growth(&c->p->wait_before, &c->p->wait_now, &wk->dc, &wk->dw);
+    round_pool *w = c->w;
+    if (w->pool_wait < 0) /* once a pool and round, not a line */
+        w->pool_wait = wt_pool_growth(&c->p->wait_before, &c->p->wait_now, &w->pool_dc,
+                                      &w->pool_dw);
+    wk->dc = w->pool_dc;
+    wk->dw = w->pool_dw;
+    return w->pool_wait;
 }
 
 /* 20.4 to 20.6: a line of a censused pool, after rule 1 and 2: own, or a
@@ -581,8 +591,7 @@ static int round_lines(pipeline *pl, pl_host *h, const pl_round *r, int usable, 
                 continue;
             }
             reading_ctx ctx = {pl, h, t->pool, r, 1, contended,
-                               usable && t->pool->wait_now.round_no == h->round_no &&
-                                   t->pool->wait_before.round_no + 1 == h->round_no, 0};
+                               pair_waits(h, t->pool, usable), 0, t};
             line_reading(&ctx, &l, t->rate);
             if (ctx.nomem)
                 return FPM_ENOMEM;

@@ -13,6 +13,9 @@
 
 /* ------------------------------------------------------------- compiling */
 
+static void plan_split(af_format *f);
+static int in_class(af_class c, unsigned char x);
+
 typedef struct {
     af_format *f;
     size_t     icap, lcap, llen;
@@ -173,6 +176,10 @@ int af_compile(af_format *f, const char *fmt, size_t len)
         }
         i++;
     }
+    for (int x = 0; x < 256; x++)
+        for (int c = AF_SHARE; c <= AF_INTEGER; c++)
+            f->in[x] |= (uint8_t)(in_class((af_class)c, (unsigned char)x) << c);
+    plan_split(f);
     f->usable = f->first[AF_CPU] >= 0 && f->first[AF_DURATION] >= 0 && f->first[AF_PID] >= 0;
     snprintf(f->reason, sizeof f->reason, "%s",
              f->usable                   ? "usable"
@@ -231,12 +238,9 @@ static int in_class(af_class c, unsigned char x)
                              (unsigned)((x | 0x20) - 'a') < 26u);
 }
 
-static int digits(const unsigned char *s, size_t n)
+static int digit(unsigned char x)
 {
-    for (size_t i = 0; i < n; i++)
-        if (s[i] < '0' || s[i] > '9')
-            return 0;
-    return 1;
+    return (unsigned)(x - '0') < 10u;
 }
 
 /* php-fpm's time at line[pos..): its end, or 0.  [0-9]{2}/[^/ ]+/[0-9]{4}
@@ -245,7 +249,7 @@ static int digits(const unsigned char *s, size_t n)
 static size_t time_end(const unsigned char *l, size_t len, size_t pos)
 {
     size_t i = pos;
-    if (len - i < 3 || !digits(l + i, 2) || l[i + 2] != '/')
+    if (len - i < 3 || !digit(l[i]) || !digit(l[i + 1]) || l[i + 2] != '/')
         return 0;
     i += 3;
     size_t m = i;
@@ -254,17 +258,16 @@ static size_t time_end(const unsigned char *l, size_t len, size_t pos)
     if (i == m || i == len || l[i] != '/')
         return 0;
     i++;
-    static const char shape[] = "dddd:dd:dd:dd sdddd"; /* d a digit, s a sign */
-    if (len - i < sizeof shape - 1)
+    /* dddd:dd:dd:dd sdddd: d a digit, s a sign; the punctuation at 4, 7,
+     * 10, 13, the sign at 14 */
+    if (len - i < 19 || l[i + 4] != ':' || l[i + 7] != ':' || l[i + 10] != ':' ||
+        l[i + 13] != ' ' || (l[i + 14] != '-' && l[i + 14] != '+'))
         return 0;
-    for (size_t k = 0; k < sizeof shape - 1; k++, i++) {
-        char c = shape[k];
-        if (c == 'd' ? l[i] < '0' || l[i] > '9'
-            : c == 's' ? l[i] != '-' && l[i] != '+'
-                       : l[i] != (unsigned char)c)
+    static const unsigned char at[] = {0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 15, 16, 17, 18};
+    for (size_t k = 0; k < sizeof at; k++)
+        if (!digit(l[i + at[k]]))
             return 0;
-    }
-    return i;
+    return i + 19;
 }
 
 static int lit_at(const af_format *f, const af_item *it, const unsigned char *l, size_t len,
@@ -273,6 +276,118 @@ static int lit_at(const af_format *f, const af_item *it, const unsigned char *l,
     if (it->len == 1) /* most literals are a space: no call */
         return p < len && l[p] == (unsigned char)f->lits[it->lit];
     return len - p >= it->len && memcmp(l + p, f->lits + it->lit, it->len) == 0;
+}
+
+/* ---- the split: one pass where the format allows one split at most */
+
+static unsigned char lit_first(const af_format *f, const af_item *it)
+{
+    return (unsigned char)f->lits[it->lit];
+}
+
+static unsigned char lit_last(const af_format *f, const af_item *it)
+{
+    return (unsigned char)f->lits[it->lit + it->len - 1];
+}
+
+/* Whether every line has one split at most, found by split() (accessfmt.h):
+ * before the first text item, literals, times, and classes each followed by
+ * a literal whose first byte they cannot hold (or by the line's end); from
+ * the first text item to the last, text and literal in turn; after it, a
+ * literal, then classes each after a literal whose last byte they cannot
+ * hold, and literals. */
+static void plan_split(af_format *f)
+{
+    size_t n = f->n, a = n, z = n;
+    for (size_t i = 0; i < n; i++)
+        if (f->item[i].cls == AF_TEXT) {
+            if (a == n)
+                a = i;
+            z = i;
+        }
+    f->split = 0;
+    f->text_first = (uint32_t)a;
+    f->text_last = (uint32_t)z;
+    for (size_t i = 0; i < n; i++) {
+        const af_item *it = &f->item[i];
+        af_class c = (af_class)it->cls;
+        int field = c != AF_LIT && c != AF_TEXT && c != AF_TIME;
+        if (i < a) { /* before: left to right */
+            if (field && i + 1 < n &&
+                (f->item[i + 1].cls != AF_LIT || in_class(c, lit_first(f, &f->item[i + 1]))))
+                return;
+        } else if (i <= z) { /* text, literal, text, ... */
+            if ((af_class)it->cls != ((i - a) % 2 ? AF_LIT : AF_TEXT))
+                return;
+        } else if (i == z + 1 ? c != AF_LIT
+                   : c == AF_TIME || (field && (f->item[i - 1].cls != AF_LIT ||
+                                                in_class(c, lit_last(f, &f->item[i - 1]))))) {
+            return; /* after: right to left */
+        }
+    }
+    f->split = 1;
+}
+
+/* The one split of line[0..len), when f->split: 1 (spans set) or 0. */
+static int split(af_matcher *m, const af_format *f, const unsigned char *l, size_t len)
+{
+    size_t n = f->n, a = f->text_first, z = f->text_last, pos = 0, end = len;
+    af_span *sp = m->span;
+    for (size_t i = 0; i < a; i++) { /* before the text: each item's one end */
+        const af_item *it = &f->item[i];
+        size_t e = pos;
+        if (it->cls == AF_LIT) {
+            if (!lit_at(f, it, l, len, pos))
+                return 0;
+            e = pos + it->len;
+        } else if (it->cls == AF_TIME) {
+            if (!(e = time_end(l, len, pos)))
+                return 0;
+        } else {
+            unsigned bit = 1u << it->cls;
+            while (e < len && (f->in[l[e]] & bit))
+                e++;
+            if (e == pos)
+                return 0;
+        }
+        sp[i] = (af_span){(uint32_t)pos, (uint32_t)(e - pos)};
+        pos = e;
+    }
+    if (a == n)
+        return pos == len;
+    for (size_t i = n; i-- > z + 1;) { /* after it: from the line's end */
+        const af_item *it = &f->item[i];
+        size_t s = end;
+        if (it->cls == AF_LIT) {
+            if (end - pos < it->len ||
+                (it->len == 1 ? l[end - 1] != lit_first(f, it)
+                              : memcmp(l + end - it->len, f->lits + it->lit, it->len) != 0))
+                return 0;
+            s = end - it->len;
+        } else {
+            unsigned bit = 1u << it->cls;
+            while (s > pos && (f->in[l[s - 1]] & bit))
+                s--;
+            if (s == end)
+                return 0;
+        }
+        sp[i] = (af_span){(uint32_t)s, (uint32_t)(end - s)};
+        end = s;
+    }
+    for (size_t i = a; i < z; i += 2) { /* each text to its literal's first place */
+        const af_item *it = &f->item[i + 1];
+        const unsigned char *hit =
+            it->len == 1 ? memchr(l + pos, lit_first(f, it), end - pos)
+                         : memmem(l + pos, end - pos, f->lits + it->lit, it->len);
+        if (!hit)
+            return 0;
+        size_t k = (size_t)(hit - l);
+        sp[i] = (af_span){(uint32_t)pos, (uint32_t)(k - pos)};
+        sp[i + 1] = (af_span){(uint32_t)k, it->len};
+        pos = k + it->len;
+    }
+    sp[z] = (af_span){(uint32_t)pos, (uint32_t)(end - pos)};
+    return 1;
 }
 
 /* ---- the first pass: backtracking, candidates in the pattern's order */
@@ -493,18 +608,14 @@ int af_match(af_matcher *m, const af_format *f, const unsigned char *l, size_t l
     m->steps = 0;
     if (len > AF_MAX_LINE)
         return 0;
+    if (f->split) {
+        m->steps = f->n;
+        return split(m, f, l, len);
+    }
     /* most lines match on the first candidates: backtracking, until it has
      * taken a few times the line's length; past that, the exact search */
     int rc = backtrack(m, f, l, len, 4 * ((uint64_t)len + f->n + 16));
     return rc >= 0 ? rc : exact(m, f, l, len);
-}
-
-int af_value(const af_matcher *m, const af_format *f, af_role r, af_span *out)
-{
-    if (r >= AF_NROLES || f->first[r] < 0)
-        return 0;
-    *out = m->span[f->first[r]];
-    return 1;
 }
 
 /* ---------------------------------------------------------------- values */
@@ -545,23 +656,22 @@ int af_duration_us(const unsigned char *v, size_t n, af_unit u, uint64_t *us)
     return 0;
 }
 
-long af_uri(const af_matcher *m, const af_format *f, const unsigned char *l, char *out)
+long af_uri(const af_matcher *m, const af_format *f, const unsigned char *l, char *buf,
+            const char **uri)
 {
     af_span s, q;
-    if (af_value(m, f, AF_REQUEST_URI, &s)) {
-        memcpy(out, l + s.off, s.len);
+    int request_uri = af_value(m, f, AF_REQUEST_URI, &s);
+    if (!request_uri && !af_value(m, f, AF_SCRIPT, &s))
+        return -1;
+    if (request_uri || !af_value(m, f, AF_QUERY, &q) || q.len == 0) {
+        *uri = (const char *)l + s.off; /* one span of the line: no copy */
         return (long)s.len;
     }
-    if (!af_value(m, f, AF_SCRIPT, &s))
-        return -1;
-    memcpy(out, l + s.off, s.len);
-    long n = (long)s.len;
-    if (af_value(m, f, AF_QUERY, &q) && q.len > 0) { /* both within one line */
-        out[n++] = '?';
-        memcpy(out + n, l + q.off, q.len);
-        n += (long)q.len;
-    }
-    return n;
+    memcpy(buf, l + s.off, s.len); /* %r, '?' and %q: both within one line */
+    buf[s.len] = '?';
+    memcpy(buf + s.len + 1, l + q.off, q.len);
+    *uri = buf;
+    return (long)(s.len + 1 + q.len);
 }
 
 size_t af_redact(const af_matcher *m, const af_format *f, const unsigned char *l, size_t len,

@@ -15,6 +15,14 @@
  * whether the rest can match from there and takes the same split: a
  * hostile line costs at most items x (length + 1) steps more, never the
  * exponential time of plain backtracking.
+ *
+ * Most formats have one split at most, found in one pass: 20.7's and any
+ * whose fields before the first text field and after the last are each
+ * bounded by literals they cannot hold (`%p `, ` %C%%`), and whose text
+ * fields are separated by a literal each (`%m %{REQUEST_URI}e`).  The
+ * fields before are read left to right, those after right to left from
+ * the line's end, and each text field ends at its literal's first place:
+ * the split backtracking would find (tests/accessfmt/re_equal.py).
  */
 #ifndef ACCESSFMT_H
 #define ACCESSFMT_H
@@ -61,6 +69,9 @@ typedef struct {
     af_unit  duration_unit;    /* of the first %d */
     uint32_t memory_unit;      /* bytes per unit of the first %M: 1, 1024, 1048576 */
     int      usable;           /* not unusable, with %C, a duration and %p */
+    int      split;            /* af_match splits its lines by their literals (below) */
+    uint32_t text_first, text_last; /* its first and last text items; n when none */
+    uint8_t  in[256];          /* bit c of in[x]: byte x is in class c (a share, ...) */
     char     reason[112];      /* "usable", "unusable: no %C", "unusable: no duration",
                                   "unusable: no %p", "unusable: %{foo}d unknown" */
 } af_format;
@@ -98,18 +109,26 @@ int af_match_exact(af_matcher *m, const af_format *f, const unsigned char *line,
 
 /* The span of role r's first place in the line last matched: 1, or 0 when
  * the format has none. */
-int af_value(const af_matcher *m, const af_format *f, af_role r, af_span *out);
+static inline int af_value(const af_matcher *m, const af_format *f, af_role r, af_span *out)
+{
+    if (r >= AF_NROLES || f->first[r] < 0)
+        return 0;
+    *out = m->span[f->first[r]];
+    return 1;
+}
 
 /* 20.4: a duration's value in microseconds in unit u: seconds and
  * milliseconds are digits, optionally '.' and one to three digits,
  * converted exactly; microseconds digits only.  0, or -1 (no duration). */
 int af_duration_us(const unsigned char *v, size_t n, af_unit u, uint64_t *us);
 
-/* 20.2: the URI of the line last matched, into out (at most AF_MAX_LINE +
- * 1 bytes): %{REQUEST_URI}e's value where the format has it, else %r's,
- * and '?' and %q's where the format has %q and it is not empty.  Its
- * length, or -1 when the format has neither. */
-long af_uri(const af_matcher *m, const af_format *f, const unsigned char *line, char *out);
+/* 20.2: the URI of the line last matched, in *uri: %{REQUEST_URI}e's
+ * value where the format has it, else %r's, and '?' and %q's where the
+ * format has %q and it is not empty.  *uri points into the line where the
+ * URI is one span of it, else into buf (at least AF_MAX_LINE + 1 bytes).
+ * Its length, or -1 when the format has neither. */
+long af_uri(const af_matcher *m, const af_format *f, const unsigned char *line, char *buf,
+            const char **uri);
 
 /* --redact-query: the line last matched into out (at least len bytes) with
  * every place of %r and %{REQUEST_URI}e cut at its first '?' and every %q

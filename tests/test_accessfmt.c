@@ -39,7 +39,7 @@ static int match(const char *fmt, const char *line, af_role r, const char *want)
     assert_int_equal(af_matcher_init(&m, &f), 0);
     int ok = af_match(&m, &f, (const unsigned char *)line, strlen(line));
     if (ok && want) {
-        af_span s;
+        af_span s = {0, 0};
         assert_true(af_value(&m, &f, r, &s));
         if (s.len != strlen(want) || memcmp(line + s.off, want, s.len) != 0)
             fail_msg("\"%s\" ~ \"%s\": role %d is \"%.*s\", want \"%s\"", fmt, line, (int)r,
@@ -217,13 +217,15 @@ static void test_20_2_the_4096_cut(void **state)
 /* 20.2: the work is polynomial: a 4096-byte line of spaces against ten
  * text fields that cannot end it takes at most 4 x (length + items + 16)
  * steps of backtracking, then items x (length + 1) of the exact search
- * (plain backtracking: C(4096, 10) splits) */
+ * (plain backtracking: C(4096, 10) splits).  `%C%d`, two classes with no
+ * literal between, keeps the format from the one-pass split. */
 static void test_20_2_a_hostile_line_takes_polynomial_work(void **state)
 {
     (void)state;
-    const char *fmt = "%m %m %m %m %m %m %m %m %m %m %C %d %p";
+    const char *fmt = "%m %m %m %m %m %m %m %m %m %m %C%d %p";
     af_format f = compiled(fmt);
     af_matcher m;
+    assert_false(f.split);
     assert_int_equal(af_matcher_init(&m, &f), 0);
     unsigned char *line = malloc(AF_MAX_LINE);
     memset(line, ' ', AF_MAX_LINE);
@@ -267,6 +269,46 @@ static void test_20_2_the_exact_search_splits_as_backtracking_does(void **state)
     }
 }
 
+/* 20.2: a format whose fields before and after its text fields are bounded
+ * by literals they cannot hold splits a line in one pass, the split the
+ * exact search takes: 20.7's, a hostile line against ten text fields, a
+ * class run into the text, lines that do not match */
+static void test_20_2_the_one_pass_split_is_the_exact_searchs(void **state)
+{
+    (void)state;
+    static const struct { const char *fmt, *line; int split, match; } c[] = {
+        {CENSUS, "07/Dec/2026:00:14:45 +0000 4242 GET /a b\"c d 200 164.025 2048 99.50%", 1, 1},
+        {CENSUS, "07/Dec/2026:00:14:45 +0000 1 GET /x 200 1 2 3% 200 1.000 2 3.00%", 1, 1},
+        {CENSUS, "07/Dec/2026:00:14:45 +0000 1 GET  200 1.000 2 3.00%", 1, 1},
+        {CENSUS, "07/Dec/2026:00:14:45 +0000 1 GET 200 1.000 2 3.00%", 1, 0},
+        {CENSUS, "07/Dec/2026:00:14:45 +0000 1 /x 200 1.000 2 3.00%", 1, 0},
+        {"%m %m %m %m %m %m %m %m %m %m %C %d %p", "                    ", 1, 0},
+        {"%m %m %C %d %p", "a b c 1 2 3", 1, 1}, {"%p%m %C", "12x 1", 0, 1},
+        {"%p [%m] %{REQUEST_URI}e c=%C %d", "7 [GET] /a] c=1 c=1 2", 1, 1},
+        {"%p %m x%C %d", "7 a xx1 2", 0, 1}, /* a share can hold the x */
+        {"%p -- %m", "7 -- --", 1, 1}, {"%p %d %C", "7 1.5 2", 1, 1}, {"%p %d %C", "7 1.5 ", 1, 0},
+        {"%m %C%%", "a b 5%%", 1, 0}, {"%m %C%%", "a b 5%", 1, 1},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        af_format f = compiled(c[i].fmt);
+        af_matcher a, b;
+        assert_int_equal(f.split, c[i].split);
+        assert_int_equal(af_matcher_init(&a, &f), 0);
+        assert_int_equal(af_matcher_init(&b, &f), 0);
+        size_t n = strlen(c[i].line);
+        int ma = af_match(&a, &f, (const unsigned char *)c[i].line, n);
+        int mb = af_match_exact(&b, &f, (const unsigned char *)c[i].line, n);
+        if (ma != c[i].match || mb != c[i].match ||
+            (ma && memcmp(a.span, b.span, f.n * sizeof *a.span) != 0))
+            fail_msg("\"%s\" ~ \"%s\": the split differs", c[i].fmt, c[i].line);
+        if (f.split)
+            assert_int_equal(a.steps, f.n); /* one pass, whatever the line */
+        af_matcher_free(&a);
+        af_matcher_free(&b);
+        af_free(&f);
+    }
+}
+
 /* 20.2: the URI: %{REQUEST_URI}e where the format has it, else %r, and ?
  * and %q where %q is not empty */
 static void test_20_2_the_uri(void **state)
@@ -282,10 +324,11 @@ static void test_20_2_the_uri(void **state)
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
         af_format f = compiled(c[i].fmt);
         af_matcher m;
-        char out[AF_MAX_LINE + 1];
+        char buf[AF_MAX_LINE + 1];
+        const char *out = NULL;
         assert_int_equal(af_matcher_init(&m, &f), 0);
         assert_true(af_match(&m, &f, (const unsigned char *)c[i].line, strlen(c[i].line)));
-        long n = af_uri(&m, &f, (const unsigned char *)c[i].line, out);
+        long n = af_uri(&m, &f, (const unsigned char *)c[i].line, buf, &out);
         assert_int_equal(n, c[i].n);
         if (n >= 0)
             assert_memory_equal(out, c[i].uri, (size_t)n);
@@ -344,6 +387,7 @@ int main(void)
         cmocka_unit_test(test_20_2_the_4096_cut),
         cmocka_unit_test(test_20_2_a_hostile_line_takes_polynomial_work),
         cmocka_unit_test(test_20_2_the_exact_search_splits_as_backtracking_does),
+        cmocka_unit_test(test_20_2_the_one_pass_split_is_the_exact_searchs),
         cmocka_unit_test(test_20_2_the_uri),
         cmocka_unit_test(test_redact_query_in_the_uri_fields),
         cmocka_unit_test(test_20_2_any_bytes_in_text),

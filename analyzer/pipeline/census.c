@@ -46,7 +46,7 @@ cs_verdict cs_read(af_matcher *m, const af_format *f, const unsigned char *line,
     if (af_value(m, f, AF_MEMORY, &v) && digits(line + v.off, v.len, &mem) == 0 &&
         mem <= INT64_MAX / (int64_t)f->memory_unit)
         out->memory = mem * (int64_t)f->memory_unit;
-    out->uri_len = af_uri(m, f, line, out->uri);
+    out->uri_len = af_uri(m, f, line, out->buf, &out->uri);
     out->method_len = 0;
     if (af_value(m, f, AF_METHOD, &v) && v.len >= 1 && v.len <= CS_MAX_METHOD) {
         size_t i = 0;

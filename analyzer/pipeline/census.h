@@ -29,8 +29,9 @@ typedef struct {
     int                  has_pool;    /* %n: its value ... */
     const unsigned char *pool;        /* ... in the line */
     size_t               pool_len;
-    long                 uri_len;     /* 20.2's URI, in uri; -1 none */
-    char                 uri[AF_MAX_LINE + 1];
+    long                 uri_len;     /* 20.2's URI, at uri (in the line, or buf); -1 none */
+    const char          *uri;
+    char                 buf[AF_MAX_LINE + 1];
     size_t               method_len;  /* 1 to 16 bytes of A-Z in method; 0 none */
     char                 method[CS_MAX_METHOD];
 } cs_line;

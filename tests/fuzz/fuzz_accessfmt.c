@@ -43,6 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     static char uri[AF_MAX_LINE + 1];
+    const char *u;
     static unsigned char red[AF_MAX_LINE];
     size_t i = nl ? fl + 1 : size;
     while (i < size) {
@@ -51,7 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const unsigned char *l = data + i;
         if (af_match(&m, &f, l, n)) {
             spans_hold(&f, &m, l, n);
-            if (af_uri(&m, &f, l, uri) > (long)n + 1)
+            if (af_uri(&m, &f, l, uri, &u) > (long)n + 1)
                 __builtin_trap();
             if (af_redact(&m, &f, l, n, red) > n)
                 __builtin_trap();

@@ -11,10 +11,12 @@ static int digits(const unsigned char *v, size_t n, int64_t *out)
     if (n == 0)
         return -1;
     int64_t x = 0;
+    const int64_t top = INT64_MAX / 10; /* a constant: no division a digit */
     for (size_t i = 0; i < n; i++) {
-        if (v[i] < '0' || v[i] > '9' || x > (INT64_MAX - (v[i] - '0')) / 10)
+        int d = v[i] - '0';
+        if (d < 0 || d > 9 || x > top || (x == top && d > INT64_MAX % 10))
             return -1;
-        x = x * 10 + (v[i] - '0');
+        x = x * 10 + d;
     }
     *out = x;
     return 0;

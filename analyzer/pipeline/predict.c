@@ -24,7 +24,7 @@ int pr_add_route(pr_keep *k, int64_t d_ms, int64_t s, int waited, unsigned route
     pr_reading v = {cap32(d_ms), share > 0x7fffffu ? 0x7fffffu : share, waited != 0,
                     route > PR_NO_ROUTE ? PR_NO_ROUTE : route};
     if (k->stride) { /* 20.6: the systematic sample */
-        if (k->offered++ % k->stride != 0)
+        if ((k->offered++ & (k->stride - 1)) != 0) /* a power of two: no division */
             return 0;
         if (k->n == PR_KEEP) { /* the 4097th: the odd places go, the stride doubles */
             for (uint32_t i = 1; 2 * i < PR_KEEP; i++)

@@ -337,7 +337,8 @@ static int split(af_matcher *m, const af_format *f, const unsigned char *l, size
         const af_item *it = &f->item[i];
         size_t e = pos;
         if (it->cls == AF_LIT) {
-            if (!lit_at(f, it, l, len, pos))
+            if (it->len == 1 ? pos == len || l[pos] != lit_first(f, it)
+                             : !lit_at(f, it, l, len, pos))
                 return 0;
             e = pos + it->len;
         } else if (it->cls == AF_TIME) {
@@ -376,12 +377,21 @@ static int split(af_matcher *m, const af_format *f, const unsigned char *l, size
     }
     for (size_t i = a; i < z; i += 2) { /* each text to its literal's first place */
         const af_item *it = &f->item[i + 1];
-        const unsigned char *hit =
-            it->len == 1 ? memchr(l + pos, lit_first(f, it), end - pos)
-                         : memmem(l + pos, end - pos, f->lits + it->lit, it->len);
-        if (!hit)
+        size_t k = pos;
+        if (it->len == 1) { /* a method's few bytes: no call, unless it is long */
+            unsigned char c = lit_first(f, it);
+            while (k < end && k - pos < 16 && l[k] != c)
+                k++;
+            if (k < end && l[k] != c) {
+                const unsigned char *hit = memchr(l + k, c, end - k);
+                k = hit ? (size_t)(hit - l) : end;
+            }
+        } else {
+            const unsigned char *hit = memmem(l + pos, end - pos, f->lits + it->lit, it->len);
+            k = hit ? (size_t)(hit - l) : end;
+        }
+        if (k == end)
             return 0;
-        size_t k = (size_t)(hit - l);
         sp[i] = (af_span){(uint32_t)pos, (uint32_t)(k - pos)};
         sp[i + 1] = (af_span){(uint32_t)k, it->len};
         pos = k + it->len;
@@ -649,10 +659,15 @@ int af_duration_us(const unsigned char *v, size_t n, af_unit u, uint64_t *us)
     }
     for (; fd < 3; fd++)
         frac *= 10; /* thousandths */
-    uint64_t scale = u == AF_SECONDS ? 1000000 : 1000, fscale = u == AF_SECONDS ? 1000 : 1;
-    if (whole > (UINT64_MAX - frac * fscale) / scale)
+    if (u == AF_SECONDS) { /* a constant divisor each: no division a line */
+        if (whole > (UINT64_MAX - frac * 1000) / 1000000)
+            return -1;
+        *us = whole * 1000000 + frac * 1000;
+        return 0;
+    }
+    if (whole > (UINT64_MAX - frac) / 1000)
         return -1;
-    *us = whole * scale + frac * fscale;
+    *us = whole * 1000 + frac;
     return 0;
 }
 

@@ -38,7 +38,9 @@
 #            section 20) of CENSUS_HOURS hours (default 3: a week at that
 #            rate is 605 million lines, some 50 GB of them) against zstd -dc
 #            of the same file: the ratio of CPU time (goal <= 1.5x), serial
-#            and threaded; peak RSS of 1 hour and of CENSUS_HOURS (flat)
+#            and threaded; peak RSS of 1 hour and of CENSUS_HOURS (flat); and
+#            its floors (bin/readlog): the records read, each line found, each
+#            byte through a table, each line matched
 #   fleet    contrib/fleet/fpm-fleet on HOSTS host-weeks (3 pools x 10 workers
 #            at 5 s on 4 cores each) into a real PostgreSQL: host-weeks per
 #            core-hour
@@ -116,9 +118,13 @@ for h in 1 "$CH"; do
         GENLOG_ACCESS=50 "$top/bin/genlog" "$h" 20 40 30 16 > "$log"; }
 done
 logc=$dir/census-$CH.fpmlog.zst
-zc="" ac="" sc="" m1="" mh=""
+zc="" ac="" sc="" m1="" mh="" f0="" fl="" fb="" fm=""
 for i in $(seq "$BEST"); do
     zc=$(least "$zc" "$(cpu zstd -qdc "$logc" -o /dev/null)")
+    f0=$(least "$f0" "$(cpu "$top/bin/readlog" "$logc" 0)")
+    fl=$(least "$fl" "$(cpu "$top/bin/readlog" "$logc" 0 lines)")
+    fb=$(least "$fb" "$(cpu "$top/bin/readlog" "$logc" 0 bytes)")
+    fm=$(least "$fm" "$(cpu "$top/bin/readlog" "$logc" 0 match)")
     ac=$(least "$ac" "$(cpu "$top/bin/fpm-analyze" --format json "$logc")")
     sc=$(least "$sc" "$(cpu "$top/bin/fpm-analyze" --threads 1 --format json "$logc")")
     m1=$(better "$m1" "$(run "$top/bin/fpm-analyze" --format json "$dir/census-1.fpmlog.zst")")
@@ -128,6 +134,10 @@ printf 'census, %d hours at 50 requests a second a pool (%s MB zstd): CPU zstd -
     "$CH" "$(awk "BEGIN { printf \"%.0f\", $(stat -c %s "$logc") / 1e6 }")" "$zc" "$ac" \
     "$(awk "BEGIN { print $ac / $zc }")" "$sc" "$(awk "BEGIN { print $sc / $zc }")" \
     "$(awk "BEGIN { print ${m1#* } / 1024 }")" "$CH" "$(awk "BEGIN { print ${mh#* } / 1024 }")"
+# the floors under it, each a step more of what a census must do (readlog)
+printf 'census floors, CPU: the records read %.2f s (%.2fx), each line found %.2f s (%.2fx), each byte through a table %.2f s (%.2fx), each line matched %.2f s (%.2fx)\n' \
+    "$f0" "$(awk "BEGIN { print $f0 / $zc }")" "$fl" "$(awk "BEGIN { print $fl / $zc }")" \
+    "$fb" "$(awk "BEGIN { print $fb / $zc }")" "$fm" "$(awk "BEGIN { print $fm / $zc }")"
 fi
 
 if [ "${WINDOW:-1}" = 1 ]; then

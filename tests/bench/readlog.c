@@ -1,16 +1,53 @@
-/* readlog LOG [DECODERS]: reads every record of LOG, the frames decoded
- * ahead on DECODERS threads (0, the default: the reader alone), and prints
- * how many records and bytes it read.  make bench times it against
- * zstd -dc: what decoding frames in parallel does on its own. */
+/* readlog LOG [DECODERS [WORK]]: reads every record of LOG, the frames
+ * decoded ahead on DECODERS threads (0, the default: the reader alone), and
+ * prints how many records and bytes it read.  make bench times it against
+ * zstd -dc: what decoding frames in parallel does on its own.
+ *
+ * WORK is what is done to each line of the ACCESS records besides, the
+ * floors of a census's replay (docs/maintaining.md): `lines` finds each
+ * line's end; `bytes` also takes each of its bytes once through a table
+ * (the least any reading of a line's fields can do); `match` also matches
+ * it against 20.7's access.format (formats/accessfmt.h), as fpm-analyze
+ * does before the rules read its values. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "accessfmt.h"
 #include "fpmlog.h"
+
+enum { NONE, LINES, BYTES, MATCH };
+
+/* The work on one ACCESS record's lines: a sum, so that none is left out. */
+static unsigned long long lines_of(const fpmlog_record *rec, int work, const af_format *f,
+                                   af_matcher *m, unsigned long long *lines)
+{
+    unsigned long long sum = 0;
+    const unsigned char *b = rec->payload, *end = b + rec->len;
+    while (b < end) {
+        const unsigned char *nl = memchr(b, '\n', (size_t)(end - b));
+        size_t len = nl ? (size_t)(nl - b) : (size_t)(end - b);
+        if (work == BYTES)
+            for (size_t k = 0; k < len; k++)
+                sum += f->in[b[k]];
+        else if (work == MATCH)
+            sum += (unsigned)af_match(m, f, b, len);
+        else
+            sum += len;
+        (*lines)++;
+        b += len + (nl != NULL);
+    }
+    return sum;
+}
 
 int main(int argc, char **argv)
 {
-    if (argc < 2 || argc > 3) {
-        fprintf(stderr, "usage: readlog LOG [DECODERS]\n");
+    int work = argc == 4 ? !strcmp(argv[3], "lines") ? LINES
+                           : !strcmp(argv[3], "bytes") ? BYTES
+                           : !strcmp(argv[3], "match") ? MATCH : -1
+                         : NONE;
+    if (argc < 2 || argc > 4 || work < 0) {
+        fprintf(stderr, "usage: readlog LOG [DECODERS [lines|bytes|match]]\n");
         return 2;
     }
     char err[256];
@@ -19,22 +56,36 @@ int main(int argc, char **argv)
         fprintf(stderr, "readlog: %s: %s\n", argv[1], err);
         return 2;
     }
-    int decoders = argc == 3 ? atoi(argv[2]) : 0;
+    int decoders = argc >= 3 ? atoi(argv[2]) : 0;
     if (decoders > 0 && fpmlog_reader_ahead(r, decoders) != 0)
         fprintf(stderr, "readlog: %s: frames not decoded ahead\n", argv[1]);
+    af_format f = {0};
+    af_matcher m = {0};
+    if (work != NONE && (af_compile(&f, AF_CENSUS_FORMAT, strlen(AF_CENSUS_FORMAT)) != 0 ||
+                         af_matcher_init(&m, &f) != 0)) {
+        fprintf(stderr, "readlog: out of memory\n");
+        return 2;
+    }
     fpmlog_record rec;
     fpmlog_damage dmg;
-    unsigned long long records = 0, bytes = 0, damaged = 0;
+    unsigned long long records = 0, bytes = 0, damaged = 0, lines = 0, sum = 0;
     int ret;
     while ((ret = fpmlog_reader_next(r, &rec, &dmg)) != 0 && ret != -2) {
         if (ret == 1) {
             records++;
             bytes += rec.len;
+            if (work != NONE && strcmp(rec.type, "ACCESS") == 0)
+                sum += lines_of(&rec, work, &f, &m, &lines);
         } else {
             damaged++;
         }
     }
     fpmlog_reader_free(r);
-    printf("%llu records, %llu payload bytes, %llu damaged\n", records, bytes, damaged);
+    af_matcher_free(&m);
+    af_free(&f);
+    printf("%llu records, %llu payload bytes, %llu damaged", records, bytes, damaged);
+    if (work != NONE)
+        printf("; %llu access lines (%llu)", lines, sum);
+    printf("\n");
     return ret == -2 ? 2 : 0;
 }

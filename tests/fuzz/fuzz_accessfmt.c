@@ -2,7 +2,8 @@
  * 20.2).  The input's first line is the format, each line after it a line
  * of the log.  A matched line's spans cover it in order, each field's
  * value is of its class, the URI and the redacted line fit where they
- * must, and the work stays within its bound. */
+ * must, the work stays within its bound, and where the format splits in
+ * one pass, the split is the exact search's. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -35,10 +36,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const unsigned char *nl = memchr(data, '\n', size);
     size_t fl = nl ? (size_t)(nl - data) : size;
     af_format f = {0};
-    af_matcher m;
+    af_matcher m, x;
     if (af_compile(&f, (const char *)data, fl) != 0)
         return 0;
     if (af_matcher_init(&m, &f) != 0) {
+        af_free(&f);
+        return 0;
+    }
+    if (af_matcher_init(&x, &f) != 0) {
+        af_matcher_free(&m);
         af_free(&f);
         return 0;
     }
@@ -50,7 +56,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const unsigned char *e = memchr(data + i, '\n', size - i);
         size_t n = e ? (size_t)(e - (data + i)) : size - i;
         const unsigned char *l = data + i;
-        if (af_match(&m, &f, l, n)) {
+        int matched = af_match(&m, &f, l, n);
+        if (f.split) { /* the one-pass split is the exact search's */
+            uint64_t steps = m.steps;
+            if (af_match_exact(&x, &f, l, n) != matched ||
+                (matched && memcmp(m.span, x.span, f.n * sizeof *m.span) != 0))
+                __builtin_trap();
+            m.steps = steps;
+        }
+        if (matched) {
             spans_hold(&f, &m, l, n);
             if (af_uri(&m, &f, l, uri, &u) > (long)n + 1)
                 __builtin_trap();
@@ -62,6 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         i += n + 1;
     }
     af_matcher_free(&m);
+    af_matcher_free(&x);
     af_free(&f);
     return 0;
 }

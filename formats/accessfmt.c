@@ -14,7 +14,6 @@
 /* ------------------------------------------------------------- compiling */
 
 static void plan_split(af_format *f);
-static int in_class(af_class c, unsigned char x);
 
 typedef struct {
     af_format *f;
@@ -132,6 +131,19 @@ static void unknown(af_format *f, const char *s, size_t n)
              n > 64 ? "..." : "");
 }
 
+/* x in class c: share [-+0-9.a-zA-Z], decimal [0-9.], integer [0-9]; the
+ * format's table (f->in) is made of it, and matching reads the table */
+static int in_class(af_class c, unsigned char x)
+{
+    int digit = (unsigned)(x - '0') < 10u;
+    if (c == AF_INTEGER)
+        return digit;
+    if (c == AF_DECIMAL)
+        return digit || x == '.';
+    return c == AF_SHARE && (digit || x == '.' || x == '-' || x == '+' ||
+                             (unsigned)((x | 0x20) - 'a') < 26u);
+}
+
 int af_compile(af_format *f, const char *fmt, size_t len)
 {
     af_free(f);
@@ -225,19 +237,6 @@ void af_matcher_free(af_matcher *m)
     memset(m, 0, sizeof *m);
 }
 
-/* x in class c: share [-+0-9.a-zA-Z], decimal [0-9.], integer [0-9] (a
- * range test each, no chain of compares: they showed in a census's replay) */
-static int in_class(af_class c, unsigned char x)
-{
-    int digit = (unsigned)(x - '0') < 10u;
-    if (c == AF_INTEGER)
-        return digit;
-    if (c == AF_DECIMAL)
-        return digit || x == '.';
-    return c == AF_SHARE && (digit || x == '.' || x == '-' || x == '+' ||
-                             (unsigned)((x | 0x20) - 'a') < 26u);
-}
-
 static int digit(unsigned char x)
 {
     return (unsigned)(x - '0') < 10u;
@@ -270,16 +269,6 @@ static size_t time_end(const unsigned char *l, size_t len, size_t pos)
     return i + 19;
 }
 
-static int lit_at(const af_format *f, const af_item *it, const unsigned char *l, size_t len,
-                  size_t p)
-{
-    if (it->len == 1) /* most literals are a space: no call */
-        return p < len && l[p] == (unsigned char)f->lits[it->lit];
-    return len - p >= it->len && memcmp(l + p, f->lits + it->lit, it->len) == 0;
-}
-
-/* ---- the split: one pass where the format allows one split at most */
-
 static unsigned char lit_first(const af_format *f, const af_item *it)
 {
     return (unsigned char)f->lits[it->lit];
@@ -290,114 +279,38 @@ static unsigned char lit_last(const af_format *f, const af_item *it)
     return (unsigned char)f->lits[it->lit + it->len - 1];
 }
 
-/* Whether every line has one split at most, found by split() (accessfmt.h):
- * before the first text item, literals, times, and classes each followed by
- * a literal whose first byte they cannot hold (or by the line's end); from
- * the first text item to the last, text and literal in turn; after it, a
- * literal, then classes each after a literal whose last byte they cannot
- * hold, and literals. */
-static void plan_split(af_format *f)
+static inline int lit_at(const af_format *f, const af_item *it, const unsigned char *l,
+                         size_t len, size_t p)
 {
-    size_t n = f->n, a = n, z = n;
-    for (size_t i = 0; i < n; i++)
-        if (f->item[i].cls == AF_TEXT) {
-            if (a == n)
-                a = i;
-            z = i;
-        }
-    f->split = 0;
-    f->text_first = (uint32_t)a;
-    f->text_last = (uint32_t)z;
-    for (size_t i = 0; i < n; i++) {
-        const af_item *it = &f->item[i];
-        af_class c = (af_class)it->cls;
-        int field = c != AF_LIT && c != AF_TEXT && c != AF_TIME;
-        if (i < a) { /* before: left to right */
-            if (field && i + 1 < n &&
-                (f->item[i + 1].cls != AF_LIT || in_class(c, lit_first(f, &f->item[i + 1]))))
-                return;
-        } else if (i <= z) { /* text, literal, text, ... */
-            if ((af_class)it->cls != ((i - a) % 2 ? AF_LIT : AF_TEXT))
-                return;
-        } else if (i == z + 1 ? c != AF_LIT
-                   : c == AF_TIME || (field && (f->item[i - 1].cls != AF_LIT ||
-                                                in_class(c, lit_last(f, &f->item[i - 1]))))) {
-            return; /* after: right to left */
-        }
-    }
-    f->split = 1;
+    if (it->len == 1) /* most literals are a space: no call */
+        return p < len && l[p] == lit_first(f, it);
+    return len - p >= it->len && memcmp(l + p, f->lits + it->lit, it->len) == 0;
 }
 
-/* The one split of line[0..len), when f->split: 1 (spans set) or 0. */
-static int split(af_matcher *m, const af_format *f, const unsigned char *l, size_t len)
+/* The first place of literal it in l[from..to), or to when it is not
+ * there: a one-byte literal (most are a space) looked for a few bytes
+ * without a call, then by memchr. */
+static inline size_t lit_find(const af_format *f, const af_item *it, const unsigned char *l,
+                              size_t from, size_t to)
 {
-    size_t n = f->n, a = f->text_first, z = f->text_last, pos = 0, end = len;
-    af_span *sp = m->span;
-    for (size_t i = 0; i < a; i++) { /* before the text: each item's one end */
-        const af_item *it = &f->item[i];
-        size_t e = pos;
-        if (it->cls == AF_LIT) {
-            if (it->len == 1 ? pos == len || l[pos] != lit_first(f, it)
-                             : !lit_at(f, it, l, len, pos))
-                return 0;
-            e = pos + it->len;
-        } else if (it->cls == AF_TIME) {
-            if (!(e = time_end(l, len, pos)))
-                return 0;
-        } else {
-            unsigned bit = 1u << it->cls;
-            while (e < len && (f->in[l[e]] & bit))
-                e++;
-            if (e == pos)
-                return 0;
-        }
-        sp[i] = (af_span){(uint32_t)pos, (uint32_t)(e - pos)};
-        pos = e;
+    const unsigned char *hit = NULL;
+    if (it->len == 1) {
+        unsigned char c = lit_first(f, it);
+        size_t k = from;
+        for (; k < to && k - from < 16; k++)
+            if (l[k] == c)
+                return k;
+        hit = k < to ? memchr(l + k, c, to - k) : NULL;
+    } else if (from < to) {
+        hit = memmem(l + from, to - from, f->lits + it->lit, it->len);
     }
-    if (a == n)
-        return pos == len;
-    for (size_t i = n; i-- > z + 1;) { /* after it: from the line's end */
-        const af_item *it = &f->item[i];
-        size_t s = end;
-        if (it->cls == AF_LIT) {
-            if (end - pos < it->len ||
-                (it->len == 1 ? l[end - 1] != lit_first(f, it)
-                              : memcmp(l + end - it->len, f->lits + it->lit, it->len) != 0))
-                return 0;
-            s = end - it->len;
-        } else {
-            unsigned bit = 1u << it->cls;
-            while (s > pos && (f->in[l[s - 1]] & bit))
-                s--;
-            if (s == end)
-                return 0;
-        }
-        sp[i] = (af_span){(uint32_t)s, (uint32_t)(end - s)};
-        end = s;
-    }
-    for (size_t i = a; i < z; i += 2) { /* each text to its literal's first place */
-        const af_item *it = &f->item[i + 1];
-        size_t k = pos;
-        if (it->len == 1) { /* a method's few bytes: no call, unless it is long */
-            unsigned char c = lit_first(f, it);
-            while (k < end && k - pos < 16 && l[k] != c)
-                k++;
-            if (k < end && l[k] != c) {
-                const unsigned char *hit = memchr(l + k, c, end - k);
-                k = hit ? (size_t)(hit - l) : end;
-            }
-        } else {
-            const unsigned char *hit = memmem(l + pos, end - pos, f->lits + it->lit, it->len);
-            k = hit ? (size_t)(hit - l) : end;
-        }
-        if (k == end)
-            return 0;
-        sp[i] = (af_span){(uint32_t)pos, (uint32_t)(k - pos)};
-        sp[i + 1] = (af_span){(uint32_t)k, it->len};
-        pos = k + it->len;
-    }
-    sp[z] = (af_span){(uint32_t)pos, (uint32_t)(end - pos)};
-    return 1;
+    return hit ? (size_t)(hit - l) : to;
+}
+
+/* x in class c, by the format's table */
+static int of_class(const af_format *f, af_class c, unsigned char x)
+{
+    return f->in[x] >> c & 1;
 }
 
 /* ---- the first pass: backtracking, candidates in the pattern's order */
@@ -407,8 +320,8 @@ static int split(af_matcher *m, const af_format *f, const unsigned char *l, size
 /* Item i's first candidate at pos, into *next (NONE: none).  Literal and
  * time: their one end; a class of characters: the longest run; text: pos
  * itself. */
-static void first_candidate(const af_format *f, size_t i, const unsigned char *l, size_t len,
-                            size_t pos, uint32_t *next)
+static inline void first_candidate(const af_format *f, size_t i, const unsigned char *l,
+                                   size_t len, size_t pos, uint32_t *next)
 {
     const af_item *it = &f->item[i];
     *next = NONE;
@@ -428,7 +341,7 @@ static void first_candidate(const af_format *f, size_t i, const unsigned char *l
         break;
     default: {
         size_t e = pos;
-        while (e < len && in_class((af_class)it->cls, l[e]))
+        while (e < len && of_class(f, (af_class)it->cls, l[e]))
             e++;
         if (e > pos)
             *next = (uint32_t)e;
@@ -461,18 +374,13 @@ static uint32_t take_candidate(const af_format *f, size_t i, const unsigned char
         const af_item *after = &f->item[i + 1];
         size_t k = e;
         if (after->cls == AF_LIT) {
-            const unsigned char *hit =
-                k >= len ? NULL
-                : after->len == 1 ? memchr(l + k, f->lits[after->lit], len - k)
-                                  : memmem(l + k, len - k, f->lits + after->lit, after->len);
-            if (!hit) {
+            if ((k = lit_find(f, after, l, k, len)) == len) {
                 *next = NONE;
                 return NONE;
             }
-            k = (size_t)(hit - l);
         } else if (after->cls != AF_TEXT) { /* a class, or a time: its first character */
             while (k < len && !(after->cls == AF_TIME ? l[k] >= '0' && l[k] <= '9'
-                                                      : in_class((af_class)after->cls, l[k])))
+                                                      : of_class(f, (af_class)after->cls, l[k])))
                 k++;
             if (k >= len) {
                 *next = NONE;
@@ -525,6 +433,93 @@ static int backtrack(af_matcher *m, const af_format *f, const unsigned char *l, 
     }
 }
 
+/* ---- the split: one pass where the format allows one split at most */
+
+/* Whether every line has one split at most, found by split() (accessfmt.h):
+ * before the first text item, literals, times, and classes each followed by
+ * a literal whose first byte they cannot hold (or by the line's end); from
+ * the first text item to the last, text and literal in turn; after it, a
+ * literal, then classes each after a literal whose last byte they cannot
+ * hold, and literals. */
+static void plan_split(af_format *f)
+{
+    size_t n = f->n, a = n, z = n;
+    for (size_t i = 0; i < n; i++)
+        if (f->item[i].cls == AF_TEXT) {
+            if (a == n)
+                a = i;
+            z = i;
+        }
+    f->split = 0;
+    f->text_first = (uint32_t)a;
+    f->text_last = (uint32_t)z;
+    for (size_t i = 0; i < n; i++) {
+        const af_item *it = &f->item[i];
+        af_class c = (af_class)it->cls;
+        int field = c != AF_LIT && c != AF_TEXT && c != AF_TIME;
+        if (i < a) { /* before: left to right */
+            if (field && i + 1 < n &&
+                (f->item[i + 1].cls != AF_LIT || of_class(f, c, lit_first(f, &f->item[i + 1]))))
+                return;
+        } else if (i <= z) { /* text, literal, text, ... */
+            if ((af_class)it->cls != ((i - a) % 2 ? AF_LIT : AF_TEXT))
+                return;
+        } else if (i == z + 1 ? c != AF_LIT
+                   : c == AF_TIME || (field && (f->item[i - 1].cls != AF_LIT ||
+                                                of_class(f, c, lit_last(f, &f->item[i - 1]))))) {
+            return; /* after: right to left */
+        }
+    }
+    f->split = 1;
+}
+
+/* The one split of line[0..len), when f->split: 1 (spans set) or 0.  The
+ * items before the text take backtracking's first candidate, their only
+ * one; the helpers it calls are inline (called, they cost the census's
+ * match a tenth). */
+static int split(af_matcher *m, const af_format *f, const unsigned char *l, size_t len)
+{
+    size_t n = f->n, a = f->text_first, z = f->text_last, pos = 0, end = len;
+    af_span *sp = m->span;
+    for (size_t i = 0; i < a; i++) { /* before the text: each item's one end */
+        uint32_t e;
+        first_candidate(f, i, l, len, pos, &e);
+        if (e == NONE)
+            return 0;
+        sp[i] = (af_span){(uint32_t)pos, e - (uint32_t)pos};
+        pos = e;
+    }
+    if (a == n)
+        return pos == len;
+    for (size_t i = n; i-- > z + 1;) { /* after it: from the line's end */
+        const af_item *it = &f->item[i];
+        size_t s = end;
+        if (it->cls == AF_LIT) {
+            if (end - pos < it->len || !lit_at(f, it, l, end, end - it->len))
+                return 0;
+            s = end - it->len;
+        } else {
+            while (s > pos && of_class(f, (af_class)it->cls, l[s - 1]))
+                s--;
+            if (s == end)
+                return 0;
+        }
+        sp[i] = (af_span){(uint32_t)s, (uint32_t)(end - s)};
+        end = s;
+    }
+    for (size_t i = a; i < z; i += 2) { /* each text to its literal's first place */
+        const af_item *it = &f->item[i + 1];
+        size_t k = lit_find(f, it, l, pos, end);
+        if (k == end)
+            return 0;
+        sp[i] = (af_span){(uint32_t)pos, (uint32_t)(k - pos)};
+        sp[i + 1] = (af_span){(uint32_t)k, it->len};
+        pos = k + it->len;
+    }
+    sp[z] = (af_span){(uint32_t)pos, (uint32_t)(end - pos)};
+    return 1;
+}
+
 /* ---- the exact search: what backtracking would find, in items x length */
 
 static int bit(const uint64_t *row, size_t p)
@@ -561,7 +556,7 @@ static void fill_row(const af_format *f, size_t i, const unsigned char *l, size_
             ok = bit(after, p) || next != SIZE_MAX;
             break;
         default:
-            run = p < len && in_class((af_class)it->cls, l[p]) ? run + 1 : 0;
+            run = p < len && of_class(f, (af_class)it->cls, l[p]) ? run + 1 : 0;
             ok = run > 0 && next != SIZE_MAX && next <= p + run;
         }
         if (ok)
@@ -596,7 +591,7 @@ static int exact(af_matcher *m, const af_format *f, const unsigned char *l, size
             while (!bit(after, e))
                 e++;
         else {
-            while (e < len && in_class((af_class)it->cls, l[e]))
+            while (e < len && of_class(f, (af_class)it->cls, l[e]))
                 e++;
             while (!bit(after, e))
                 e--;

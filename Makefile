@@ -51,7 +51,7 @@ MANDIR     ?= $(PREFIX)/share/man
 SYSCONFDIR ?= /etc
 UNITDIR    ?= $(SYSCONFDIR)/systemd/system
 
-FORMATS  := formats/accessfmt.c formats/fpmsum.c formats/fpmidx.c formats/fpmlog_read.c formats/fpmlog_feed.c formats/fpmlog_write.c formats/fpmlog_kv.c formats/zahead.c formats/zframe.c formats/status.c formats/procfs.c \
+FORMATS  := formats/accessfmt.c formats/accessfmt_match.c formats/fpmsum.c formats/fpmidx.c formats/fpmlog_read.c formats/fpmlog_feed.c formats/fpmlog_write.c formats/fpmlog_kv.c formats/zahead.c formats/zframe.c formats/status.c formats/procfs.c \
             common/msg.c common/numarg.c common/escape.c
 # the analyzer's folders: read/ (logs into rounds), pipeline/ (rounds into
 # state), report/ (state into formats), cmd/ (the commands), and itself
@@ -348,7 +348,7 @@ fuzz-regress: $(FUZZERS:%=bin/tests-san/fuzz_%_replay)
 	    ASAN_OPTIONS=detect_leaks=1 bin/tests-san/fuzz_$${f}_replay $$s $$(ls tests/fuzz/regress/$$f/* 2>/dev/null); \
 	done
 
-bin/tests/afmatch: build/rel/tests/accessfmt/afmatch.o build/rel/formats/accessfmt.o
+bin/tests/afmatch: build/rel/tests/accessfmt/afmatch.o build/rel/formats/accessfmt.o build/rel/formats/accessfmt_match.o
 	@mkdir -p bin/tests
 	$(CC) $(CFLAGS) -o $@ $^
 bin/accessbench: build/rel/tests/bench/accessbench.o build/rel/recorder/tail.o build/rel/recorder/logfile.o $(FORMATS:%.c=build/rel/%.o)

@@ -42,11 +42,12 @@ static unsigned long long lines_of(const fpmlog_record *rec, int work, const af_
 
 int main(int argc, char **argv)
 {
-    int work = argc == 4 ? !strcmp(argv[3], "lines") ? LINES
-                           : !strcmp(argv[3], "bytes") ? BYTES
-                           : !strcmp(argv[3], "match") ? MATCH : -1
-                         : NONE;
-    if (argc < 2 || argc > 4 || work < 0) {
+    static const char *const works[] = {"", "lines", "bytes", "match"};
+    int work = NONE;
+    if (argc == 4)
+        for (work = LINES; work <= MATCH && strcmp(argv[3], works[work]) != 0; work++)
+            ;
+    if (argc < 2 || argc > 4 || work > MATCH) {
         fprintf(stderr, "usage: readlog LOG [DECODERS [lines|bytes|match]]\n");
         return 2;
     }

@@ -320,8 +320,11 @@ static int parse_worker(status_page *pg, cursor *c, status_worker *w, size_t *so
         i += sizeof lit - 1;                                                      \
     } while (0)
 /* a string value up to `"` + the next key's literal, in this worker's own
- * object: one where the next worker's object (`{"pid":`) begins before
- * that quote is left to the general parser; [vs, ve) */
+ * object: one where the next worker's object (`{"pid":`, first at lim)
+ * begins before that quote is left to the general parser; [vs, ve).  lim
+ * is looked for once a worker: no `{"pid":` can begin in the literals and
+ * numbers before vs, and one in an earlier string sent the worker to the
+ * general parser already, so lim < i says whether one begins in [vs, i). */
 #define STR(next)                                                                 \
     do {                                                                          \
         vs = i;                                                                   \
@@ -334,7 +337,7 @@ static int parse_worker(status_page *pg, cursor *c, status_worker *w, size_t *so
                 break;                                                            \
             i++;                                                                  \
         }                                                                         \
-        if (worker_in(b, n, vs, i))                                               \
+        if (lim < i)                                                              \
             goto slow;                                                            \
         ve = i++;                                                                 \
     } while (0)
@@ -390,25 +393,10 @@ static void keep_string(status_page *pg, size_t *so, const char *s, size_t n, co
     *out_len = dl;
 }
 
-/* True when a worker object (`{"pid":`) begins in b[from, to): the string
- * read there would run into the next worker's. */
-static int worker_in(const char *b, size_t n, size_t from, size_t to)
-{
-    for (size_t i = from; i < to; i++) {
-        const char *c = memchr(b + i, '{', to - i);
-        if (!c)
-            return 0;
-        i = (size_t)(c - b);
-        if (n - i >= 7 && memcmp(c, "{\"pid\":", 7) == 0)
-            return 1;
-    }
-    return 0;
-}
-
 static int parse_worker_fast(status_page *pg, cursor *c, status_worker *w, size_t *so)
 {
     const char *b = c->b;
-    size_t n = c->n, i = c->i, vs, ve, so0 = *so;
+    size_t n = c->n, i = c->i, vs, ve, so0 = *so, lim = next_worker(b, n, i);
     LIT("\"pid\":");
     INT(w->pid, w->has_pid);
     LIT(",\"state\":\"");

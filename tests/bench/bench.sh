@@ -6,6 +6,9 @@
 #            (goal <= 1.2x), best of BEST runs each
 #   decode   the reader alone, and with 2 threads decoding frames ahead,
 #            reading every record of that log, against zstd -dc
+#   floors   the replay's CPU beside its floors (bin/readlog, serial): the
+#            records read, and their status pages and PIDS lines parsed as
+#            fpm-analyze parses them, nothing applied
 #   memory   peak RSS replaying 1 day and 7 days (flat: it must not grow), and
 #            with --threads 6, past which no more threads are used
 #   window   a 30-minute window of a 30-day log of that host (frames with
@@ -81,12 +84,15 @@ log1=$dir/week-1-f4m.fpmlog.zst log7=$dir/week-$DAYS-f4m.fpmlog.zst
 size7=$(stat -c %s "$log7")
 # best of BEST, the commands taking turns: a shared host's slow spell then
 # falls on each of them, not on whichever ran during it
-z="" a="" s="" m1="" r0="" r2="" a6="" zc="" ac=""
+z="" a="" s="" m1="" r0="" r2="" a6="" zc="" ac="" sc="" c0="" cp=""
 for i in $(seq "$BEST"); do
     z=$(better "$z" "$(run sh -c "zstd -dc '$log7' > /dev/null")")
     a=$(better "$a" "$(run "$top/bin/fpm-analyze" --format json "$log7")")
     zc=$(least "$zc" "$(cpu zstd -qdc "$log7" -o /dev/null)")
     ac=$(least "$ac" "$(cpu "$top/bin/fpm-analyze" --format json "$log7")")
+    sc=$(least "$sc" "$(cpu "$top/bin/fpm-analyze" --threads 1 --format json "$log7")")
+    c0=$(least "$c0" "$(cpu "$top/bin/readlog" "$log7" 0)")
+    cp=$(least "$cp" "$(cpu "$top/bin/readlog" "$log7" 0 pages)")
     s=$(better "$s" "$(run "$top/bin/fpm-analyze" --threads 1 --format json "$log7")")
     m1=$(better "$m1" "$(run "$top/bin/fpm-analyze" --format json "$log1")")
     r0=$(better "$r0" "$(run "$top/bin/readlog" "$log7" 0)")
@@ -100,6 +106,9 @@ printf 'replay, %d-day log (%s MB zstd):   zstd -dc %.2f s, fpm-analyze %.2f s (
     "$(awk "BEGIN { print ${a% *} / ${z% *} }")" "${s% *}" "$(awk "BEGIN { print ${s% *} / ${z% *} }")"
 printf 'replay CPU time (user + system):     zstd -dc %.2f s, fpm-analyze %.2f s: %.2fx (goal 1.5x)\n' \
     "$zc" "$ac" "$(awk "BEGIN { print $ac / $zc }")"
+printf 'replay CPU, serial, and its floors: fpm-analyze %.2f s (%.2fx); the records read %.2f s (%.2fx), their status pages and PIDS lines parsed %.2f s (%.2fx)\n' \
+    "$sc" "$(awk "BEGIN { print $sc / $zc }")" "$c0" "$(awk "BEGIN { print $c0 / $zc }")" \
+    "$cp" "$(awk "BEGIN { print $cp / $zc }")"
 printf 'decode, every record of that log:   reader alone %.2f s: %.2fx; 2 decoders ahead %.2f s: %.2fx of zstd -dc\n' \
     "${r0% *}" "$(awk "BEGIN { print ${r0% *} / ${z% *} }")" \
     "${r2% *}" "$(awk "BEGIN { print ${r2% *} / ${z% *} }")"

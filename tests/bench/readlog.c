@@ -8,15 +8,20 @@
  * line's end; `bytes` also takes each of its bytes once through a table
  * (the least any reading of a line's fields can do); `match` also matches
  * it against 20.7's access.format (formats/accessfmt.h), as fpm-analyze
- * does before the rules read its values. */
+ * does before the rules read its values.  `pages` is the floor of a
+ * status-page log's replay: each STATUS record parsed as fpm-analyze parses
+ * it (formats/status.h) and each PIDS line read (procfs_proc_stat), nothing
+ * applied. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "accessfmt.h"
 #include "fpmlog.h"
+#include "procfs.h"
+#include "status.h"
 
-enum { NONE, LINES, BYTES, MATCH };
+enum { NONE, LINES, BYTES, MATCH, PAGES };
 
 /* The work on one ACCESS record's lines: a sum, so that none is left out. */
 static unsigned long long lines_of(const fpmlog_record *rec, int work, const af_format *f,
@@ -40,15 +45,34 @@ static unsigned long long lines_of(const fpmlog_record *rec, int work, const af_
     return sum;
 }
 
+static void pid_seen(void *arg, const procfs_proc *p)
+{
+    *(unsigned long long *)arg += p->ticks;
+}
+
+/* The work on a STATUS or PIDS record: its workers (or processes) counted. */
+static unsigned long long page_of(const fpmlog_record *rec, status_page *pg,
+                                  unsigned long long *lines)
+{
+    unsigned long long sum = 0;
+    if (strcmp(rec->type, "STATUS") == 0) {
+        if (status_parse(pg, (const char *)rec->payload, rec->len) == 0)
+            *lines += pg->nworkers;
+    } else if (strcmp(rec->type, "PIDS") == 0) {
+        procfs_each_pid((const char *)rec->payload, rec->len, pid_seen, &sum);
+    }
+    return sum;
+}
+
 int main(int argc, char **argv)
 {
-    static const char *const works[] = {"", "lines", "bytes", "match"};
+    static const char *const works[] = {"", "lines", "bytes", "match", "pages"};
     int work = NONE;
     if (argc == 4)
-        for (work = LINES; work <= MATCH && strcmp(argv[3], works[work]) != 0; work++)
+        for (work = LINES; work <= PAGES && strcmp(argv[3], works[work]) != 0; work++)
             ;
-    if (argc < 2 || argc > 4 || work > MATCH) {
-        fprintf(stderr, "usage: readlog LOG [DECODERS [lines|bytes|match]]\n");
+    if (argc < 2 || argc > 4 || work > PAGES) {
+        fprintf(stderr, "usage: readlog LOG [DECODERS [lines|bytes|match|pages]]\n");
         return 2;
     }
     char err[256];
@@ -67,6 +91,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "readlog: out of memory\n");
         return 2;
     }
+    status_page pg = {0};
     fpmlog_record rec;
     fpmlog_damage dmg;
     unsigned long long records = 0, bytes = 0, damaged = 0, lines = 0, sum = 0;
@@ -75,7 +100,9 @@ int main(int argc, char **argv)
         if (ret == 1) {
             records++;
             bytes += rec.len;
-            if (work != NONE && strcmp(rec.type, "ACCESS") == 0)
+            if (work == PAGES)
+                sum += page_of(&rec, &pg, &lines);
+            else if (work != NONE && strcmp(rec.type, "ACCESS") == 0)
                 sum += lines_of(&rec, work, &f, &m, &lines);
         } else {
             damaged++;
@@ -84,9 +111,11 @@ int main(int argc, char **argv)
     fpmlog_reader_free(r);
     af_matcher_free(&m);
     af_free(&f);
+    status_page_free(&pg);
     printf("%llu records, %llu payload bytes, %llu damaged", records, bytes, damaged);
     if (work != NONE)
-        printf("; %llu access lines (%llu)", lines, sum);
+        printf(work == PAGES ? "; %llu workers (%llu ticks)" : "; %llu access lines (%llu)",
+               lines, sum);
     printf("\n");
     return ret == -2 ? 2 : 0;
 }

@@ -179,11 +179,17 @@ size_t esc_json_unescape(char *d, const char *s, size_t n)
             d[o++] = s[i];
             continue;
         }
-        char e = s[i + 1];
-        const char *simple = strchr("\"\\/bfnrt", e);
-        if (e && simple) {
-            static const char to[] = "\"\\/\b\f\n\r\t";
-            d[o++] = to[simple - "\"\\/bfnrt"];
+        char e = s[i + 1], to = 0;
+        switch (e) {
+        case '"': case '\\': case '/': to = e; break;
+        case 'b': to = '\b'; break;
+        case 'f': to = '\f'; break;
+        case 'n': to = '\n'; break;
+        case 'r': to = '\r'; break;
+        case 't': to = '\t'; break;
+        }
+        if (to) {
+            d[o++] = to;
             i++;
             continue;
         }

@@ -46,7 +46,9 @@ static int eat(cursor *c, char ch)
     return 0;
 }
 
-static const char *find(const char *b, size_t n, const char *needle, size_t from)
+/* Where needle first begins in b[from, n), or NULL.  Inline: every needle
+ * is a literal, so its length and its comparison fold into the caller. */
+static inline const char *find(const char *b, size_t n, const char *needle, size_t from)
 {
     size_t k = strlen(needle);
     for (size_t i = from; i + k <= n; i++) {

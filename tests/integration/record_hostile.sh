@@ -4,21 +4,33 @@
 # and closes, trickles a byte a second, sends a 100 MB body, never answers.
 # Each pool's read ends within the timeout with an ERROR that says why, the
 # recorder's memory stays under 24 MiB, and the analyzer reads the log.
+# As root the peers and the recorder run in a cpu group of the highest
+# cpu.shares (made here, removed after): the huge peer must send 16 MiB
+# within the 2 s timeout, and beside a measuring script's group of the
+# highest shares that loads both cores it got no CPU for 2 s (the ERROR
+# said the timeout, not the size).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 2
+. "$top/tests/integration/fpm.sh"
 dir=$(mktemp -d /tmp/fpmcpu-hostile.XXXXXX)
-trap 'touch "$dir/stop"; kill $peer 2>/dev/null; wait 2>/dev/null; rm -rf "$dir"' EXIT INT TERM
+cg=/sys/fs/cgroup/cpu/fpmcpu-hostile-$$
+trap 'touch "$dir/stop"; kill $peer 2>/dev/null; wait 2>/dev/null; cg_remove "$cg"; rm -rf "$dir"' EXIT INT TERM
 . "$top/tests/integration/check.sh"
+wrap=""
+if cg_first "$cg"; then
+    cg_wrap "$dir/incg" "$cg"
+    wrap=$dir/incg
+fi
 
-python3 tests/integration/hostile_peer.py "$dir" &
+$wrap python3 tests/integration/hostile_peer.py "$dir" &
 peer=$!
 i=0
 while [ ! -e "$dir/ready" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 pools=""
 for k in close garbage bigrec trickle huge silent; do pools="$pools --pool $k=unix:$dir/$k.sock"; done
 # shellcheck disable=SC2086
-bin/fpm-record -q $pools --timeout 2s --interval 1s --rounds 2 -o "$dir/log" 2>"$dir/err" &
+$wrap bin/fpm-record -q $pools --timeout 2s --interval 1s --rounds 2 -o "$dir/log" 2>"$dir/err" &
 rec=$!
 watch_rss $rec
 wait $rec; check "fpm-record exits 0 against every hostile peer" $?

@@ -180,7 +180,7 @@ static uint32_t take_candidate(const af_format *f, size_t i, const unsigned char
                 return NONE;
             }
         } else if (after->cls != AF_TEXT) { /* a class, or a time: its first character */
-            while (k < len && !(after->cls == AF_TIME ? l[k] >= '0' && l[k] <= '9'
+            while (k < len && !(after->cls == AF_TIME ? digit(l[k])
                                                       : of_class(f, (af_class)after->cls, l[k])))
                 k++;
             if (k >= len) {
@@ -263,7 +263,7 @@ void af_plan_split(af_format *f)
                 (f->item[i + 1].cls != AF_LIT || of_class(f, c, lit_first(f, &f->item[i + 1]))))
                 return;
         } else if (i <= z) { /* text, literal, text, ... */
-            if ((af_class)it->cls != ((i - a) % 2 ? AF_LIT : AF_TEXT))
+            if (c != ((i - a) % 2 ? AF_LIT : AF_TEXT))
                 return;
         } else if (i == z + 1 ? c != AF_LIT
                    : c == AF_TIME || (field && (f->item[i - 1].cls != AF_LIT ||

@@ -251,12 +251,12 @@ static void number_value(cursor *c, int k, status_worker *w)
         w->has_memory = tl > 0 && t[0] != '-' && status_parse_int(t, tl, &w->memory) == 0;
 }
 
-/* Parses one worker object at c (just past its '{').  Returns 0 when the
- * object closed, -1 when the page ends or breaks inside it. */
-static int parse_worker(status_page *pg, cursor *c, status_worker *w, size_t *so)
+/* Parses one worker object at c (just past its '{'), the next worker's
+ * object at lim (next_worker).  Returns 0 when the object closed, -1 when
+ * the page ends or breaks inside it. */
+static int parse_worker(status_page *pg, cursor *c, status_worker *w, size_t *so, size_t lim)
 {
     int k = -1;
-    size_t lim = next_worker(c->b, c->n, c->i);
     for (;;) {
         skip_ws(c);
         if (c->i < c->n && c->b[c->i] == '}') {
@@ -395,10 +395,11 @@ static void keep_string(status_page *pg, size_t *so, const char *s, size_t n, co
     *out_len = dl;
 }
 
-static int parse_worker_fast(status_page *pg, cursor *c, status_worker *w, size_t *so)
+static int parse_worker_fast(status_page *pg, cursor *c, status_worker *w, size_t *so,
+                             size_t lim)
 {
     const char *b = c->b;
-    size_t n = c->n, i = c->i, vs, ve, so0 = *so, lim = next_worker(b, n, i);
+    size_t n = c->n, i = c->i, vs, ve, so0 = *so;
     LIT("\"pid\":");
     INT(w->pid, w->has_pid);
     LIT(",\"state\":\"");
@@ -532,7 +533,9 @@ int status_parse_as(status_page *pg, const char *buf, size_t len, int fast)
             return FPM_ENOMEM;
         status_worker *w = &pg->workers[pg->nworkers];
         memset(w, 0, sizeof *w);
-        if ((!fast || parse_worker_fast(pg, &c, w, &so) != 0) && parse_worker(pg, &c, w, &so) != 0)
+        size_t lim = next_worker(buf, len, c.i); /* bounds both parsers */
+        if ((!fast || parse_worker_fast(pg, &c, w, &so, lim) != 0) &&
+            parse_worker(pg, &c, w, &so, lim) != 0)
             break; /* cut short: the unfinished worker is left out */
         pg->nworkers++;
         if (!eat(&c, ','))
